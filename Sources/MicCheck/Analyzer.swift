@@ -1,0 +1,215 @@
+/// Which detector decides "speech".
+public enum SpeechDetectorKind: String, Sendable, CaseIterable {
+    /// MicCheck's voice activity detector.
+    case vad
+    /// The call-SDK cookbook rule: any of the last three levels above -50 dBFS.
+    case level
+}
+
+/// What the analysis reports for one 10 ms frame.
+public struct AnalysisFrame: Sendable, Equatable {
+    public var index: Int
+    /// Start of the frame, in seconds from the start of the input.
+    public var time: Double { Double(index) / Double(LevelMeter.framesPerSecond) }
+    public var levelDB: Float
+    public var peakDB: Float
+    /// Speech probability (for the level rule: the display value of the loudest of the last levels).
+    public var probability: Float
+    public var isSpeech: Bool
+}
+
+/// Something that happened at a moment of the input.
+public enum AnalysisEvent: Sendable, Equatable {
+    /// Speech started; `audioStart` is where the utterance's audio begins (the decision time less the
+    /// prefix padding, never before 0).
+    case speechStarted(time: Double, audioStart: Double)
+    case speechEnded(time: Double)
+    case microphoneSilent(time: Double, signature: DeadMicrophoneSignature)
+    case microphoneActive(time: Double)
+
+    public var time: Double {
+        switch self {
+        case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t): t
+        }
+    }
+
+    /// The event's name in the JSON Lines contract.
+    public var name: String {
+        switch self {
+        case .speechStarted: "speech_started"
+        case .speechEnded: "speech_ended"
+        case .microphoneSilent: "microphone_silent"
+        case .microphoneActive: "microphone_active"
+        }
+    }
+}
+
+/// One record of the analysis stream.
+public enum AnalysisOutput: Sendable, Equatable {
+    case frame(AnalysisFrame)
+    case event(AnalysisEvent)
+}
+
+/// The analysis engine: mono samples at any supported rate in, frames and events out.
+///
+/// Levels are measured at the input's own rate; the voice detector reads the signal resampled to
+/// 16 kHz. Records come out in time order; an event follows the frame on which it was decided.
+///
+/// - Important: `process` and `finish` allocate nothing and take no locks; the engine is meant to be
+///   owned by one thread (a capture callback or a file loop).
+public struct Analyzer: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var detector: SpeechDetectorKind
+        public var speech: SpeechEventDetector.Configuration
+        public var silence: SilentMicrophoneDetector.Configuration
+
+        public init(detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
+                    silence: SilentMicrophoneDetector.Configuration = .default) {
+            self.detector = detector; self.speech = speech; self.silence = silence
+        }
+    }
+
+    public let inputRate: Int
+    public let configuration: Configuration
+    private let block: Int
+    private var meter: LevelMeter
+    private var resampler: Resampler?
+    private var resampled: [Float]
+    private var frame: [Float]
+    private var frameFill = 0
+    private var pending: [FrameLevel]   // native-rate levels waiting for their 16 kHz frame
+    private var pendingHead = 0
+    private var pendingCount = 0
+    private var vad: VoiceActivityDetector
+    private var speech: SpeechEventDetector
+    private var levelRule: LevelRuleDetector
+    private var silence: SilentMicrophoneDetector
+    private var frameIndex = 0
+    private var finished = false
+
+    /// Frames analysed so far.
+    public var frameCount: Int { frameIndex }
+
+    public init(inputRate: Int, configuration: Configuration = Configuration()) {
+        precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")
+        self.inputRate = inputRate
+        self.configuration = configuration
+        block = max(1, inputRate / LevelMeter.framesPerSecond)
+        meter = LevelMeter(sampleRate: inputRate)
+        let target = VoiceFeatureExtractor.sampleRate
+        let rs = inputRate == target ? nil : Resampler(inputRate: inputRate, outputRate: target)
+        resampler = rs
+        resampled = [Float](repeating: 0, count: rs?.maxOutput(forInput: block + 1) ?? 0)
+        frame = [Float](repeating: 0, count: VoiceFeatureExtractor.frameLength)
+        pending = [FrameLevel](repeating: FrameLevel(index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
+                                                     minimum: 0, maximum: 0, meanSquare: 0), count: 64)
+        vad = VoiceActivityDetector()
+        speech = SpeechEventDetector(configuration: configuration.speech)
+        levelRule = LevelRuleDetector()
+        silence = SilentMicrophoneDetector(configuration: configuration.silence)
+    }
+
+    /// Feeds mono samples at ``inputRate``; calls `emit` for every record they complete.
+    public mutating func process(_ samples: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + block)
+            let part = UnsafeBufferPointer(rebasing: samples[start..<end])
+            var m = meter  // a plain value (no buffers): copying it allocates nothing
+            m.process(part) { level in pushLevel(level) }
+            meter = m
+            if resampler != nil {
+                let n = resampled.withUnsafeMutableBufferPointer { out in resampler?.process(part, output: out) ?? 0 }
+                feedResampled(count: n, emit: emit)
+            } else {
+                for x in part { feed(x, emit: emit) }
+            }
+            start = end
+        }
+    }
+
+    /// Ends the input: analyses what the resampler still holds and closes an open speech segment.
+    public mutating func finish(emit: (AnalysisOutput) -> Void) {
+        guard !finished else { return }
+        finished = true
+        if resampler != nil {
+            var n = 0
+            repeat {
+                n = resampled.withUnsafeMutableBufferPointer { out in resampler?.flush(output: out) ?? 0 }
+                feedResampled(count: n, emit: emit)
+            } while n == resampled.count && n > 0
+        }
+        if speech.isSpeaking || (configuration.detector == .level && levelRule.isSpeaking) {
+            emit(.event(.speechEnded(time: Double(frameIndex) / Double(LevelMeter.framesPerSecond))))
+        }
+    }
+
+    private mutating func pushLevel(_ level: FrameLevel) {
+        if pendingCount == pending.count {  // cannot happen with per-frame blocks; keep the newest
+            pendingHead = (pendingHead + 1) % pending.count
+            pendingCount -= 1
+        }
+        pending[(pendingHead + pendingCount) % pending.count] = level
+        pendingCount += 1
+    }
+
+    private mutating func feedResampled(count: Int, emit: (AnalysisOutput) -> Void) {
+        for i in 0..<count { feed(resampled[i], emit: emit) }
+    }
+
+    @inline(__always)
+    private mutating func feed(_ x: Float, emit: (AnalysisOutput) -> Void) {
+        frame[frameFill] = x
+        frameFill += 1
+        if frameFill == frame.count {
+            frameFill = 0
+            analyseFrame(emit: emit)
+        }
+    }
+
+    private mutating func analyseFrame(emit: (AnalysisOutput) -> Void) {
+        let prob = frame.withUnsafeBufferPointer { vad.process(frame: $0) }
+        let level: FrameLevel
+        if pendingCount > 0 {
+            level = pending[pendingHead]
+            pendingHead = (pendingHead + 1) % pending.count
+            pendingCount -= 1
+        } else {
+            // The input ended inside this frame: measure it from the 16 kHz signal.
+            var ms = 0.0, peak: Float = 0, lo = Float.infinity, hi = -Float.infinity
+            for x in frame { ms += Double(x * x); peak = max(peak, abs(x)); lo = min(lo, x); hi = max(hi, x) }
+            ms /= Double(frame.count)
+            level = FrameLevel(index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
+                               minimum: lo, maximum: hi, meanSquare: ms)
+        }
+        let t = Double(frameIndex) / Double(LevelMeter.framesPerSecond)
+        let silenceEvent = silence.process(level: level, bandFlatness: vad.features.bandFlatness)
+        let speechEvent: SpeechActivityEvent?
+        let probability: Float
+        let isSpeech: Bool
+        switch configuration.detector {
+        case .vad:
+            speechEvent = speech.process(probability: prob)
+            probability = prob
+            isSpeech = speech.isSpeaking
+        case .level:
+            speechEvent = levelRule.process(levelDB: level.rmsDB)
+            probability = levelRule.score
+            isSpeech = levelRule.isSpeaking
+        }
+        emit(.frame(AnalysisFrame(index: frameIndex, levelDB: level.rmsDB, peakDB: level.peakDB,
+                                  probability: probability, isSpeech: isSpeech)))
+        switch silenceEvent {
+        case .silent(let sig): emit(.event(.microphoneSilent(time: t, signature: sig)))
+        case .active: emit(.event(.microphoneActive(time: t)))
+        case nil: break
+        }
+        switch speechEvent {
+        case .started:
+            emit(.event(.speechStarted(time: t, audioStart: max(0, t - configuration.speech.prefixPadding))))
+        case .ended: emit(.event(.speechEnded(time: t)))
+        case nil: break
+        }
+        frameIndex += 1
+    }
+}

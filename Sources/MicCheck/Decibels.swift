@@ -1,0 +1,24 @@
+import Foundation
+
+/// Conversions between linear values and decibels relative to full scale.
+public enum Decibels {
+    /// The lowest level MicCheck reports: digital silence reads as this, never as -infinity.
+    public static let floor: Float = -160
+
+    /// Level in dBFS of a mean square value (full-scale square wave = 0 dBFS, full-scale sine = -3.01).
+    @inline(__always)
+    public static func fromPower(_ meanSquare: Double) -> Float {
+        guard meanSquare > 0 else { return floor }
+        return max(floor, Float(10 * log10(meanSquare)))
+    }
+
+    /// Level in dBFS of an amplitude (full scale = 1).
+    @inline(__always)
+    public static func fromAmplitude(_ amplitude: Double) -> Float {
+        guard amplitude > 0 else { return floor }
+        return max(floor, Float(20 * log10(amplitude)))
+    }
+
+    /// Linear amplitude of a level in dBFS.
+    public static func amplitude(_ dB: Double) -> Double { pow(10, dB / 20) }
+}

@@ -1,0 +1,94 @@
+/// A change in whether someone is speaking.
+public enum SpeechActivityEvent: Sendable, Equatable {
+    case started
+    case ended
+}
+
+/// Turns per-frame speech probabilities into speech segments and `started` / `ended` events.
+///
+/// Speech starts once the probability has stayed at or above ``Configuration/startThreshold`` for
+/// ``Configuration/minimumSpeech``; it ends once it has stayed below ``Configuration/endThreshold``
+/// for ``Configuration/hangover``. Events carry the time the decision was made, never a time before
+/// the detector could know; ``Configuration/prefixPadding`` says how much audio before that belongs to
+/// the utterance (as the OpenAI Realtime server VAD's `prefix_padding_ms`), for callers that keep audio.
+///
+/// This is the detector behind the "You are muted." notice: it runs the same whether or not the user
+/// is muted, and the caller decides what to show.
+public struct SpeechEventDetector: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// Probability at or above which a frame counts towards starting speech.
+        public var startThreshold: Float
+        /// Probability below which a frame counts towards ending speech.
+        public var endThreshold: Float
+        /// How long the probability must stay above the start threshold (seconds).
+        public var minimumSpeech: Double
+        /// How long it must stay below the end threshold before speech ends (seconds).
+        public var hangover: Double
+        /// Audio before the start decision that belongs to the utterance (seconds).
+        public var prefixPadding: Double
+
+        public init(startThreshold: Float = 0.6, endThreshold: Float = 0.35, minimumSpeech: Double = 0.06,
+                    hangover: Double = 0.3, prefixPadding: Double = 0.3) {
+            self.startThreshold = startThreshold
+            self.endThreshold = endThreshold
+            self.minimumSpeech = minimumSpeech
+            self.hangover = hangover
+            self.prefixPadding = prefixPadding
+        }
+
+        /// Defaults tuned on the public corpus (see Guides/VoiceActivityDetection.md).
+        public static let `default` = Configuration()
+    }
+
+    public let configuration: Configuration
+    private let startFrames: Int
+    private let endFrames: Int
+    private var run = 0
+    /// Whether speech is in progress after the last frame.
+    public private(set) var isSpeaking = false
+
+    public init(configuration: Configuration = .default, framesPerSecond: Int = LevelMeter.framesPerSecond) {
+        self.configuration = configuration
+        startFrames = max(1, Int((configuration.minimumSpeech * Double(framesPerSecond)).rounded()))
+        endFrames = max(1, Int((configuration.hangover * Double(framesPerSecond)).rounded()))
+    }
+
+    /// Feeds one frame's probability; returns an event when speech starts or ends on this frame.
+    public mutating func process(probability p: Float) -> SpeechActivityEvent? {
+        if isSpeaking {
+            run = p < configuration.endThreshold ? run + 1 : 0
+            if run >= endFrames { isSpeaking = false; run = 0; return .ended }
+        } else {
+            run = p >= configuration.startThreshold ? run + 1 : 0
+            if run >= startFrames { isSpeaking = true; run = 0; return .started }
+        }
+        return nil
+    }
+}
+
+/// The call-SDK cookbook rule: "speaking" while any of the last three levels is above -50 dBFS.
+///
+/// Kept so users can compare: it fires on every keystroke, fan and door.
+public struct LevelRuleDetector: Sendable {
+    public var threshold: Float
+    private var history: MicrophoneLevelHistory
+    public private(set) var isSpeaking = false
+
+    public init(threshold: Float = MicrophoneLevelHistory.displayFloorDB, count: Int = 3) {
+        self.threshold = threshold
+        history = MicrophoneLevelHistory(capacity: count)
+    }
+
+    /// The display value of the loudest kept level (0…1), reported as this rule's "probability".
+    public private(set) var score: Float = 0
+
+    /// Feeds one frame's level; returns an event when the rule's state changes.
+    public mutating func process(levelDB: Float) -> SpeechActivityEvent? {
+        history.append(levelDB)
+        let now = history.anyAbove(threshold)
+        score = MicrophoneLevelHistory.displayValue(history.loudest ?? Decibels.floor)
+        guard now != isSpeaking else { return nil }
+        isSpeaking = now
+        return now ? .started : .ended
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Turns 10 ms frames of 16 kHz audio into the feature vector the voice activity model reads.
+///
+/// Each frame, a 32 ms Hann window ending at the frame's end is transformed; from its spectrum come
+/// band energies over an adaptive per-band noise floor (so a steady fan or hum reads as 0 dB above the
+/// floor), spectral shape (flatness, centroid, tilt, flux), and from its autocorrelation the
+/// harmonicity and pitch. Recursive averages add about a second of context without a history buffer:
+/// syllable-rate (2–8 Hz) modulation, how much the pitch moves, the share of voiced frames, and how
+/// much the level varies. These are what separate speech from music, machines and clicks.
+///
+/// - Complexity: two 512-point real FFTs and O(bands) work per frame; nothing is allocated after
+///   `init`. Look-ahead: none.
+public struct VoiceFeatureExtractor: Sendable {
+    /// Number of features per frame.
+    public static let count = 28
+    /// Samples per frame (10 ms at 16 kHz).
+    public static let frameLength = 160
+    /// Analysis window (32 ms at 16 kHz).
+    public static let windowLength = 512
+    public static let sampleRate = 16_000
+    static let bandCount = 16
+
+    private var fft = RealFFT(size: windowLength)
+    private var acFFT = RealFFT(size: windowLength)
+    private let window: [Float]
+    private let windowAC: [Float]   // autocorrelation of the window, normalised, per lag
+    private let bandStart: [Int]
+    private let bandEnd: [Int]
+    private let powerScale: Float
+    private var signal: [Float]
+    private var scratch: [Float]
+    private var power: [Float]
+    private var bandDB: [Float]
+    private var floorDB: [Float]
+    private var previousBandDB: [Float]
+    private var started = false
+    // Recursive context.
+    private var harmFast: Float = 0
+    private var harmSlow: Float = 0
+    private var voicedShare: Float = 0
+    private var pitchMove: Float = 0
+    private var lastLag: Float = 0
+    private var modFast: Float = 0
+    private var modSlow: Float = 0
+    private var modulation: Float = 0
+    private var snrShort: Float = 0
+    private var snrLong: Float = 0
+    private var fluxAvg: Float = 0
+    private var snrVariance: Float = 0
+    private var levelAvg: Float = -100
+
+    /// Level of the last frame's window in dBFS over 80–7600 Hz.
+    public private(set) var levelDB: Float = Decibels.floor
+    /// Flatness of the last frame's band spectrum: 1 for white noise, lower for coloured sound.
+    public private(set) var bandFlatness: Float = 0
+    /// Harmonicity of the last frame: the window-corrected normalised autocorrelation peak, 0…1.
+    public private(set) var harmonicity: Float = 0
+
+    static let minLag = 32    // 500 Hz
+    static let maxLag = 200   // 80 Hz
+
+    public init() {
+        let n = Self.windowLength
+        window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }
+        // Circular autocorrelation of the window, to undo its taper on the signal's autocorrelation.
+        var wac = [Float](repeating: 0, count: n / 2 + 1)
+        for lag in 0...(n / 2) {
+            var s = 0.0
+            for i in 0..<n { s += Double(window[i]) * Double(window[(i + lag) % n]) }
+            wac[lag] = Float(s)
+        }
+        let w0 = wac[0]
+        windowAC = wac.map { $0 / w0 }
+        let sumW2 = window.reduce(0) { $0 + $1 * $1 }
+        powerScale = 2 / (Float(n) * sumW2)
+        // Mel-spaced bands from 80 to 7600 Hz.
+        let mel = { (f: Double) in 2595 * log10(1 + f / 700) }
+        let hz = { (m: Double) in 700 * (pow(10, m / 2595) - 1) }
+        let lo = mel(80), hi = mel(7600)
+        let binHz = Double(Self.sampleRate) / Double(n)
+        var edges = (0...Self.bandCount).map { Int((hz(lo + (hi - lo) * Double($0) / Double(Self.bandCount)) / binHz).rounded()) }
+        for i in 1..<edges.count where edges[i] <= edges[i - 1] { edges[i] = edges[i - 1] + 1 }
+        bandStart = Array(edges[0..<Self.bandCount])
+        bandEnd = Array(edges[1...])
+        signal = [Float](repeating: 0, count: n)
+        scratch = [Float](repeating: 0, count: n)
+        power = [Float](repeating: 0, count: n / 2 + 1)
+        bandDB = [Float](repeating: -120, count: Self.bandCount)
+        floorDB = [Float](repeating: -120, count: Self.bandCount)
+        previousBandDB = [Float](repeating: -120, count: Self.bandCount)
+    }
+
+    /// Consumes one frame of ``frameLength`` samples; writes ``count`` features into `features`.
+    public mutating func process(frame: UnsafeBufferPointer<Float>, into features: UnsafeMutableBufferPointer<Float>) {
+        precondition(frame.count == Self.frameLength && features.count >= Self.count)
+        let n = Self.windowLength, hop = Self.frameLength
+        // Slide the analysis window by one frame.
+        signal.withUnsafeMutableBufferPointer { s in
+            for i in 0..<(n - hop) { s[i] = s[i + hop] }
+            for i in 0..<hop { s[n - hop + i] = frame[i] }
+        }
+        scratch.withUnsafeMutableBufferPointer { sc in
+            signal.withUnsafeBufferPointer { s in
+                window.withUnsafeBufferPointer { w in
+                    for i in 0..<n { sc[i] = s[i] * w[i] }
+                }
+            }
+        }
+        scratch.withUnsafeBufferPointer { fft.transform($0) }
+        let scale = powerScale
+        power.withUnsafeMutableBufferPointer { p in
+            fft.real.withUnsafeBufferPointer { re in
+                fft.imaginary.withUnsafeBufferPointer { im in
+                    for k in 0...(n / 2) { p[k] = (re[k] * re[k] + im[k] * im[k]) * scale }
+                }
+            }
+        }
+        harmonicityAndLag()
+        bandFeatures(into: features)
+    }
+
+    /// Autocorrelation through the FFT of the power spectrum; harmonicity and pitch lag.
+    private mutating func harmonicityAndLag() {
+        let n = Self.windowLength
+        // Only 80–4000 Hz carries the voice's harmonics; weight the spectrum there.
+        let loBin = 3, hiBin = 128
+        scratch.withUnsafeMutableBufferPointer { sc in
+            power.withUnsafeBufferPointer { p in
+                for k in 0..<n { sc[k] = 0 }
+                for k in loBin...hiBin {
+                    sc[k] = p[k]
+                    sc[n - k] = p[k]
+                }
+            }
+        }
+        scratch.withUnsafeBufferPointer { acFFT.transform($0) }
+        var best: Float = 0, bestLag = 0
+        acFFT.real.withUnsafeBufferPointer { r in
+            windowAC.withUnsafeBufferPointer { wac in
+                let r0 = r[0]
+                guard r0 > 1e-12 else { return }
+                for lag in Self.minLag...Self.maxLag {
+                    let v = r[lag] / (r0 * wac[lag])
+                    if v > best, r[lag] >= r[lag - 1], r[lag] >= r[lag + 1] { best = v; bestLag = lag }
+                }
+            }
+        }
+        harmonicity = min(1, max(0, best))
+        let h = harmonicity
+        harmFast += 0.1 * (h - harmFast)
+        harmSlow += 0.02 * (h - harmSlow)
+        let voiced: Float = h > 0.45 ? 1 : 0
+        voicedShare += 0.02 * (voiced - voicedShare)
+        if voiced > 0, bestLag > 0 {
+            let lag = Float(bestLag)
+            if lastLag > 0 {
+                let move = min(0.5, abs(log2(lag / lastLag)))
+                pitchMove += 0.05 * (move - pitchMove)
+            }
+            lastLag = lag
+        } else {
+            lastLag = 0
+        }
+    }
+
+    private mutating func bandFeatures(into f: UnsafeMutableBufferPointer<Float>) {
+        let bands = Self.bandCount
+        var total: Float = 0, low: Float = 0, high: Float = 0, centroidNum: Float = 0
+        var logSum: Float = 0, linSum: Float = 0
+        let binHz = Float(Self.sampleRate) / Float(Self.windowLength)
+        power.withUnsafeBufferPointer { p in
+            bandDB.withUnsafeMutableBufferPointer { bdb in
+                for b in 0..<bands {
+                    var e: Float = 0
+                    for k in bandStart[b]..<bandEnd[b] {
+                        e += p[k]
+                        centroidNum += p[k] * Float(k) * binHz
+                    }
+                    total += e
+                    if Float(bandEnd[b]) * binHz <= 1000 { low += e } else { high += e }
+                    let perBin = e / Float(bandEnd[b] - bandStart[b]) + 1e-14
+                    logSum += log(perBin); linSum += perBin
+                    bdb[b] = max(-120, 10 * log10(e + 1e-12))
+                }
+            }
+        }
+        levelDB = total > 0 ? max(Decibels.floor, 10 * log10(total)) : Decibels.floor
+        let level = max(-120, levelDB)
+        bandFlatness = exp(logSum / Float(bands)) / (linSum / Float(bands))
+        if !started {
+            started = true
+            for b in 0..<bands { floorDB[b] = bandDB[b]; previousBandDB[b] = bandDB[b] }
+        }
+        var snrSum: Float = 0, snrSpeech: Float = 0, snrMax: Float = 0, flux: Float = 0
+        var speechBands: Float = 0
+        for b in 0..<bands {
+            let e = bandDB[b]
+            var fl = floorDB[b]
+            if e < fl { fl += 0.3 * (e - fl) } else { fl += max(0.01, 0.002 * (e - fl)) ; fl = min(fl, e) }
+            floorDB[b] = fl
+            let snr = min(60, max(0, e - fl))
+            snrSum += snr
+            snrMax = max(snrMax, snr)
+            let lo = Float(bandStart[b]) * binHz
+            if lo >= 250, lo < 3400 { snrSpeech += snr; speechBands += 1 }
+            flux += max(0, e - previousBandDB[b])
+            previousBandDB[b] = e
+            if b % 2 == 1 { f[10 + b / 2] = (snr + prevSNR) / 40 } else { prevSNR = snr }
+        }
+        let meanSNR = snrSum / Float(bands)
+        let speechSNR = snrSpeech / max(1, speechBands)
+        flux /= Float(bands)
+        // Context.
+        modFast += 0.4 * (speechSNR - modFast)
+        modSlow += 0.05 * (speechSNR - modSlow)
+        let d = modFast - modSlow
+        modulation += 0.02 * (d * d - modulation)
+        snrShort += 0.033 * (speechSNR - snrShort)
+        snrLong += 0.01 * (speechSNR - snrLong)
+        fluxAvg += 0.033 * (flux - fluxAvg)
+        let dv = speechSNR - snrLong
+        snrVariance += 0.02 * (dv * dv - snrVariance)
+        levelAvg += 0.01 * (level - levelAvg)
+
+        f[0] = (level + 50) / 25
+        f[1] = meanSNR / 20
+        f[2] = speechSNR / 20
+        f[3] = snrMax / 30
+        f[4] = harmonicity
+        f[5] = lastLag > 0 ? log2(Float(Self.sampleRate) / lastLag / 200) : 0
+        f[6] = bandFlatness
+        f[7] = total > 0 ? centroidNum / total / 4000 : 0
+        f[8] = (10 * log10(low + 1e-12) - 10 * log10(high + 1e-12)) / 20
+        f[9] = flux / 10
+        f[18] = harmFast
+        f[19] = harmSlow
+        f[20] = voicedShare
+        f[21] = pitchMove * 10
+        f[22] = min(4, modulation / 100)
+        f[23] = snrShort / 20
+        f[24] = snrLong / 20
+        f[25] = fluxAvg / 10
+        f[26] = min(4, snrVariance / 100)
+        f[27] = (level - levelAvg) / 20
+    }
+
+    private var prevSNR: Float = 0
+}

@@ -1,0 +1,101 @@
+import Foundation
+import MicCheck
+
+/// A seeded pseudo-random generator (SplitMix64): the same seed gives the same noise on every platform.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Test signals with known levels.
+public enum Signals {
+    /// A sine of `frequency` Hz whose RMS level is `rmsDB` dBFS.
+    public static func sine(frequency: Double, rmsDB: Double, seconds: Double, sampleRate: Int, phase: Double = 0) -> [Float] {
+        let amplitude = Decibels.amplitude(rmsDB) * 2.0.squareRoot()
+        let n = Int(seconds * Double(sampleRate))
+        return (0..<n).map { Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / Double(sampleRate) + phase)) }
+    }
+
+    /// Gaussian white noise whose RMS level is `rmsDB` dBFS.
+    public static func whiteNoise(rmsDB: Double, seconds: Double, sampleRate: Int, seed: UInt64 = 1) -> [Float] {
+        var g = SeededGenerator(seed: seed)
+        let sigma = Decibels.amplitude(rmsDB)
+        let n = Int(seconds * Double(sampleRate))
+        var out = [Float](repeating: 0, count: n)
+        var i = 0
+        while i < n {
+            // Box-Muller
+            let u1 = max(Double.leastNonzeroMagnitude, Double(g.next() >> 11) / Double(1 << 53))
+            let u2 = Double(g.next() >> 11) / Double(1 << 53)
+            let r = (-2 * log(u1)).squareRoot()
+            out[i] = Float(sigma * r * cos(2 * Double.pi * u2))
+            if i + 1 < n { out[i + 1] = Float(sigma * r * sin(2 * Double.pi * u2)) }
+            i += 2
+        }
+        return out
+    }
+
+    /// Pink (1/f) noise whose RMS level is `rmsDB` dBFS (Paul Kellet's filter on white noise).
+    public static func pinkNoise(rmsDB: Double, seconds: Double, sampleRate: Int, seed: UInt64 = 2) -> [Float] {
+        let white = whiteNoise(rmsDB: 0, seconds: seconds, sampleRate: sampleRate, seed: seed)
+        var b = [Double](repeating: 0, count: 7)
+        var out = white.map { w -> Double in
+            let w = Double(w)
+            b[0] = 0.99886 * b[0] + w * 0.0555179; b[1] = 0.99332 * b[1] + w * 0.0750759
+            b[2] = 0.96900 * b[2] + w * 0.1538520; b[3] = 0.86650 * b[3] + w * 0.3104856
+            b[4] = 0.55000 * b[4] + w * 0.5329522; b[5] = -0.7616 * b[5] - w * 0.0168980
+            let p = b[0] + b[1] + b[2] + b[3] + b[4] + b[5] + b[6] + w * 0.5362
+            b[6] = w * 0.115926
+            return p
+        }
+        let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, out.count))).squareRoot()
+        let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
+        out = out.map { $0 * k }
+        return out.map { Float($0) }
+    }
+
+    /// A crude voiced "vowel": a glottal pulse train at `pitch` Hz (gliding by `glide` octaves)
+    /// through two formant resonators, in syllables of 180 ms with 70 ms gaps, at `rmsDB`.
+    public static func syllables(pitch: Double = 140, glide: Double = 0.3, rmsDB: Double, seconds: Double,
+                                 sampleRate: Int) -> [Float] {
+        let n = Int(seconds * Double(sampleRate))
+        var out = [Double](repeating: 0, count: n)
+        var phase = 0.0
+        let formants: [(Double, Double)] = [(700, 110), (1_200, 120), (2_600, 160)]
+        var state = [(Double, Double)](repeating: (0, 0), count: formants.count)
+        for i in 0..<n {
+            let t = Double(i) / Double(sampleRate)
+            let syl = t.truncatingRemainder(dividingBy: 0.25)
+            let env = syl < 0.18 ? sin(Double.pi * syl / 0.18) : 0
+            let f0 = pitch * pow(2, glide * sin(2 * Double.pi * 0.7 * t))
+            phase += f0 / Double(sampleRate)
+            var x = 0.0
+            if phase >= 1 { phase -= 1; x = 1 }
+            var y = 0.0
+            for (k, (fc, bw)) in formants.enumerated() {
+                let r = exp(-Double.pi * bw / Double(sampleRate))
+                let a1 = 2 * r * cos(2 * Double.pi * fc / Double(sampleRate)), a2 = -r * r
+                let v = x + a1 * state[k].0 + a2 * state[k].1
+                state[k] = (v, state[k].0)
+                y += v
+            }
+            out[i] = y * env
+        }
+        let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
+        let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
+        return out.map { Float($0 * k) }
+    }
+
+    /// RMS level in dBFS of `samples`.
+    public static func rmsDB(_ samples: ArraySlice<Float>) -> Double {
+        let ms = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))
+        return Double(Decibels.fromPower(ms))
+    }
+}

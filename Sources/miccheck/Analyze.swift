@@ -1,0 +1,256 @@
+public import ArgumentParser
+import Foundation
+import MicCheck
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, jsonl, json
+}
+
+extension SpeechDetectorKind: ExpressibleByArgument {}
+
+/// Options that shape speech detection, shared by the commands that detect speech.
+struct SpeechOptions: ParsableArguments {
+    @Option(help: "Speech detector: vad (MicCheck's detector) or level (the call-SDK rule: a level above -50 dBFS among the last three).")
+    var detector: SpeechDetectorKind = .vad
+
+    @Option(help: "Seconds below the end threshold before speech ends.")
+    var hangover: Double = SpeechEventDetector.Configuration.default.hangover
+
+    @Option(help: "Seconds of audio before a speech start that belong to the utterance (reported as audio_start).")
+    var prefixPadding: Double = SpeechEventDetector.Configuration.default.prefixPadding
+
+    @Option(help: "Speech probability (0-1) at or above which speech may start.")
+    var startThreshold: Float = SpeechEventDetector.Configuration.default.startThreshold
+
+    @Option(help: "Speech probability (0-1) below which speech may end.")
+    var endThreshold: Float = SpeechEventDetector.Configuration.default.endThreshold
+
+    @Option(help: "Seconds the probability must stay above the start threshold before speech starts.")
+    var minSpeech: Double = SpeechEventDetector.Configuration.default.minimumSpeech
+
+    func validate() throws {
+        guard (0...1).contains(startThreshold), (0...1).contains(endThreshold) else {
+            throw ValidationError("--start-threshold and --end-threshold must be between 0 and 1.")
+        }
+        guard endThreshold <= startThreshold else {
+            throw ValidationError("--end-threshold must not be above --start-threshold.")
+        }
+        for (name, v) in [("--hangover", hangover), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech)] {
+            guard v.isFinite, (0...60).contains(v) else { throw ValidationError("\(name) must be between 0 and 60 seconds.") }
+        }
+    }
+
+    var configuration: Analyzer.Configuration {
+        Analyzer.Configuration(
+            detector: detector,
+            speech: SpeechEventDetector.Configuration(startThreshold: startThreshold, endThreshold: endThreshold,
+                                                      minimumSpeech: minSpeech, hangover: hangover,
+                                                      prefixPadding: prefixPadding))
+    }
+}
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse recorded audio as a call app analyses its microphone.",
+        discussion: """
+            Reads WAV files (PCM 8/16/24/32-bit or float, 8-96 kHz, 1-8 channels; streamed, any length) \
+            and reports levels in dBFS every 10 ms, speech, speech_started / speech_ended events, and \
+            whether the microphone seems dead (microphone_silent / microphone_active).
+
+            Formats: text (a timeline and a summary per file), jsonl (a frame record every 10 ms and \
+            event records, in time order), json (one summary object per file).
+
+            Files are analysed one after another; a file that cannot be read is reported on stderr and \
+            the others are still analysed. The exit status is then 66 if a file was missing or \
+            unreadable, otherwise 65.
+            """
+    )
+
+    @Argument(help: "WAV files to analyse.")
+    var files: [String] = []
+
+    @Flag(help: "Analyse the bundled sample (speech, pauses and typing) instead of files.")
+    var sample = false
+
+    @Option(help: "Output format: text, jsonl or json.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Write an SVG plot (level, speech probability, speech, events). With several files, each file's name is added to it.")
+    var plot: String?
+
+    @OptionGroup var speech: SpeechOptions
+
+    func validate() throws {
+        if files.isEmpty && !sample { throw ValidationError("Name at least one WAV file, or use --sample.") }
+        if !files.isEmpty && sample { throw ValidationError("Use either --sample or files, not both.") }
+        if let plot, plot.isEmpty { throw ValidationError("--plot needs a file name.") }
+    }
+
+    func run() throws {
+        let out = OutputWriter()
+        var worst: Int32 = 0
+        let inputs: [(name: String, open: () -> Result<WAVReader, InputFailure>)] = sample
+            ? [("sample.wav", { openSample() })]
+            : files.map { path in (path, { openWAV(path) }) }
+        for (k, input) in inputs.enumerated() {
+            let plotPath = plot.map { inputs.count == 1 ? $0 : plotName($0, for: input.name) }
+            let result = input.open().flatMap { reader in
+                analyse(reader, name: input.name, position: (k + 1, inputs.count), plotPath: plotPath, out: out)
+            }
+            if case .failure(let f) = result {
+                out.flush()
+                printError(f.sentence)
+                worst = max(worst, f.status == ExitStatus.noInput ? 2 : 1)
+            }
+        }
+        out.flush()
+        if worst == 2 { throw ExitCode(ExitStatus.noInput) }
+        if worst == 1 { throw ExitCode(ExitStatus.dataError) }
+    }
+
+    private func analyse(_ reader: WAVReader, name: String, position: (Int, Int), plotPath: String?,
+                         out: OutputWriter) -> Result<Void, InputFailure> {
+        var analyzer = Analyzer(inputRate: reader.format.sampleRate, configuration: speech.configuration)
+        var summary = AnalysisSummary()
+        var events: [AnalysisEvent] = []
+        var plotter = plotPath.map { _ in PlotCollector() }
+        let progress = stderrIsTerminal ? ProgressLine(name: name, position: position, total: reader.declaredFrameCount,
+                                                      rate: reader.format.sampleRate) : nil
+        if format == .text {
+            out.line("\(name): \(reader.format), \(reader.declaredFrameCount.map { formatSeconds(Double($0) / Double(reader.format.sampleRate)) } ?? "length unknown")")
+        }
+        let handle: (AnalysisOutput) -> Void = { record in
+            summary.add(record)
+            plotter?.add(record)
+            switch record {
+            case .frame(let f):
+                if format == .jsonl { out.line(frameRecord(f)) }
+            case .event(let e):
+                if format != .text || events.count < 100_000 { events.append(e) }
+                switch format {
+                case .jsonl: out.line(eventRecord(e))
+                case .text: out.line(timelineLine(e))
+                case .json: break
+                }
+            }
+        }
+        var buffer = [Float](repeating: 0, count: WAVReader.blockFrames)
+        var samplesRead = 0
+        do {
+            while true {
+                let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+                if n == 0 { break }
+                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: handle) }
+                samplesRead += n
+                progress?.update(samplesRead)
+            }
+        } catch {
+            progress?.clear()
+            return .failure(failure(name, error))
+        }
+        analyzer.finish(emit: handle)
+        progress?.clear()
+        switch format {
+        case .text:
+            out.line(summaryLine(summary))
+        case .json:
+            out.line(summaryObject(name: name, format: reader.format, summary: summary, events: events))
+        case .jsonl:
+            break
+        }
+        if let plotPath, let plotter {
+            let svg = plotter.svg(title: name)
+            do {
+                try svg.write(toFile: plotPath, atomically: true, encoding: .utf8)
+                if format == .text { out.line("  plot written to \(plotPath)") }
+            } catch {
+                return .failure(InputFailure(file: plotPath, message: "the plot cannot be written (\(error.localizedDescription))",
+                                             status: ExitStatus.runtimeFailure))
+            }
+        }
+        return .success(())
+    }
+}
+
+func plotName(_ plot: String, for input: String) -> String {
+    let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+    let stem = (plot as NSString).deletingPathExtension
+    let ext = (plot as NSString).pathExtension
+    return "\(stem)-\(base).\(ext.isEmpty ? "svg" : ext)"
+}
+
+func frameRecord(_ f: AnalysisFrame) -> String {
+    "{\"t\": \(fixed(f.time, 2)), \"level_db\": \(fixed(Double(f.levelDB), 1)), \"prob\": \(fixed(Double(f.probability), 3)), \"speech\": \(f.isSpeech)}"
+}
+
+func eventRecord(_ e: AnalysisEvent) -> String {
+    switch e {
+    case .speechStarted(let t, let start):
+        "{\"event\": \"speech_started\", \"t\": \(fixed(t, 2)), \"audio_start\": \(fixed(start, 2))}"
+    case .microphoneSilent(let t, let sig):
+        "{\"event\": \"microphone_silent\", \"t\": \(fixed(t, 2)), \"reason\": \"\(sig.rawValue)\"}"
+    default:
+        "{\"event\": \"\(e.name)\", \"t\": \(fixed(e.time, 2))}"
+    }
+}
+
+func timelineLine(_ e: AnalysisEvent) -> String {
+    let what: String
+    switch e {
+    case .speechStarted: what = "speech started"
+    case .speechEnded: what = "speech ended"
+    case .microphoneSilent(_, let sig): what = "microphone silent: \(sig.explanation)"
+    case .microphoneActive: what = "microphone active again"
+    }
+    let t = formatSeconds(e.time)
+    return String(repeating: " ", count: max(2, 12 - t.count)) + t + "  " + what
+}
+
+func summaryLine(_ s: AnalysisSummary) -> String {
+    let share = s.duration > 0 ? Int((100 * s.speechTime / s.duration).rounded()) : 0
+    return "  summary: speech \(formatSeconds(s.speechTime)) of \(formatSeconds(s.duration)) (\(share)%), "
+        + "\(s.utterances) utterance\(s.utterances == 1 ? "" : "s"), loudest level \(fixed(Double(s.loudestLevelDB), 1)) dBFS, "
+        + "peak \(fixed(Double(s.loudestPeakDB), 1)) dBFS; \(s.microphoneVerdict)"
+}
+
+func summaryObject(name: String, format: AudioFormat, summary s: AnalysisSummary, events: [AnalysisEvent]) -> String {
+    var fields = [
+        "\"file\": \(jsonString(name))",
+        "\"sample_rate\": \(format.sampleRate)",
+        "\"channels\": \(format.channels)",
+        "\"encoding\": \(jsonString(format.encoding.description))",
+        "\"duration_s\": \(fixed(s.duration, 2))",
+        "\"speech_s\": \(fixed(s.speechTime, 2))",
+        "\"utterances\": \(s.utterances)",
+        "\"loudest_level_db\": \(fixed(Double(s.loudestLevelDB), 1))",
+        "\"loudest_peak_db\": \(fixed(Double(s.loudestPeakDB), 1))",
+        "\"microphone\": \(jsonString(s.firstSilent == nil ? "works" : "dead"))",
+    ]
+    if let first = s.firstSilent {
+        fields.append("\"dead_from\": \(fixed(first.time, 2))")
+        fields.append("\"dead_signature\": \(jsonString(first.signature.rawValue))")
+    }
+    fields.append("\"events\": [" + events.map(eventRecord).joined(separator: ", ") + "]")
+    return "{" + fields.joined(separator: ", ") + "}"
+}
+
+/// "[2/5] name.wav 40%" on stderr, redrawn in place; only on a terminal.
+final class ProgressLine {
+    private let label: String
+    private let total: Int?
+    private var lastShown = -1
+
+    init(name: String, position: (Int, Int), total: Int?, rate: Int) {
+        label = "[\(position.0)/\(position.1)] \(name)"
+        self.total = total
+    }
+
+    func update(_ done: Int) {
+        let pct = total.map { $0 > 0 ? min(100, done * 100 / $0) : 100 } ?? -1
+        guard pct != lastShown else { return }
+        lastShown = pct
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(label)\(pct >= 0 ? " \(pct)%" : "")".utf8))
+    }
+
+    func clear() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import MicCheck
+
+/// Why one input could not be analysed, with the exit status it maps to.
+struct InputFailure: Error {
+    var file: String
+    var message: String
+    var status: Int32
+
+    /// The one sentence printed on stderr.
+    var sentence: String { "miccheck: \(file): \(message)." }
+}
+
+/// Opens `path` as a WAV reader, mapping every way it can fail onto one sentence and a status.
+func openWAV(_ path: String) -> Result<WAVReader, InputFailure> {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        return .failure(InputFailure(file: path, message: "no such file", status: ExitStatus.noInput))
+    }
+    if isDirectory.boolValue {
+        return .failure(InputFailure(file: path, message: "is a directory, not an audio file", status: ExitStatus.noInput))
+    }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+        return .failure(InputFailure(file: path, message: "cannot be read (permission denied)", status: ExitStatus.noInput))
+    }
+    do {
+        return .success(try WAVReader(path: path))
+    } catch {
+        return .failure(failure(path, error))
+    }
+}
+
+func failure(_ path: String, _ anyError: any Error) -> InputFailure {
+    guard let error = anyError as? AudioInputError else {
+        return InputFailure(file: path, message: "could not be read: \(anyError)", status: ExitStatus.noInput)
+    }
+    if case .readFailed = error {
+        return InputFailure(file: path, message: error.description, status: ExitStatus.noInput)
+    }
+    return InputFailure(file: path, message: error.description, status: ExitStatus.dataError)
+}
+
+/// Writes to stderr, unbuffered.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Whether stderr is a terminal (progress is shown only then).
+var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+/// The bundled sample as a WAV reader.
+func openSample() -> Result<WAVReader, InputFailure> {
+    let joined = SampleAudio.base64.split(separator: "\n").joined()
+    guard let data = Data(base64Encoded: joined) else {
+        return .failure(InputFailure(file: "sample.wav", message: "the bundled sample is damaged", status: ExitStatus.runtimeFailure))
+    }
+    do {
+        return .success(try WAVReader(source: MemoryByteSource([UInt8](data))))
+    } catch {
+        return .failure(failure("sample.wav", error))
+    }
+}

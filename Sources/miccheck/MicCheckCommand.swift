@@ -1,0 +1,23 @@
+import ArgumentParser
+
+@main
+struct MicCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "miccheck",
+        abstract: "What the local microphone hears: levels, speech, and whether it works at all.",
+        discussion: """
+            Exit status: 0 on success, 1 on a runtime failure, 64 on bad arguments, 65 on unreadable \
+            or malformed audio, 66 on a missing or unreadable file.
+            """,
+        version: "0.1.0",
+        subcommands: [Analyze.self, Features.self]
+    )
+}
+
+/// Exit statuses from sysexits.h, as the contract in DESIGN.md names them.
+enum ExitStatus {
+    static let runtimeFailure: Int32 = 1
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+}

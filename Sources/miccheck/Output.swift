@@ -1,0 +1,70 @@
+import Foundation
+
+/// Buffered writer for standard output: records are written in large blocks, or line by line when
+/// `flushEachLine` is set (live use).
+final class OutputWriter {
+    private var buffer: [UInt8] = []
+    var flushEachLine = false
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    func line(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(10)
+        if flushEachLine || buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(1, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}
+
+/// `value` with a fixed number of decimals, without locale or `printf` ("-31.2", "0.93", "1.23").
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "0" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e15 else { return String(value) }
+    let n = Int(scaled)
+    let whole = n / Int(scale)
+    var s = (value < 0 && n != 0 ? "-" : "") + String(whole)
+    if decimals > 0 {
+        let frac = String(n % Int(scale))
+        s += "." + String(repeating: "0", count: decimals - frac.count) + frac
+    }
+    return s
+}
+
+/// A JSON string literal.
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 {
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+    }
+    return out + "\""
+}
