@@ -27,7 +27,7 @@ public struct SpeechEventDetector: Sendable {
         /// Audio before the start decision that belongs to the utterance (seconds).
         public var prefixPadding: Double
 
-        public init(startThreshold: Float = 0.6, endThreshold: Float = 0.35, minimumSpeech: Double = 0.06,
+        public init(startThreshold: Float = 0.8, endThreshold: Float = 0.4, minimumSpeech: Double = 0.1,
                     hangover: Double = 0.3, prefixPadding: Double = 0.3) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold

@@ -34,7 +34,7 @@ public enum WAVWriter {
     public static func header(formatTag: UInt16, channels: UInt16, sampleRate: UInt32, bitsPerSample: UInt16,
                               blockAlign: UInt16? = nil, dataBytes: Int = 64) -> [UInt8] {
         let align = blockAlign ?? UInt16(max(1, Int(channels) * Int(bitsPerSample) / 8))
-        var fmt: [UInt8] = u16(formatTag) + u16(channels) + u32(sampleRate) + u32(sampleRate * UInt32(align))
+        var fmt: [UInt8] = u16(formatTag) + u16(channels) + u32(sampleRate) + u32(sampleRate &* UInt32(align))
         fmt += u16(align) + u16(bitsPerSample)
         var body: [UInt8] = Array("WAVE".utf8) + Array("fmt ".utf8) + u32(UInt32(fmt.count)) + fmt
         body += Array("data".utf8) + u32(UInt32(dataBytes)) + [UInt8](repeating: 0, count: dataBytes)

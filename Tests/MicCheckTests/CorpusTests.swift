@@ -1,0 +1,80 @@
+import Foundation
+import MicCheck
+import Testing
+
+/// The public corpus sits in ../shared beside the repository (as in CI).
+let corpusDirectory: String = {
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return repo.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+}()
+let corpusPresent = FileManager.default.fileExists(atPath: corpusDirectory + "/manifest.json")
+
+func analyseFile(_ path: String) throws -> ([AnalysisFrame], [AnalysisEvent]) {
+    let reader = try WAVReader(path: path)
+    var a = Analyzer(inputRate: reader.format.sampleRate)
+    var frames: [AnalysisFrame] = [], events: [AnalysisEvent] = []
+    let sink: (AnalysisOutput) -> Void = {
+        switch $0 {
+        case .frame(let f): frames.append(f)
+        case .event(let e): events.append(e)
+        }
+    }
+    var buf = [Float](repeating: 0, count: 4_096)
+    while true {
+        let n = try buf.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+        if n == 0 { break }
+        buf.withUnsafeBufferPointer { a.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: sink) }
+    }
+    a.finish(emit: sink)
+    return (frames, events)
+}
+
+struct Label: Decodable {
+    var speech: [[Double]]
+    var duration_s: Double
+}
+
+@Suite("Public corpus", .enabled(if: corpusPresent, "../shared/corpus is not beside the repository"))
+struct CorpusTests {
+    @Test("every dead-microphone file is caught within 2 s of dying",
+          arguments: [("dead_zeros.wav", 0.0), ("dead_dc_offset.wav", 0.0), ("dead_hiss.wav", 0.0),
+                      ("dead_dies_halfway_zeros_klettres-hu.wav", 8.425)])
+    func deadFiles(file: String, from: Double) throws {
+        let (_, events) = try analyseFile(corpusDirectory + "/" + file)
+        let t = silentTimes(events)
+        #expect(t.count >= 1)
+        #expect(t.first.map { $0 >= from - 0.05 && $0 <= from + 2 } == true, "silent at \(t)")
+    }
+
+    @Test("live files with digital-silence pauses, quiet speech and typing are never called dead",
+          arguments: ["clean_00_hedgewars-British.wav", "clean_03_hedgewars-British.wav", "quiet_02_near_klettres-tn.wav",
+                      "noise_00_typing_bucklespring.wav", "transient_00_lmms-claps.wav", "quiet_01_far_espeak-ng-en-gb-x-rp+m7.wav"])
+    func liveFiles(file: String) throws {
+        #expect(silentTimes(try analyseFile(corpusDirectory + "/" + file).1).isEmpty)
+    }
+
+    @Test("clean speech: frame decisions agree with the labels, every utterance group is announced")
+    func cleanSpeech() throws {
+        for file in ["clean_01_asterisk-en-allison", "clean_02_espeak-ng-es+f3"] {
+            let label = try JSONDecoder().decode(Label.self, from: Data(contentsOf: URL(fileURLWithPath: "\(corpusDirectory)/\(file).json")))
+            let (frames, events) = try analyseFile("\(corpusDirectory)/\(file).wav")
+            var tp = 0, fp = 0, fn = 0
+            for f in frames {
+                let c = f.time + 0.005
+                let truth = label.speech.contains { c >= $0[0] && c < $0[1] }
+                if f.isSpeech && truth { tp += 1 } else if f.isSpeech { fp += 1 } else if truth { fn += 1 }
+            }
+            let f1 = 2.0 * Double(tp) / Double(2 * tp + fp + fn)
+            #expect(f1 > 0.7, "\(file): F1 \(f1)")
+            #expect(events.contains { $0.name == "speech_started" })
+        }
+    }
+
+    @Test("noise-only files raise few speech starts", arguments: ["noise_01_fan_hum_synth.wav", "noise_03_white.wav", "noise_10_machinery_ottd.wav"])
+    func noise(file: String) throws {
+        let (frames, events) = try analyseFile(corpusDirectory + "/" + file)
+        let starts = events.filter { $0.name == "speech_started" }.count
+        let hours = Double(frames.count) / 360_000
+        #expect(Double(starts) / hours < 200, "\(starts) starts in \(frames.count / 100) s")
+    }
+}

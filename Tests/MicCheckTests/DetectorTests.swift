@@ -1,0 +1,196 @@
+import Foundation
+import MicCheck
+import MicCheckTesting
+import Testing
+
+/// Runs the whole analysis on `x` and returns its frames and events.
+func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad) -> ([AnalysisFrame], [AnalysisEvent]) {
+    var a = Analyzer(inputRate: rate, configuration: .init(detector: detector))
+    var frames: [AnalysisFrame] = [], events: [AnalysisEvent] = []
+    let sink: (AnalysisOutput) -> Void = {
+        switch $0 {
+        case .frame(let f): frames.append(f)
+        case .event(let e): events.append(e)
+        }
+    }
+    var i = 0
+    while i < x.count {  // odd-sized blocks, as a capture callback would deliver them
+        let end = min(x.count, i + 333)
+        x[i..<end].withUnsafeBufferPointer { a.process($0, emit: sink) }
+        i = end
+    }
+    a.finish(emit: sink)
+    return (frames, events)
+}
+
+func silentTimes(_ events: [AnalysisEvent]) -> [Double] {
+    events.compactMap { if case .microphoneSilent(let t, _) = $0 { t } else { nil } }
+}
+
+@Suite("Speech events")
+struct SpeechEventTests {
+    @Test("hysteresis: a start needs the minimum duration, an end needs the hangover",
+          arguments: [
+            // probabilities (one per 10 ms) → frames where events fire
+            ([Float](repeating: 0.9, count: 5) + [Float](repeating: 0.1, count: 40), [Int: SpeechActivityEvent]()),
+            ([Float](repeating: 0.9, count: 15) + [Float](repeating: 0.1, count: 40), [9: .started, 44: .ended]),
+            ([Float](repeating: 0.9, count: 15) + [Float](repeating: 0.5, count: 40), [9: .started]),
+            ([0.9, 0.9, 0.1] + [Float](repeating: 0.9, count: 8), [:]),
+          ])
+    func hysteresis(probabilities: [Float], expected: [Int: SpeechActivityEvent]) {
+        var d = SpeechEventDetector()
+        var got: [Int: SpeechActivityEvent] = [:]
+        for (i, p) in probabilities.enumerated() { if let e = d.process(probability: p) { got[i] = e } }
+        // The defaults: start at 0.8 held for 100 ms (10 frames), end below 0.4 held for 300 ms.
+        #expect(got == expected)
+    }
+
+    @Test("the level rule fires while any of the last three levels is above -50 dBFS")
+    func levelRule() {
+        var d = LevelRuleDetector()
+        #expect(d.process(levelDB: -60) == nil)
+        #expect(d.process(levelDB: -45) == .started)
+        #expect(d.process(levelDB: -70) == nil)
+        #expect(d.process(levelDB: -70) == nil)
+        #expect(d.process(levelDB: -70) == .ended)
+    }
+}
+
+@Suite("Voice activity")
+struct VoiceActivityTests {
+    @Test("voiced syllables score far above steady noise, hum and silence")
+    func separates() {
+        let rate = 16_000
+        let floor = Signals.pinkNoise(rmsDB: -65, seconds: 4, sampleRate: rate)
+        let voice = zip(Signals.syllables(rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
+        let (vf, _) = analyse(floor + voice, rate: rate)
+        let speechProb = vf[500..<800].map(\.probability).reduce(0, +) / 300
+        let floorProb = vf[100..<400].map(\.probability).reduce(0, +) / 300
+        #expect(speechProb > floorProb + 0.3, "speech \(speechProb) vs floor \(floorProb)")
+        let white = Signals.whiteNoise(rmsDB: -30, seconds: 5, sampleRate: rate)
+        let (wf, we) = analyse(white, rate: rate)
+        #expect(wf.dropFirst(100).allSatisfy { !$0.isSpeech })
+        #expect(!we.contains { $0.name == "speech_started" })
+    }
+
+    @Test("the same audio at 48 kHz stereo-downmixed gives the same decisions as at 16 kHz")
+    func rateIndependent() {
+        let v16 = Signals.syllables(rmsDB: -25, seconds: 3, sampleRate: 16_000)
+        let v48 = resample(v16, from: 16_000, to: 48_000)
+        let (a, _) = analyse(v16, rate: 16_000)
+        let (b, _) = analyse(v48, rate: 48_000)
+        #expect(abs(a.count - b.count) <= 1)
+        let agree = zip(a, b).filter { $0.isSpeech == $1.isSpeech }.count
+        #expect(Double(agree) / Double(min(a.count, b.count)) > 0.97)
+        for (x, y) in zip(a, b).dropFirst(10) where x.levelDB > -60 { #expect(abs(x.levelDB - y.levelDB) < 0.5) }
+    }
+}
+
+@Suite("Dead microphone")
+struct SilentMicrophoneTests {
+    let rate = 16_000
+
+    @Test("exact zeros or a constant value from the start: silent within 2 s, never before 1.5 s",
+          arguments: [Float(0), 0.05, -0.3])
+    func constantFromStart(value: Float) {
+        let (_, events) = analyse([Float](repeating: value, count: 5 * rate), rate: rate)
+        let t = silentTimes(events)
+        #expect(t.count == 1)
+        #expect((1.5...2.0).contains(t.first ?? -1))
+        if case .microphoneSilent(_, let sig)? = events.first(where: { $0.name == "microphone_silent" }) {
+            #expect(sig == (value == 0 ? .digitalSilence : .constantValue))
+        }
+    }
+
+    @Test("a device that dies after real sound is caught within 2 s, and comes back active")
+    func diesAndReturns() {
+        let live = zip(Signals.pinkNoise(rmsDB: -60, seconds: 3, sampleRate: rate), Signals.syllables(rmsDB: -30, seconds: 3, sampleRate: rate)).map { $0 + $1 }
+        let x = live + [Float](repeating: 0, count: 4 * rate) + live
+        let (_, events) = analyse(x, rate: rate)
+        let t = silentTimes(events)
+        #expect(t.count == 1 && t[0] >= 3 && t[0] <= 5)
+        let active = events.compactMap { if case .microphoneActive(let t) = $0 { t } else { nil } }
+        #expect(active.count == 1 && active[0] >= 7 && active[0] <= 7.2)
+    }
+
+    @Test("a source that pauses in digital silence between sounds is not called dead for a 3 s pause")
+    func gatedSource() {
+        let burst = Signals.syllables(rmsDB: -25, seconds: 1, sampleRate: rate)
+        var x: [Float] = []
+        for pause in [0.5, 1.5, 3.0, 2.0] { x += burst + [Float](repeating: 0, count: Int(pause * Double(rate))) }
+        x += burst
+        #expect(silentTimes(analyse(x, rate: rate).1).isEmpty)
+    }
+
+    @Test("a featureless hiss below -70 dBFS is dead; pink room tone at the same level with speech is not")
+    func hissVersusQuietRoom() {
+        let hiss = Signals.whiteNoise(rmsDB: -78, seconds: 5, sampleRate: rate)
+        #expect((1.45...2.0).contains(silentTimes(analyse(hiss, rate: rate).1).first ?? -1))
+        let room = Signals.pinkNoise(rmsDB: -78, seconds: 12, sampleRate: rate)
+        var quiet = room
+        let voice = Signals.syllables(rmsDB: -42, seconds: 1, sampleRate: rate)
+        for start in stride(from: 1, to: 11, by: 3) {
+            for (i, v) in voice.enumerated() { quiet[start * rate + i] += v }
+        }
+        #expect(silentTimes(analyse(quiet, rate: rate).1).isEmpty)
+    }
+}
+
+@Suite("Streaming")
+struct StreamingTests {
+    /// A WAV file of `seconds` seconds produced on the fly, never held in memory.
+    final class LongWAV: ByteSource {
+        var header: [UInt8]
+        var remaining: Int
+        var phase = 0.0
+        init(seconds: Int) {
+            header = Array(WAVWriter.file(interleaved: [], sampleRate: 48_000, channels: 2, encoding: .signedInt16,
+                                          dataSizeOverride: UInt32(seconds * 48_000 * 4)))
+            remaining = seconds * 48_000 * 4
+        }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            if !header.isEmpty {
+                let n = min(buffer.count, header.count)
+                for i in 0..<n { buffer[i] = header[i] }
+                header.removeFirst(n)
+                return n
+            }
+            let n = min(buffer.count, remaining) & ~3
+            var i = 0
+            while i < n {
+                phase += 2 * Double.pi * 300 / 48_000
+                let v = Int16(3_000 * sin(phase) * (sin(phase / 400) > 0 ? 1 : 0))
+                let u = UInt16(bitPattern: v)
+                buffer[i] = UInt8(u & 0xFF); buffer[i + 1] = UInt8(u >> 8)
+                buffer[i + 2] = UInt8(u & 0xFF); buffer[i + 3] = UInt8(u >> 8)
+                i += 4
+            }
+            remaining -= n
+            return n
+        }
+    }
+
+    static func residentBytes() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = s.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * 4_096
+    }
+
+    @Test("memory stays flat over a long stream", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")))
+    func flatMemory() throws {
+        let reader = try WAVReader(source: LongWAV(seconds: 600))
+        var analyzer = Analyzer(inputRate: reader.format.sampleRate)
+        var buf = [Float](repeating: 0, count: WAVReader.blockFrames)
+        var frames = 0
+        var rssAt60s = 0
+        while true {
+            let n = try buf.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            if n == 0 { break }
+            buf.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n])) { if case .frame = $0 { frames += 1 } } }
+            if rssAt60s == 0 && frames >= 6_000 { rssAt60s = Self.residentBytes() }
+        }
+        #expect(frames >= 59_990)
+        let growth = Self.residentBytes() - rssAt60s
+        #expect(growth < 4 << 20, "resident memory grew by \(growth) bytes over 9 minutes of audio")
+    }
+}

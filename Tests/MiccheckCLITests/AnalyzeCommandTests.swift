@@ -1,0 +1,155 @@
+import Foundation
+import MicCheck
+import MicCheckTesting
+import Testing
+
+/// Runs the built `miccheck` binary and collects what it prints.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+let binary: URL = {
+    // The test bundle sits in the build products folder beside the executable.
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let direct = products.appendingPathComponent("miccheck")
+    if FileManager.default.fileExists(atPath: direct.path) { return direct }
+    return products.deletingLastPathComponent().appendingPathComponent("miccheck")
+}()
+
+func miccheck(_ args: [String]) throws -> Run {
+    let p = Process()
+    p.executableURL = binary
+    p.arguments = args
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out; p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+}
+
+func tempDir() -> URL {
+    let d = FileManager.default.temporaryDirectory.appendingPathComponent("miccheck-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+    return d
+}
+
+func writeWAV(_ dir: URL, _ name: String, _ bytes: [UInt8]) -> String {
+    let path = dir.appendingPathComponent(name).path
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    return path
+}
+
+@Suite("miccheck analyze", .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
+struct AnalyzeCommandTests {
+    let speechWAV: [UInt8] = {
+        let rate = 16_000
+        let x = [Float](repeating: 0, count: rate / 2) + Signals.syllables(rmsDB: -24, seconds: 2, sampleRate: rate)
+            + Signals.pinkNoise(rmsDB: -70, seconds: 2, sampleRate: rate)
+        return WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16)
+    }()
+
+    @Test("jsonl: a frame record every 10 ms with the contract's keys, events in time order")
+    func jsonlContract() throws {
+        let dir = tempDir()
+        let wav = writeWAV(dir, "speech.wav", speechWAV)
+        let r = try miccheck(["analyze", "--format", "jsonl", wav])
+        #expect(r.status == 0)
+        var lastT = -1.0, frames = 0, events: [String] = []
+        for line in r.stdout.split(separator: "\n") {
+            let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let t = try #require(obj["t"] as? Double)
+            #expect(t >= lastT - 1e-9)
+            lastT = t
+            if let e = obj["event"] as? String {
+                events.append(e)
+            } else {
+                #expect(abs(t - Double(frames) * 0.01) < 1e-6)
+                #expect(obj["level_db"] is Double && obj["prob"] is Double && obj["speech"] is Bool)
+                frames += 1
+            }
+        }
+        #expect(frames == 450)
+        #expect(events.contains("speech_started") && events.contains("speech_ended"))
+    }
+
+    @Test("text gives a timeline and a summary; json one object per file; --plot an SVG")
+    func textJsonPlot() throws {
+        let dir = tempDir()
+        let wav = writeWAV(dir, "speech.wav", speechWAV)
+        let text = try miccheck(["analyze", wav, "--plot", dir.appendingPathComponent("p.svg").path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("speech started") && text.stdout.contains("summary: speech"))
+        let svg = try String(contentsOf: dir.appendingPathComponent("p.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("<path") && svg.contains("speech_started"))
+        let json = try miccheck(["analyze", "--format", "json", wav, wav])
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(obj["microphone"] as? String == "works")
+        #expect((obj["duration_s"] as? Double).map { abs($0 - 4.5) < 0.02 } == true)
+    }
+
+    @Test("bad files: one sentence each on stderr naming the file, the right status, the good file still analysed")
+    func badFiles() throws {
+        let dir = tempDir()
+        let good = writeWAV(dir, "good.wav", speechWAV)
+        var nan = Signals.sine(frequency: 300, rmsDB: -20, seconds: 0.5, sampleRate: 16_000)
+        nan[4_000] = .nan
+        let cases: [(String, [UInt8], String)] = [
+            ("empty.wav", [], "empty"),
+            ("truncated.wav", Array(speechWAV[0..<30]), "header"),
+            ("text.wav", Array("just some text, not audio".utf8), "not a WAV"),
+            ("mulaw.wav", WAVWriter.header(formatTag: 7, channels: 1, sampleRate: 8_000, bitsPerSample: 8), "µ-law"),
+            ("adpcm.wav", WAVWriter.header(formatTag: 0x11, channels: 1, sampleRate: 8_000, bitsPerSample: 4, blockAlign: 256), "ADPCM"),
+            ("nochannels.wav", WAVWriter.header(formatTag: 1, channels: 0, sampleRate: 16_000, bitsPerSample: 16, blockAlign: 2), "zero channels"),
+            ("rate.wav", WAVWriter.header(formatTag: 1, channels: 1, sampleRate: 3_000_000, bitsPerSample: 16), "sample rate"),
+            ("nan.wav", WAVWriter.file(interleaved: nan, sampleRate: 16_000, channels: 1, encoding: .float32), "not a finite number"),
+        ]
+        for (name, bytes, words) in cases {
+            let path = writeWAV(dir, name, bytes)
+            let r = try miccheck(["analyze", "--format", "json", path, good])
+            #expect(r.status == 65, "\(name): status \(r.status)")
+            let errLines = r.stderr.split(separator: "\n")
+            #expect(errLines.count == 1 && errLines[0].contains(name) && errLines[0].contains(words), "\(name): \(r.stderr)")
+            #expect(r.stdout.contains("good.wav"), "\(name): the good file was not analysed")
+        }
+        let missing = try miccheck(["analyze", dir.appendingPathComponent("nope.wav").path, good])
+        #expect(missing.status == 66 && missing.stderr.contains("no such file"))
+        let directory = try miccheck(["analyze", dir.path])
+        #expect(directory.status == 66 && directory.stderr.contains("directory"))
+    }
+
+    @Test("bad arguments exit 64", arguments: [["analyze"], ["analyze", "--format", "xml", "a.wav"], ["analyze", "--start-threshold", "2", "a.wav"]])
+    func usage(args: [String]) throws {
+        let r = try miccheck(args)
+        #expect(r.status == 64)
+        #expect(!r.stderr.isEmpty)
+    }
+
+    @Test("the bundled sample: speech found, microphone works")
+    func sample() throws {
+        let r = try miccheck(["analyze", "--sample"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("speech started") && r.stdout.contains("the microphone works"))
+    }
+
+    @Test("--detector level follows the cookbook rule: it fires on typing, the voice detector does not")
+    func levelDetector() throws {
+        let dir = tempDir()
+        var clicks = [Float](repeating: 0, count: 48_000)
+        var g = SeededGenerator(seed: 5)
+        for start in stride(from: 1_000, to: 46_000, by: 2_400) {
+            for i in 0..<300 { clicks[start + i] = Float(Double(Int64(bitPattern: g.next() % 2000) - 1000) / 1000 * 0.3 * exp(-Double(i) / 40)) }
+        }
+        let wav = writeWAV(dir, "typing.wav", WAVWriter.file(interleaved: clicks, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
+        let level = try miccheck(["analyze", "--format", "jsonl", "--detector", "level", wav])
+        let vad = try miccheck(["analyze", "--format", "jsonl", wav])
+        let count = { (s: String) in s.components(separatedBy: "\"speech_started\"").count - 1 }
+        #expect(count(level.stdout) >= 10)
+        #expect(count(vad.stdout) <= 1)
+    }
+}
