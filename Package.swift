@@ -38,3 +38,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Benchmarks (package-benchmark) only when asked for, so that the main build and CI stay fast:
+//   MICCHECK_BENCHMARKS=1 swift package --disable-sandbox benchmark
+if Context.environment["MICCHECK_BENCHMARKS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "FramePath",
+            dependencies: [
+                "MicCheck", "MicCheckTesting",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FramePath",
+            swiftSettings: strict,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ))
+}
