@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build --build-tests 2>&1 | grep -E "warning:|error:" | grep -v "^warning: 'main'" || true
-swift build --build-tests >/dev/null
-swift test 2>&1 | grep -v -E "^\s*[◇↳]" 
+log=$(mktemp)
+if ! swift build --build-tests >"$log" 2>&1; then cat "$log"; exit 1; fi
+grep -E "warning:|error:" "$log" | grep -v "^warning: 'main'" || true
+rm -f "$log"
+swift test 2>&1 | grep -v -E "^\s*[◇↳]"
 exit "${PIPESTATUS[0]}"
