@@ -21,15 +21,31 @@ let package = Package(
         .target(name: "MicCheck", swiftSettings: strict),
         // Signal generators and in-memory WAV files for tests and benchmarks.
         .target(name: "MicCheckTesting", dependencies: ["MicCheck"], swiftSettings: strict),
+        // libpulse (PulseAudio, and PipeWire's Pulse server): a system library, not API.
+        // Headers and library from Debian's libpulse-dev (scripts/setup.sh installs it). No pkgConfig: its
+        // -D_REENTRANT and -pthread flags are refused by SwiftPM with a warning, and neither is needed.
+        .systemLibrary(name: "CPulseAudio"),
+        // Live capture and devices on Linux over libpulse.
+        .target(
+            name: "MicCheckPulse",
+            dependencies: ["MicCheck", .target(name: "CPulseAudio", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "miccheck",
             dependencies: [
                 "MicCheck",
+                .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .testTarget(name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "MicCheckPulseTests",
+            dependencies: ["MicCheck", "MicCheckTesting", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MiccheckCLITests",
             dependencies: ["MicCheck", "MicCheckTesting"],

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Builds MicCheck and runs every test (unit tests, the public corpus when ../shared is beside the repo,
-# and the command-line tests, which run the built binary).
+# Builds MicCheck and runs every test: unit tests, the public corpus when ../shared is beside the repo,
+# live capture against private PulseAudio servers, and the command-line tests, which run the built binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+
+# A private PulseAudio server for the whole run, so that nothing in the tests can reach the user's own
+# server: every client started from here finds this one. Tests that kill or reconfigure a server start
+# their own beside it (MicCheckTesting.PrivatePulseServer).
+export MICCHECK_PA_DIR=${MICCHECK_PA_DIR:-$(mktemp -d /tmp/miccheck-test-pa.XXXXXX)}
+bash scripts/pulse-server.sh start "$MICCHECK_PA_DIR"
+trap 'bash scripts/pulse-server.sh stop "$MICCHECK_PA_DIR"' EXIT
+eval "$(bash scripts/pulse-server.sh env "$MICCHECK_PA_DIR")"
+unset PULSE_SERVER
+
 log=$(mktemp)
 if ! swift build --build-tests >"$log" 2>&1; then cat "$log"; exit 1; fi
 grep -E "warning:|error:" "$log" | grep -v "^warning: 'main'" || true

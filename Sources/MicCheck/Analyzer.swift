@@ -8,9 +8,10 @@ public enum SpeechDetectorKind: String, Sendable, CaseIterable {
 
 /// What the analysis reports for one 10 ms frame.
 public struct AnalysisFrame: Sendable, Equatable {
+    /// The frame's position among the frames this analyzer produced.
     public var index: Int
-    /// Start of the frame, in seconds from the start of the input.
-    public var time: Double { Double(index) / Double(LevelMeter.framesPerSecond) }
+    /// Start of the frame, in seconds from the start of the input (``Analyzer/startTime`` included).
+    public var time: Double
     public var levelDB: Float
     public var peakDB: Float
     /// Speech probability (for the level rule: the display value of the loudest of the last levels).
@@ -71,6 +72,9 @@ public struct Analyzer: Sendable {
 
     public let inputRate: Int
     public let configuration: Configuration
+    /// The time of the first frame, in seconds: a live capture that resumes after a gap (a new stream,
+    /// a reconnected server) starts a new analyzer here so that `t` keeps counting.
+    public let startTime: Double
     private let block: Int
     private var meter: LevelMeter
     private var resampler: Resampler?
@@ -89,11 +93,14 @@ public struct Analyzer: Sendable {
 
     /// Frames analysed so far.
     public var frameCount: Int { frameIndex }
+    /// The time just after the last analysed frame, in seconds.
+    public var endTime: Double { time(ofFrame: frameIndex) }
 
-    public init(inputRate: Int, configuration: Configuration = Configuration()) {
+    public init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0) {
         precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")
         self.inputRate = inputRate
         self.configuration = configuration
+        self.startTime = startTime
         block = max(1, inputRate / LevelMeter.framesPerSecond)
         meter = LevelMeter(sampleRate: inputRate)
         let target = VoiceFeatureExtractor.sampleRate
@@ -140,8 +147,13 @@ public struct Analyzer: Sendable {
             } while n == resampled.count && n > 0
         }
         if speech.isSpeaking || (configuration.detector == .level && levelRule.isSpeaking) {
-            emit(.event(.speechEnded(time: Double(frameIndex) / Double(LevelMeter.framesPerSecond))))
+            emit(.event(.speechEnded(time: time(ofFrame: frameIndex))))
         }
+    }
+
+    @inline(__always)
+    private func time(ofFrame index: Int) -> Double {
+        startTime + Double(index) / Double(LevelMeter.framesPerSecond)
     }
 
     private mutating func pushLevel(_ level: FrameLevel) {
@@ -182,7 +194,7 @@ public struct Analyzer: Sendable {
             level = FrameLevel(index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
                                minimum: lo, maximum: hi, meanSquare: ms)
         }
-        let t = Double(frameIndex) / Double(LevelMeter.framesPerSecond)
+        let t = time(ofFrame: frameIndex)
         let silenceEvent = silence.process(level: level, bandFlatness: vad.features.bandFlatness)
         let speechEvent: SpeechActivityEvent?
         let probability: Float
@@ -197,7 +209,7 @@ public struct Analyzer: Sendable {
             probability = levelRule.score
             isSpeech = levelRule.isSpeaking
         }
-        emit(.frame(AnalysisFrame(index: frameIndex, levelDB: level.rmsDB, peakDB: level.peakDB,
+        emit(.frame(AnalysisFrame(index: frameIndex, time: t, levelDB: level.rmsDB, peakDB: level.peakDB,
                                   probability: probability, isSpeech: isSpeech)))
         switch silenceEvent {
         case .silent(let sig): emit(.event(.microphoneSilent(time: t, signature: sig)))
@@ -206,7 +218,7 @@ public struct Analyzer: Sendable {
         }
         switch speechEvent {
         case .started:
-            emit(.event(.speechStarted(time: t, audioStart: max(0, t - configuration.speech.prefixPadding))))
+            emit(.event(.speechStarted(time: t, audioStart: max(startTime, t - configuration.speech.prefixPadding))))
         case .ended: emit(.event(.speechEnded(time: t)))
         case nil: break
         }

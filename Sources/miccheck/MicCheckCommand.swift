@@ -7,10 +7,11 @@ struct MicCheckCommand: ParsableCommand {
         abstract: "What the local microphone hears: levels, speech, and whether it works at all.",
         discussion: """
             Exit status: 0 on success, 1 on a runtime failure, 64 on bad arguments, 65 on unreadable \
-            or malformed audio, 66 on a missing or unreadable file.
+            or malformed audio, 66 on a missing or unreadable file or source, 69 when no audio server \
+            answers, 77 when the audio server refuses access.
             """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Features.self]
+        subcommands: [Analyze.self, Listen.self, Devices.self, Features.self]
     )
 }
 
@@ -20,4 +21,6 @@ enum ExitStatus {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
+    static let unavailable: Int32 = 69
+    static let noPermission: Int32 = 77
 }

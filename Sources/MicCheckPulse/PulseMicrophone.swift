@@ -1,0 +1,206 @@
+import Dispatch
+import Synchronization
+
+/// A microphone on a PulseAudio server that keeps delivering through faults: when the server goes away
+/// it reconnects with backoff for a while, and when the source disappears it falls back to the
+/// server's default source. It reports each such change as a ``Notice``.
+///
+/// The capture runs on libpulse's event thread and never waits for the consumer (see
+/// ``PulseRecordStream``); the consumer calls ``read(into:timeout:)`` from one thread of its own.
+public final class PulseMicrophone: @unchecked Sendable {
+    // @unchecked Sendable: `connection`, `stream`, `droppedBefore` and `holesBefore` are touched only by
+    // the single consumer thread (inside `read`, `close` and the accessors it calls), as the documented
+    // contract requires; `stopping` is an `Atomic` and `dataReady` a semaphore, both safe from any thread,
+    // which is all `stop()` uses.
+
+    /// A change the user should hear about.
+    public enum Notice: Sendable, Equatable {
+        /// The server went away; reconnecting for up to `window` seconds.
+        case serverLost(window: Double)
+        /// Connected again after `gap` seconds, capturing from `source`.
+        case reconnected(source: PulseSource, gap: Double)
+        /// The source named `lost` disappeared; capturing from `fallback` instead.
+        case sourceLost(lost: String, fallback: PulseSource)
+    }
+
+    /// What one ``read(into:timeout:)`` brought.
+    public enum Read: Sendable, Equatable {
+        /// This many samples at ``sampleRate`` were written to the start of the buffer.
+        case samples(Int)
+        /// Nothing arrived within the timeout.
+        case idle
+        /// A new stream began (after a reconnection or a fallback): samples that follow may have another
+        /// rate and continue after a gap.
+        case restarted
+        /// ``stop()`` was called.
+        case stopped
+    }
+
+    /// The source asked for (nil: the default source).
+    public let requestedSource: String?
+    public let server: String?
+    /// How long to keep trying to reconnect, in seconds.
+    public let reconnectWindow: Double
+    private let notify: (Notice) -> Void
+    private let dataReady = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private var connection: PulseConnection?
+    private var stream: PulseRecordStream?
+    private var droppedBefore = 0
+    private var holesBefore = 0
+
+    /// Connects and starts capturing from `source` (nil: the default source).
+    /// - Parameter notify: called on the consumer thread, inside `read`, for each fault and recovery.
+    public init(source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
+                notify: @escaping (Notice) -> Void = { _ in }) throws(PulseError) {
+        requestedSource = source
+        self.server = server
+        self.reconnectWindow = reconnectWindow
+        self.notify = notify
+        let connection = try makeConnection()
+        self.connection = connection
+        stream = try PulseRecordStream(connection: connection, source: try connection.source(named: source),
+                                       dataReady: dataReady)
+    }
+
+    deinit { close() }
+
+    /// The source being captured now.
+    public var source: PulseSource? { stream?.source }
+    /// The rate of the samples ``read(into:timeout:)`` delivers now.
+    public var sampleRate: Int { stream?.sampleRate ?? 48_000 }
+    /// Samples dropped because the consumer fell behind, over all streams so far.
+    public var droppedSamples: Int { droppedBefore + (stream?.ring.droppedSamples ?? 0) }
+    /// Bytes the server reported lost before they reached this client, over all streams so far.
+    public var holeBytes: Int { holesBefore + (stream?.holeBytes ?? 0) }
+
+    /// Ends capture soon: a waiting or later ``read(into:timeout:)`` returns ``Read/stopped``.
+    /// Callable from any thread (a signal handler's queue, for one).
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        dataReady.signal()
+    }
+
+    /// Closes the stream and the connection.
+    public func close() {
+        endStream()
+        connection?.close()
+        connection = nil
+    }
+
+    /// Waits up to `timeout` seconds for samples and moves them into `buffer`, recovering from faults on
+    /// the way (which may take up to ``reconnectWindow``).
+    /// - Throws: ``PulseError`` when the server stays away for the whole window, or no source is left.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(PulseError) -> Read {
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            if stopping.load(ordering: .acquiring) { return .stopped }
+            if let stream {
+                let n = stream.ring.read(into: buffer)
+                if n > 0 { return .samples(n) }
+                if connection?.isLost ?? true {
+                    try reconnect()
+                    return stopping.load(ordering: .acquiring) ? .stopped : .restarted
+                }
+                if stream.hasEnded {
+                    try fallBack(from: stream.source.name)
+                    return stopping.load(ordering: .acquiring) ? .stopped : .restarted
+                }
+            } else {
+                try reconnect()
+                return stopping.load(ordering: .acquiring) ? .stopped : .restarted
+            }
+            if dataReady.wait(timeout: deadline) == .timedOut { return .idle }
+        }
+    }
+
+    private func makeConnection() throws(PulseError) -> PulseConnection {
+        let ready = dataReady
+        return try PulseConnection(server: server, onLost: { ready.signal() })
+    }
+
+    private func endStream() {
+        guard let stream else { return }
+        droppedBefore += stream.ring.droppedSamples
+        holesBefore += stream.holeBytes
+        stream.close()
+        self.stream = nil
+    }
+
+    /// Waits `seconds`, or less if ``stop()`` is called.
+    private func pause(_ seconds: Double) {
+        _ = dataReady.wait(timeout: .now() + seconds)
+    }
+
+    /// The source the user asked for when it exists, otherwise the default one (saying so).
+    private func pickSource(on connection: PulseConnection) throws(PulseError) -> PulseSource {
+        do {
+            return try connection.source(named: requestedSource)
+        } catch let error where error.kind == .noSuchSource && requestedSource != nil {
+            let fallback = try connection.source(named: nil)
+            notify(.sourceLost(lost: requestedSource ?? "", fallback: fallback))
+            return fallback
+        }
+    }
+
+    private func reconnect() throws(PulseError) {
+        endStream()
+        connection?.close()
+        connection = nil
+        notify(.serverLost(window: reconnectWindow))
+        let started = DispatchTime.now()
+        let deadline = started + reconnectWindow
+        var backoff = 0.1
+        var lastError = PulseError(.noServer, "no PulseAudio server is running")
+        while !stopping.load(ordering: .acquiring) && DispatchTime.now() < deadline {
+            do {
+                let connection = try makeConnection()
+                let source = try pickSource(on: connection)
+                self.connection = connection
+                stream = try PulseRecordStream(connection: connection, source: source, dataReady: dataReady)
+                let gap = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                notify(.reconnected(source: source, gap: gap))
+                return
+            } catch {
+                if error.kind == .accessDenied { throw error }
+                lastError = error
+                endStream()
+                connection?.close()
+                connection = nil
+            }
+            pause(backoff)
+            backoff = min(backoff * 2, 2)
+        }
+        if stopping.load(ordering: .acquiring) { return }
+        throw PulseError(.connectionLost,
+                         "the PulseAudio server did not come back within \(formatWindow(reconnectWindow)) (\(lastError.message))")
+    }
+
+    private func fallBack(from lost: String) throws(PulseError) {
+        endStream()
+        guard let connection else { return try reconnect() }
+        let deadline = DispatchTime.now() + reconnectWindow
+        var lastError = PulseError(.noSuchSource, "the PulseAudio server has no source to capture from")
+        while !stopping.load(ordering: .acquiring) && DispatchTime.now() < deadline {
+            if connection.isLost { return try reconnect() }
+            do {
+                let fallback = try connection.source(named: nil)
+                if fallback.name != lost {
+                    stream = try PulseRecordStream(connection: connection, source: fallback, dataReady: dataReady)
+                    notify(.sourceLost(lost: lost, fallback: fallback))
+                    return
+                }
+            } catch {
+                if error.kind == .accessDenied { throw error }
+                lastError = error
+            }
+            pause(0.1)  // the server may not have picked a new default yet
+        }
+        if stopping.load(ordering: .acquiring) { return }
+        throw PulseError(.noSuchSource, "the source \(lost) disappeared and no other source took its place (\(lastError.message))")
+    }
+}
+
+private func formatWindow(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}

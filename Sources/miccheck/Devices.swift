@@ -1,0 +1,68 @@
+import ArgumentParser
+import MicCheck
+#if canImport(MicCheckPulse)
+import MicCheckPulse
+#endif
+
+enum DevicesFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the audio sources (microphones and output monitors) of the PulseAudio server.",
+        discussion: """
+            text: one line per source, the default marked with *, then its name (for `listen --source`), \
+            description, native format, and whether it is muted or a monitor of an output. json: one object \
+            with the server and its sources.
+            """
+    )
+
+    @Option(help: "Output format: text or json.")
+    var format: DevicesFormat = .text
+
+    @Option(help: "The PulseAudio server to ask (default: PULSE_SERVER, then the user's own server).")
+    var server: String?
+
+    func run() throws {
+        #if canImport(MicCheckPulse)
+        let out = OutputWriter()
+        do {
+            let connection = try PulseConnection(server: server)
+            defer { connection.close() }
+            let info = try connection.serverDefaults()
+            let sources = try connection.sources()
+            switch format {
+            case .text:
+                out.line("\(info.serverName) \(info.serverVersion): \(sources.count) source\(sources.count == 1 ? "" : "s")")
+                let width = sources.map(\.name.count).max() ?? 0
+                for s in sources {
+                    var flags: [String] = []
+                    if s.isMonitor { flags.append("monitor of an output") }
+                    if s.isMuted { flags.append("muted") }
+                    out.line("\(s.isDefault ? "*" : " ") \(s.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                             + "\(s.description) — \(s.sampleRate) Hz, \(s.channels) ch, \(s.sampleFormat)"
+                             + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
+                }
+            case .json:
+                let items = sources.map { s in
+                    "{\"name\": \(jsonString(s.name)), \"description\": \(jsonString(s.description)), "
+                        + "\"default\": \(s.isDefault), \"sample_rate\": \(s.sampleRate), \"channels\": \(s.channels), "
+                        + "\"format\": \(jsonString(s.sampleFormat)), \"muted\": \(s.isMuted), \"monitor\": \(s.isMonitor)}"
+                }
+                out.line("{\"server\": \(jsonString(info.serverName)), \"version\": \(jsonString(info.serverVersion)), "
+                         + "\"default_source\": \(info.defaultSource.map(jsonString) ?? "null"), "
+                         + "\"sources\": [" + items.joined(separator: ", ") + "]}")
+            }
+            out.flush()
+        } catch {
+            let f = pulseFailure(error)
+            printError(f.sentence)
+            throw ExitCode(f.status)
+        }
+        #else
+        printError("miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.")
+        throw ExitCode(ExitStatus.unavailable)
+        #endif
+    }
+}

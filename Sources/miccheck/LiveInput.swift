@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+import MicCheck
+import Synchronization
+#if canImport(MicCheckPulse)
+import MicCheckPulse
+#endif
+
+/// What one read of a live input brought.
+enum LiveRead: Equatable {
+    /// This many samples at the input's current rate are at the start of the buffer.
+    case samples(Int)
+    /// Nothing yet.
+    case idle
+    /// A new stream began, perhaps at another rate and after a gap.
+    case restarted
+    /// Stopped on request (a signal).
+    case stopped
+    /// The input has nothing more (the sample is over).
+    case ended
+}
+
+/// A live source of mono samples, read from one thread; `stop()` may be called from any thread.
+protocol LiveInput: AnyObject, Sendable {
+    /// What the user is listening to ("VirtualMic (virtmic)").
+    var label: String { get }
+    var sampleRate: Int { get }
+    /// Samples lost because the reader fell behind.
+    var droppedSamples: Int { get }
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> LiveRead
+    func stop()
+}
+
+/// The bundled sample, delivered in real time in 10 ms blocks, as a microphone would deliver it.
+final class SampleInput: LiveInput, @unchecked Sendable {
+    // @unchecked Sendable: `reader`, `delivered` and `started` are used only by the reading thread (the
+    // LiveInput contract); `stopping` is an `Atomic` and `wake` a semaphore, which is all `stop()` touches.
+    private let reader: WAVReader
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private var delivered = 0
+    private var started: DispatchTime?
+    let sampleRate: Int
+    let label = "the bundled sample (played in real time)"
+    var droppedSamples: Int { 0 }
+
+    init(reader: WAVReader) {
+        self.reader = reader
+        sampleRate = reader.format.sampleRate
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        wake.signal()
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> LiveRead {
+        if stopping.load(ordering: .acquiring) { return .stopped }
+        let start = started ?? .now()
+        started = start
+        let block = sampleRate / LevelMeter.framesPerSecond
+        let due = start + Double(delivered + block) / Double(sampleRate)
+        let deadline = DispatchTime.now() + timeout
+        if due > .now() {
+            _ = wake.wait(timeout: min(due, deadline))
+            if stopping.load(ordering: .acquiring) { return .stopped }
+            if due > .now() { return .idle }
+        }
+        let n = try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<min(block, buffer.count)]))
+        if n == 0 { return .ended }
+        delivered += n
+        return .samples(n)
+    }
+}
+
+#if canImport(MicCheckPulse)
+/// A PulseAudio microphone as a live input.
+final class PulseInput: LiveInput, @unchecked Sendable {
+    // @unchecked Sendable: the wrapped `PulseMicrophone` is itself Sendable under the same contract
+    // (one reading thread; `stop()` from anywhere); this class adds no state of its own.
+    let microphone: PulseMicrophone
+
+    init(microphone: PulseMicrophone) { self.microphone = microphone }
+
+    var label: String {
+        guard let s = microphone.source else { return "no source" }
+        return "\(s.description) (\(s.name))"
+    }
+    var sampleRate: Int { microphone.sampleRate }
+    var droppedSamples: Int { microphone.droppedSamples }
+    func stop() { microphone.stop() }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> LiveRead {
+        switch try microphone.read(into: buffer, timeout: timeout) {
+        case .samples(let n): .samples(n)
+        case .idle: .idle
+        case .restarted: .restarted
+        case .stopped: .stopped
+        }
+    }
+}
+
+/// The one sentence and exit status for a failure to talk to the server.
+func pulseFailure(_ error: PulseError) -> (sentence: String, status: Int32) {
+    switch error.kind {
+    case .noServer:
+        return ("miccheck: \(error.message). Start one (`pulseaudio --start`, or PipeWire's pipewire-pulse) or point "
+                + "PULSE_SERVER at one; `miccheck listen --sample` works without one.", ExitStatus.unavailable)
+    case .accessDenied:
+        return ("miccheck: \(error.message).", ExitStatus.noPermission)
+    case .noSuchSource:
+        return ("miccheck: \(error.message); `miccheck devices` lists the sources.", ExitStatus.noInput)
+    case .connectionLost:
+        return ("miccheck: \(error.message).", ExitStatus.unavailable)
+    case .failed:
+        return ("miccheck: \(error.message).", ExitStatus.runtimeFailure)
+    }
+}
+#endif
