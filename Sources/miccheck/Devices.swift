@@ -56,13 +56,10 @@ struct Devices: ParsableCommand {
             }
             out.flush()
         } catch {
-            let f = pulseFailure(error)
-            printError(f.sentence)
-            throw ExitCode(f.status)
+            throw reported(pulseFailure(error))
         }
         #else
-        printError("miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.")
-        throw ExitCode(ExitStatus.unavailable)
+        throw reported(("miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.", ExitStatus.unavailable))
         #endif
     }
 }

@@ -153,13 +153,10 @@ struct Listen: ParsableCommand {
             }
             return PulseInput(microphone: mic)
         } catch {
-            let f = pulseFailure(error)
-            printError(f.sentence)
-            throw ExitCode(f.status)
+            throw reported(pulseFailure(error))
         }
         #else
-        printError("miccheck: live capture needs PulseAudio, which this build of miccheck does not include; `miccheck listen --sample` works.")
-        throw ExitCode(ExitStatus.unavailable)
+        throw reported(("miccheck: live capture needs PulseAudio, which this build of miccheck does not include; `miccheck listen --sample` works.", ExitStatus.unavailable))
         #endif
     }
 
@@ -170,6 +167,12 @@ struct Listen: ParsableCommand {
         if let e = error as? AudioInputError { return ("miccheck: sample.wav: \(e.description).", ExitStatus.dataError) }
         return ("miccheck: capture failed: \(error).", ExitStatus.runtimeFailure)
     }
+}
+
+/// Prints a failure's sentence on stderr and returns the exit code to throw.
+func reported(_ failure: (sentence: String, status: Int32)) -> ExitCode {
+    printError(failure.sentence)
+    return ExitCode(failure.status)
 }
 
 /// The signal that ended a live command, set on a signal handler's queue.
