@@ -50,7 +50,11 @@ public final class PrivatePulseServer: @unchecked Sendable {
         try start()
     }
 
-    deinit { stop() }
+    /// Stops the daemon and removes its folder.
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// Starts the daemon (again) in ``directory`` and waits until it answers.
     public func start() throws {
