@@ -5,7 +5,6 @@
 #include <pulse/pulseaudio.h>
 #include <pulse/error.h>
 
-// PA_VOLUME_NORM and PA_INVALID_INDEX are cast macros that Swift does not import.
-static const pa_volume_t miccheck_pa_volume_norm = PA_VOLUME_NORM;
+// PA_INVALID_INDEX is a cast macro that Swift does not import.
 static const uint32_t miccheck_pa_invalid_index = PA_INVALID_INDEX;
 #endif

@@ -142,24 +142,25 @@ public final class PulseConnection: @unchecked Sendable {
 
     /// Every source (capture device and output monitor) the server has, in the server's order.
     public func sources() throws(PulseError) -> [PulseSource] {
-        let defaultName = try serverDefaults().defaultSource
-        let box = Box<[PulseSource]>([], mainloop: mainloop)
+        try sources(given: serverDefaults())
+    }
+
+    /// Every source, with the default marked as `defaults` (already asked for) names it.
+    public func sources(given defaults: ServerDefaults) throws(PulseError) -> [PulseSource] {
+        typealias Listing = (defaultName: String?, sources: [PulseSource])
+        let box = Box<Listing>((defaults.defaultSource, []), mainloop: mainloop)
         try locked { () throws(PulseError) in
             let op = pa_context_get_source_info_list(context, { _, info, eol, userdata in
                 guard let userdata else { return }
-                let box = Unmanaged<Box<[PulseSource]>>.fromOpaque(userdata).takeUnretainedValue()
+                let box = Unmanaged<Box<Listing>>.fromOpaque(userdata).takeUnretainedValue()
                 if eol == 0, let info = info?.pointee {
-                    box.value.append(PulseSource(info, defaultName: nil))
+                    box.value.sources.append(PulseSource(info, defaultName: box.value.defaultName))
                 }
                 if eol != 0 { pa_threaded_mainloop_signal(box.mainloop, 0) }
             }, Unmanaged.passUnretained(box).toOpaque())
             try wait(for: op, doing: "listing sources")
         }
-        return box.value.map { source in
-            var s = source
-            s.isDefault = s.name == defaultName
-            return s
-        }
+        return box.value.sources
     }
 
     /// The source named `name`, or the default source when `name` is nil.

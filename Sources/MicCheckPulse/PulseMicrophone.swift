@@ -95,23 +95,19 @@ public final class PulseMicrophone: @unchecked Sendable {
         let deadline = DispatchTime.now() + timeout
         while true {
             if stopping.load(ordering: .acquiring) { return .stopped }
-            if let stream {
-                let n = stream.ring.read(into: buffer)
-                if n > 0 { return .samples(n) }
-                if connection?.isLost ?? true {
-                    try reconnect()
-                    return stopping.load(ordering: .acquiring) ? .stopped : .restarted
-                }
-                if stream.hasEnded {
-                    try fallBack(from: stream.source.name)
-                    return stopping.load(ordering: .acquiring) ? .stopped : .restarted
-                }
-            } else {
-                try reconnect()
+            guard let stream else { break }
+            let n = stream.ring.read(into: buffer)
+            if n > 0 { return .samples(n) }
+            if connection?.isLost ?? true { break }
+            if stream.hasEnded {
+                try fallBack(from: stream.source.name)
                 return stopping.load(ordering: .acquiring) ? .stopped : .restarted
             }
             if dataReady.wait(timeout: deadline) == .timedOut { return .idle }
         }
+        // No stream, or the server went away.
+        try reconnect()
+        return stopping.load(ordering: .acquiring) ? .stopped : .restarted
     }
 
     private func makeConnection() throws(PulseError) -> PulseConnection {

@@ -27,7 +27,6 @@ public final class PulseRecordStream: @unchecked Sendable {
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames = 4096
     private let ended = Atomic<Bool>(false)
-    private let endCode = Atomic<Int32>(0)
     private let holes = Atomic<Int>(0)
     private let dataReady: DispatchSemaphore
 
@@ -75,17 +74,15 @@ public final class PulseRecordStream: @unchecked Sendable {
             var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
                                       minreq: UInt32.max, fragsize: UInt32(rate / 100) * bytesPerFrame)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue)
-            if pa_stream_connect_record(stream, source.name, &attr, flags) < 0 {
-                throw PulseError.from(code: pa_context_errno(connection.context),
-                                      doing: "opening a record stream on \(source.name)", server: connection.server)
+            let refused = {
+                PulseError.from(code: pa_context_errno(connection.context),
+                                doing: "opening a record stream on \(source.name)", server: connection.server)
             }
+            if pa_stream_connect_record(stream, source.name, &attr, flags) < 0 { throw refused() }
             while true {
                 let state = pa_stream_get_state(stream)
                 if state == PA_STREAM_READY { break }
-                if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-                    throw PulseError.from(code: pa_context_errno(connection.context),
-                                          doing: "opening a record stream on \(source.name)", server: connection.server)
-                }
+                if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw refused() }
                 if connection.isLost {
                     throw PulseError(.connectionLost, "the connection to the PulseAudio server broke while opening \(source.name)")
                 }
@@ -116,9 +113,6 @@ public final class PulseRecordStream: @unchecked Sendable {
     /// Whether the stream has ended: its source disappeared, or the server dropped it.
     public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
-    /// The libpulse error code the stream ended with (0 while it runs).
-    public var endErrorCode: Int32 { endCode.load(ordering: .relaxed) }
-
     /// Bytes the server reported as lost before they reached this client (holes in the stream).
     public var holeBytes: Int { holes.load(ordering: .relaxed) }
 
@@ -127,7 +121,6 @@ public final class PulseRecordStream: @unchecked Sendable {
     private func stateChanged() {
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-            endCode.store(pa_context_errno(connection.context), ordering: .relaxed)
             ended.store(true, ordering: .releasing)
             dataReady.signal()
         }

@@ -11,7 +11,7 @@ public import Foundation
 /// `pulseaudio-utils` (`scripts/setup.sh` installs them); `scripts/pulse-server.sh` starts the same
 /// server from a shell.
 public final class PrivatePulseServer: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let` of a Sendable type except `player`, which
+    // @unchecked Sendable: every stored property is a `let` of a Sendable type except `players`, which
     // is guarded by `lock`.
     /// The runtime folder (XDG_RUNTIME_DIR of the server and its clients).
     public let directory: URL
@@ -91,7 +91,7 @@ public final class PrivatePulseServer: @unchecked Sendable {
     public func kill() {
         guard let pid else { return }
         _ = Glibc.kill(pid, SIGKILL)
-        for _ in 0..<100 where Glibc.kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.02) }
+        Self.waitUntilGone(pid)
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("pulse/pid"))
     }
 
@@ -100,8 +100,13 @@ public final class PrivatePulseServer: @unchecked Sendable {
         lock.withLock { players.forEach { if $0.isRunning { $0.terminate() } }; players.removeAll() }
         guard let pid else { return }
         _ = Glibc.kill(pid, SIGTERM)
-        for _ in 0..<100 where Glibc.kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.02) }
+        Self.waitUntilGone(pid)
         if Glibc.kill(pid, 0) == 0 { _ = Glibc.kill(pid, SIGKILL) }
+    }
+
+    /// Polls until process `pid` has gone, for at most 2 s.
+    private static func waitUntilGone(_ pid: Int32) {
+        for _ in 0..<100 where Glibc.kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.02) }
     }
 
     /// Runs `pactl` against this server and returns what it printed.

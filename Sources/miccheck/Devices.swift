@@ -31,7 +31,7 @@ struct Devices: ParsableCommand {
             let connection = try PulseConnection(server: server)
             defer { connection.close() }
             let info = try connection.serverDefaults()
-            let sources = try connection.sources()
+            let sources = try connection.sources(given: info)
             switch format {
             case .text:
                 out.line("\(info.serverName) \(info.serverVersion): \(sources.count) source\(sources.count == 1 ? "" : "s")")
