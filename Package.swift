@@ -10,6 +10,8 @@ let package = Package(
     name: "MicCheck",
     products: [
         .library(name: "MicCheck", targets: ["MicCheck"]),
+        .library(name: "MicCheckPulse", targets: ["MicCheckPulse"]),
+        .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
         .executable(name: "miccheck", targets: ["miccheck"]),
     ],
@@ -25,6 +27,26 @@ let package = Package(
         // Headers and library from Debian's libpulse-dev (scripts/setup.sh installs it). No pkgConfig: its
         // -D_REENTRANT and -pthread flags are refused by SwiftPM with a warning, and neither is needed.
         .systemLibrary(name: "CPulseAudio"),
+        // A C API over Debian's webrtc-audio-processing 0.3 (what PulseAudio's echo-cancel module uses;
+        // libwebrtc-audio-processing-dev, which scripts/setup.sh installs). Swift does not import its
+        // pure-virtual C++ methods, hence the shim. Not API of MicCheck.
+        // No pkg-config system library: SwiftPM warns about and drops its two -D flags. The shim sets
+        // them and reaches the headers through `system/webrtc`, a link to Debian's
+        // /usr/include/webrtc_audio_processing/webrtc (where pkg-config's -I points).
+        .target(
+            name: "CVoiceProcessingShim",
+            cxxSettings: [
+                .headerSearchPath("system"),
+                .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+            ],
+            linkerSettings: [.linkedLibrary("webrtc_audio_processing", .when(platforms: [.linux]))]
+        ),
+        // Echo cancellation, noise suppression, gain control and high-pass filtering on Linux.
+        .target(
+            name: "MicCheckVoiceProcessing",
+            dependencies: ["MicCheck", .target(name: "CVoiceProcessingShim", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         // Live capture and devices on Linux over libpulse.
         .target(
             name: "MicCheckPulse",
@@ -36,6 +58,7 @@ let package = Package(
             dependencies: [
                 "MicCheck",
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
+                .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -44,6 +67,14 @@ let package = Package(
         .testTarget(
             name: "MicCheckPulseTests",
             dependencies: ["MicCheck", "MicCheckTesting", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MicCheckVoiceProcessingTests",
+            dependencies: [
+                "MicCheck", "MicCheckTesting",
+                .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what MicCheck needs on a fresh Debian machine (idempotent; needs root or sudo for apt).
 #   libpulse-dev          the build: live capture and devices over libpulse
+#   libwebrtc-audio-processing-dev   the build: echo cancellation, noise suppression, gain control
 #   pulseaudio, pulseaudio-utils   the tests: a private server with a virtual microphone, paplay, pactl
 #   espeak-ng, sox        rebuilding the bundled sample and retraining the voice model
 set -euo pipefail
 command -v swift >/dev/null || { echo "setup: Swift 6 is not on PATH; install a Swift 6 toolchain first (swift.org)." >&2; exit 1; }
 need=()
-for pkg in libpulse-dev pulseaudio pulseaudio-utils espeak-ng sox; do
+for pkg in libpulse-dev libwebrtc-audio-processing-dev pulseaudio pulseaudio-utils espeak-ng sox; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ "${MICCHECK_SKIP_APT:-}" != "1" ] && [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,147 @@
+#if os(Linux)
+import Foundation
+import MicCheck
+import MicCheckTesting
+import MicCheckVoiceProcessing
+import Testing
+
+/// Runs `near` through a new processor frame by frame, with `far` as the echo reference.
+/// Returns the processed near end (whole frames only) and the processor.
+func processed(near: [Float], far: [Float], configuration: VoiceProcessingConfiguration) throws
+    -> (output: [Float], processor: VoiceProcessor)
+{
+    let processor = try VoiceProcessor(configuration: configuration)
+    let n = processor.frameLength
+    var out = near
+    var start = 0
+    while start + n <= min(near.count, far.count) {
+        try far.withUnsafeBufferPointer { try processor.analyzeFar(UnsafeBufferPointer(rebasing: $0[start..<start + n])) }
+        try out.withUnsafeMutableBufferPointer {
+            try processor.processNear(UnsafeMutableBufferPointer(rebasing: $0[start..<start + n]))
+        }
+        start += n
+    }
+    return (Array(out[0..<start]), processor)
+}
+
+func energy(_ x: ArraySlice<Float>) -> Double { x.reduce(0.0) { $0 + Double($1) * Double($1) } }
+
+/// The echo test set-up: a far-end voice through a 40 ms, -10 dB echo path, a -70 dBFS noise floor,
+/// and a different near-end voice for double talk. 12 s at 16 kHz.
+struct EchoScene {
+    let far: [Float]
+    let echo: [Float]
+    let floor: [Float]
+    let talker: [Float]
+
+    init() throws {
+        let far = try CorpusAudio.mono("clean_01_asterisk-en-allison", seconds: 12) ?? []
+        let talker = try CorpusAudio.mono("clean_00_hedgewars-British", seconds: 12) ?? []
+        let count = min(far.count, talker.count)
+        self.far = Array(far[0..<count])
+        self.talker = Array(talker[0..<count])
+        echo = CorpusAudio.echo(of: self.far, delaySeconds: 0.04, gainDB: -10, sampleRate: 16_000)
+        floor = Signals.whiteNoise(rmsDB: -70, seconds: Double(count) / 16_000, sampleRate: 16_000)
+    }
+
+    var echoOnly: [Float] { zip(echo, floor).map { $0 + $1 } }
+    var doubleTalk: [Float] { (0..<far.count).map { echo[$0] + talker[$0] + floor[$0] } }
+}
+
+@Suite("Voice processing", .enabled(if: CorpusAudio.isPresent, "needs ../shared/corpus"))
+struct VoiceProcessorTests {
+    /// Echo return loss enhancement after the first second: the echo's energy over the output's.
+    @Test(arguments: [
+        (VoiceProcessingConfiguration.call(), 30.0, 80.0),
+        (VoiceProcessingConfiguration(echoCancellation: .moderate), 25.0, 80.0),
+        // No canceller: the echo passes (the measure can fail).
+        (VoiceProcessingConfiguration(noiseSuppression: .moderate), -1.0, 6.0),
+    ])
+    func echoIsCancelled(configuration: VoiceProcessingConfiguration, atLeast: Double, atMost: Double) throws {
+        let scene = try EchoScene()
+        let (out, _) = try processed(near: scene.echoOnly, far: scene.far, configuration: configuration)
+        let erle = 10 * log10(energy(scene.echo[16_000..<out.count]) / energy(out[16_000...]))
+        #expect(erle >= atLeast && erle <= atMost, "ERLE \(erle) dB")
+    }
+
+    @Test func doubleTalkKeepsTheNearEndTalker() throws {
+        let scene = try EchoScene()
+        let (out, _) = try processed(near: scene.doubleTalk, far: scene.far, configuration: .call())
+        let talker = Signals.rmsDB(scene.talker[16_000..<out.count])
+        let output = Signals.rmsDB(out[16_000...])
+        #expect(talker - output <= 3, "talker \(talker) dBFS, output \(output) dBFS")
+        #expect(output - talker <= 1, "the output is not louder than the talker plus the echo left")
+    }
+
+    @Test func reportsItsMetrics() throws {
+        let scene = try EchoScene()
+        let (_, processor) = try processed(near: scene.echoOnly, far: scene.far, configuration: .call())
+        let metrics = processor.metrics
+        let erle = try #require(metrics.averageEchoReturnLossEnhancementDB)
+        #expect(erle >= 30)
+        let erl = try #require(metrics.averageEchoReturnLossDB)
+        #expect(abs(erl - 10) <= 3, "the echo path is 10 dB down; measured \(erl)")
+        let delay = try #require(metrics.delayMilliseconds)
+        #expect((20...60).contains(delay), "the echo path is 40 ms long; estimated \(delay)")
+        #expect(metrics.speechProbability != nil)
+    }
+}
+
+@Suite("Voice processing without echo")
+struct VoiceProcessingComponentTests {
+    static let silence = [Float](repeating: 0, count: 64_000)
+
+    @Test func noiseSuppressionLevelsRemoveMoreNoise() throws {
+        let noise = Signals.whiteNoise(rmsDB: -40, seconds: 4, sampleRate: 16_000)
+        let levels = try VoiceProcessingConfiguration.NoiseSuppressionLevel.allCases.map {
+            Signals.rmsDB(try processed(near: noise, far: Self.silence, configuration: .init(noiseSuppression: $0)).output[16_000...])
+        }
+        #expect(levels[0] <= -45, "low suppression removes at least 5 dB: \(levels)")
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 > $1 + 2 }, "each level removes more: \(levels)")
+    }
+
+    @Test func noiseSuppressionKeepsSpeech() throws {
+        let speech = Signals.syllables(rmsDB: -40, seconds: 4, sampleRate: 16_000)
+        let noise = Signals.whiteNoise(rmsDB: -60, seconds: 4, sampleRate: 16_000)
+        let input = zip(speech, noise).map { $0 + $1 }
+        let out = try processed(near: input, far: Self.silence, configuration: .init(noiseSuppression: .moderate)).output
+        #expect(abs(Signals.rmsDB(out[16_000...]) - Signals.rmsDB(input[16_000..<out.count])) <= 3)
+    }
+
+    @Test(arguments: VoiceProcessingConfiguration.GainControlMode.allCases)
+    func gainControlRaisesQuietSpeech(mode: VoiceProcessingConfiguration.GainControlMode) throws {
+        let speech = Signals.syllables(rmsDB: -40, seconds: 4, sampleRate: 16_000)
+        let out = try processed(near: speech, far: Self.silence, configuration: .init(gainControl: mode)).output
+        let gain = Signals.rmsDB(out[32_000...]) - Signals.rmsDB(speech[32_000..<out.count])
+        #expect(gain >= 6, "\(mode) gained \(gain) dB")
+    }
+
+    @Test(arguments: [(true, -80.0, -30.0), (false, -20.5, -19.5)])
+    func highPassFilterRemovesHum(enabled: Bool, low: Double, high: Double) throws {
+        let hum = Signals.sine(frequency: 40, rmsDB: -20, seconds: 2, sampleRate: 16_000)
+        let out = try processed(near: hum, far: Self.silence, configuration: .init(highPassFilter: enabled)).output
+        let level = Signals.rmsDB(out[16_000...])
+        #expect(level >= low && level <= high, "40 Hz at -20 dBFS came out at \(level)")
+    }
+
+    @Test(arguments: VoiceProcessingConfiguration.supportedSampleRates)
+    func framesAreTenMilliseconds(rate: Int) throws {
+        #expect(try VoiceProcessor(configuration: .call(sampleRate: rate)).frameLength == rate / 100)
+    }
+
+    @Test func refusesWhatItCannotDo() {
+        #expect(throws: VoiceProcessingError.unsupportedSampleRate(44_100)) {
+            try VoiceProcessor(configuration: .call(sampleRate: 44_100))
+        }
+        #expect(throws: VoiceProcessingError.self) {
+            try VoiceProcessor(configuration: .init(gainControl: .fixedDigital, gainTargetDBFS: 40))
+        }
+    }
+
+    @Test(arguments: [(8_000, 8_000), (11_025, 16_000), (16_000, 16_000), (22_050, 32_000), (44_100, 48_000),
+                      (48_000, 48_000), (96_000, 48_000)])
+    func processingRate(input: Int, expected: Int) {
+        #expect(VoiceProcessingConfiguration.processingRate(for: input) == expected)
+    }
+}
+#endif
