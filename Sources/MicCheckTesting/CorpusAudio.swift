@@ -45,6 +45,24 @@ public enum CorpusAudio {
         return result
     }
 
+    /// `samples` at `inputRate` converted to `outputRate`, whole.
+    public static func resample(_ samples: [Float], from inputRate: Int, to outputRate: Int) -> [Float] {
+        var resampler = Resampler(inputRate: inputRate, outputRate: outputRate)
+        var output = [Float](repeating: 0, count: resampler.maxOutput(forInput: Resampler.maxInputBlock))
+        var result: [Float] = []
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + Resampler.maxInputBlock)
+            let made = samples.withUnsafeBufferPointer { i in
+                output.withUnsafeMutableBufferPointer { resampler.process(UnsafeBufferPointer(rebasing: i[start..<end]), output: $0) }
+            }
+            result += output[0..<made]
+            start = end
+        }
+        let made = output.withUnsafeMutableBufferPointer { resampler.flush(output: $0) }
+        return result + output[0..<made]
+    }
+
     /// What a loudspeaker playing `far` puts into a microphone: `far` delayed by `delaySeconds`, at
     /// `gainDB`, through a short room response (a direct path and three reflections decaying over
     /// 15 ms, as on a laptop). Same length as `far`.

@@ -1,0 +1,196 @@
+#if os(Linux)
+public import MicCheck
+
+/// A ``VoiceProcessor`` over streams of any rate and block size: resamples near-end and far-end
+/// audio to the processing rate, cuts both into 10 ms frames, pairs each near-end frame with the
+/// far-end frame that arrived before it, and hands out processed near-end audio at the processing
+/// rate.
+///
+/// Hand over far-end audio first (``pushFar(_:)``), then the near-end audio captured in the same
+/// span (``pushNear(_:emit:)``). A near-end frame waits for its far-end frame up to
+/// ``maximumFarWait`` samples; after that, or once ``endFar()`` is called, it is processed against
+/// silence and counted in ``framesWithoutFar``. Files wait without limit; live capture waits a
+/// few frames, so that a stalled far end never stalls the microphone.
+///
+/// - Important: Not thread-safe. Queues are allocated at `init` and grow only if a caller hands
+///   over more than they hold; nothing else is allocated per frame.
+public final class VoiceProcessingStream {
+    public let processor: VoiceProcessor
+    /// Processing (and output) rate in Hz.
+    public let rate: Int
+    /// Near-end samples (at ``rate``) held waiting for far-end audio; `Int.max` waits for ever.
+    public let maximumFarWait: Int
+    /// Near-end frames processed against silence because no far-end audio had arrived.
+    public private(set) var framesWithoutFar = 0
+    /// Far-end samples dropped because the near end fell behind by more than a second.
+    public private(set) var farSamplesDropped = 0
+
+    private var nearResampler: Resampler?
+    private var farResampler: Resampler?
+    private var near: SampleQueue
+    private var far: SampleQueue
+    private var scratch: [Float]
+    private var frame: [Float]
+    private var farFrame: [Float]
+    private var farEnded = false
+    private let farLimit: Int
+
+    /// - Parameters:
+    ///   - nearRate: rate of the near-end (microphone) audio handed over.
+    ///   - farRate: rate of the far-end (loudspeaker) audio handed over.
+    ///   - maximumFarWait: seconds a near-end frame waits for far-end audio (nil: until ``endFar()``).
+    public init(configuration: VoiceProcessingConfiguration, nearRate: Int, farRate: Int,
+                maximumFarWait: Double? = nil) throws(VoiceProcessingError)
+    {
+        guard nearRate > 0, farRate > 0 else { throw .invalidSetting("sample rates must be positive") }
+        processor = try VoiceProcessor(configuration: configuration)
+        let rate = configuration.sampleRate
+        self.rate = rate
+        self.maximumFarWait = maximumFarWait.map { Int($0 * Double(rate)) } ?? Int.max
+        nearResampler = nearRate == rate ? nil : Resampler(inputRate: nearRate, outputRate: rate)
+        farResampler = farRate == rate ? nil : Resampler(inputRate: farRate, outputRate: rate)
+        farLimit = rate
+        let block = Resampler.maxInputBlock * (rate / min(nearRate, farRate) + 2)
+        near = SampleQueue(capacity: 2 * block)
+        far = SampleQueue(capacity: 2 * block + farLimit)
+        scratch = [Float](repeating: 0, count: block)
+        frame = [Float](repeating: 0, count: processor.frameLength)
+        farFrame = [Float](repeating: 0, count: processor.frameLength)
+    }
+
+    /// Far-end samples queued and not yet paired with a near-end frame.
+    public var farBacklog: Int { far.count }
+
+    /// Hands over far-end (loudspeaker) audio.
+    public func pushFar(_ samples: UnsafeBufferPointer<Float>) {
+        feed(samples, through: &farResampler) { far.append($0) }
+        if far.count > farLimit + frame.count {
+            let drop = far.count - farLimit
+            far.removeFirst(drop)
+            farSamplesDropped += drop
+        }
+    }
+
+    /// Hands over near-end (microphone) audio; `emit` receives processed audio at ``rate``, in
+    /// whole 10 ms frames.
+    public func pushNear(_ samples: UnsafeBufferPointer<Float>, emit: (UnsafeBufferPointer<Float>) -> Void)
+        throws(VoiceProcessingError)
+    {
+        feed(samples, through: &nearResampler) { near.append($0) }
+        try drain(emit: emit)
+    }
+
+    /// No more far-end audio will come: waiting near-end frames are processed against silence.
+    public func endFar() {
+        farEnded = true
+        if var resampler = farResampler {
+            let made = scratch.withUnsafeMutableBufferPointer { resampler.flush(output: $0) }
+            farResampler = resampler
+            scratch.withUnsafeBufferPointer { far.append(UnsafeBufferPointer(rebasing: $0[0..<made])) }
+        }
+    }
+
+    /// Ends the near end: processes what is left, the last frame padded with silence, and emits only
+    /// the samples that were handed over.
+    public func finish(emit: (UnsafeBufferPointer<Float>) -> Void) throws(VoiceProcessingError) {
+        if !farEnded { endFar() }
+        if var resampler = nearResampler {
+            let made = scratch.withUnsafeMutableBufferPointer { resampler.flush(output: $0) }
+            nearResampler = resampler
+            scratch.withUnsafeBufferPointer { near.append(UnsafeBufferPointer(rebasing: $0[0..<made])) }
+        }
+        try drain(emit: emit)
+        let rest = near.count
+        guard rest > 0 else { return }
+        near.appendZeros(frame.count - rest)
+        try drain { emit(UnsafeBufferPointer(rebasing: $0[0..<rest])) }
+    }
+
+    private func feed(_ samples: UnsafeBufferPointer<Float>, through resampler: inout Resampler?,
+                      into append: (UnsafeBufferPointer<Float>) -> Void) {
+        guard var converter = resampler else { return append(samples) }
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + Resampler.maxInputBlock)
+            let made = scratch.withUnsafeMutableBufferPointer {
+                converter.process(UnsafeBufferPointer(rebasing: samples[start..<end]), output: $0)
+            }
+            scratch.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<made])) }
+            start = end
+        }
+        resampler = converter
+    }
+
+    private func drain(emit: (UnsafeBufferPointer<Float>) -> Void) throws(VoiceProcessingError) {
+        let n = frame.count
+        while near.count >= n {
+            if far.count >= n {
+                far.pop(into: &farFrame)
+            } else if farEnded || near.count - n >= maximumFarWait {
+                // Whatever far end there is, then silence.
+                if far.count == 0 { framesWithoutFar += 1 }
+                far.pop(into: &farFrame, padding: true)
+            } else {
+                return
+            }
+            near.pop(into: &frame)
+            try farFrame.withUnsafeBufferPointer { (f) throws(VoiceProcessingError) in try processor.analyzeFar(f) }
+            try frame.withUnsafeMutableBufferPointer { (f) throws(VoiceProcessingError) in try processor.processNear(f) }
+            frame.withUnsafeBufferPointer { emit($0) }
+        }
+    }
+}
+
+/// A first-in first-out queue of samples in one array, compacted in place.
+struct SampleQueue {
+    private var storage: [Float]
+    private var start = 0
+    private(set) var count = 0
+
+    init(capacity: Int) { storage = [Float](repeating: 0, count: capacity) }
+
+    mutating func append(_ samples: UnsafeBufferPointer<Float>) {
+        makeRoom(for: samples.count)
+        storage.withUnsafeMutableBufferPointer { s in
+            for (i, x) in samples.enumerated() { s[start + count + i] = x }
+        }
+        count += samples.count
+    }
+
+    mutating func appendZeros(_ n: Int) {
+        guard n > 0 else { return }
+        makeRoom(for: n)
+        for i in 0..<n { storage[start + count + i] = 0 }
+        count += n
+    }
+
+    /// Fills `frame` from the front; with `padding`, zeros follow when fewer samples are queued.
+    mutating func pop(into frame: inout [Float], padding: Bool = false) {
+        let n = min(frame.count, count)
+        for i in 0..<n { frame[i] = storage[start + i] }
+        if padding { for i in n..<frame.count { frame[i] = 0 } }
+        start += n
+        count -= n
+        if count == 0 { start = 0 }
+    }
+
+    mutating func removeFirst(_ n: Int) {
+        let n = min(n, count)
+        start += n
+        count -= n
+    }
+
+    private mutating func makeRoom(for n: Int) {
+        if start + count + n <= storage.count { return }
+        if start > 0 {
+            storage.withUnsafeMutableBufferPointer { s in
+                for i in 0..<count { s[i] = s[start + i] }
+            }
+            start = 0
+        }
+        if count + n > storage.count {
+            storage += [Float](repeating: 0, count: count + n - storage.count)
+        }
+    }
+}
+#endif
