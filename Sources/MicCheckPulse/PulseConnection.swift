@@ -116,6 +116,10 @@ public final class PulseConnection: @unchecked Sendable {
         public var serverVersion: String
         public var defaultSource: String?
         public var defaultSink: String?
+        /// A random number the server picks when it starts: the same server instance has the same one.
+        public var cookie: UInt32 = 0
+        /// The address the connection reached (a socket path or host), as libpulse reports it.
+        public var address: String = ""
     }
 
     /// The server's name, version and default devices.
@@ -130,11 +134,13 @@ public final class PulseConnection: @unchecked Sendable {
                         serverName: info.server_name.map { String(cString: $0) } ?? "unknown",
                         serverVersion: info.server_version.map { String(cString: $0) } ?? "unknown",
                         defaultSource: info.default_source_name.map { String(cString: $0) },
-                        defaultSink: info.default_sink_name.map { String(cString: $0) })
+                        defaultSink: info.default_sink_name.map { String(cString: $0) },
+                        cookie: info.cookie)
                 }
                 pa_threaded_mainloop_signal(box.mainloop, 0)
             }, Unmanaged.passUnretained(box).toOpaque())
             try wait(for: op, doing: "asking for its defaults")
+            box.value?.address = pa_context_get_server(context).map { String(cString: $0) } ?? server ?? ""
         }
         guard let value = box.value else { throw PulseError(.failed, "the PulseAudio server did not describe itself") }
         return value
