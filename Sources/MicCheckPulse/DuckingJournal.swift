@@ -55,14 +55,15 @@ public struct DuckingJournal: Codable, Sendable, Equatable {
         return processStart == nil || start == processStart
     }
 
-    /// A process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or nil when
-    /// there is no such process.
+    /// A running process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or
+    /// nil when there is no such process or it has ended (a zombie waiting to be reaped).
     public static func startTime(of pid: Int32) -> String? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name (which may hold spaces) start at field 3.
+        // Fields after the command name (which may hold spaces) start at field 3, the state.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? String(fields[19]) : nil
+        guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
+        return String(fields[19])
     }
 }
 

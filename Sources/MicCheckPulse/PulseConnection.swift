@@ -118,7 +118,7 @@ public final class PulseConnection: @unchecked Sendable {
         public var defaultSink: String?
         /// A random number the server picks when it starts: the same server instance has the same one.
         public var cookie: UInt32 = 0
-        /// The address the connection reached (a socket path or host), as libpulse reports it.
+        /// The address the connection reached: a socket path (without "unix:") or a host.
         public var address: String = ""
     }
 
@@ -140,7 +140,9 @@ public final class PulseConnection: @unchecked Sendable {
                 pa_threaded_mainloop_signal(box.mainloop, 0)
             }, Unmanaged.passUnretained(box).toOpaque())
             try wait(for: op, doing: "asking for its defaults")
-            box.value?.address = pa_context_get_server(context).map { String(cString: $0) } ?? server ?? ""
+            // "unix:/path" and "/path" name the same socket.
+            let address = pa_context_get_server(context).map { String(cString: $0) } ?? server ?? ""
+            box.value?.address = address.hasPrefix("unix:") ? String(address.dropFirst(5)) : address
         }
         guard let value = box.value else { throw PulseError(.failed, "the PulseAudio server did not describe itself") }
         return value

@@ -30,6 +30,7 @@ struct Devices: ParsableCommand {
         do {
             let connection = try PulseConnection(server: server)
             defer { connection.close() }
+            recoverAbandonedDucking(server: server, connection: connection)
             let info = try connection.serverDefaults()
             let sources = try connection.sources(given: info)
             switch format {

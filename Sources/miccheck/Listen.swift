@@ -53,7 +53,10 @@ struct Listen: ParsableCommand {
 
     @OptionGroup var speech: SpeechOptions
 
+    @OptionGroup var ducking: DuckingOptions
+
     func validate() throws {
+        if sample && ducking.duckOthers != nil { throw ValidationError("--duck-others needs a PulseAudio server; it cannot be used with --sample.") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard reconnect.isFinite, (0...3600).contains(reconnect) else {
             throw ValidationError("--reconnect must be between 0 and 3600 seconds.")
@@ -67,6 +70,10 @@ struct Listen: ParsableCommand {
         out.flushEachLine = true
         let display = LiveDisplay(out: out, format: format, muted: muted)
         let input = try openInput(display: display)
+        #if canImport(MicCheckPulse)
+        var duckingSession = try startDucking(display: display)
+        defer { if let sentence = duckingSession?.stop() { display.message(sentence) } }
+        #endif
         display.message("miccheck: listening to \(input.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
 
         let caught = CaughtSignal()
@@ -84,6 +91,12 @@ struct Listen: ParsableCommand {
         let handle: (AnalysisOutput) -> Void = { record in
             summary.add(record)
             display.record(record)
+            #if canImport(MicCheckPulse)
+            if case .event(let event) = record, let session = duckingSession {
+                if case .speechStarted = event { session.ducker.setSomeoneSpeaking(true) }
+                if case .speechEnded = event { session.ducker.setSomeoneSpeaking(false) }
+            }
+            #endif
         }
         var analyzer = Analyzer(inputRate: input.sampleRate, configuration: speech.configuration)
         var samplesInStream = 0
@@ -120,6 +133,13 @@ struct Listen: ParsableCommand {
                     / Double(LevelMeter.framesPerSecond)
                 analyzer = Analyzer(inputRate: input.sampleRate, configuration: speech.configuration, startTime: resume)
                 samplesInStream = 0
+                #if canImport(MicCheckPulse)
+                // A new server instance has new streams: duck them afresh.
+                if duckingSession != nil {
+                    _ = duckingSession?.stop()
+                    duckingSession = try? startDucking(display: display)
+                }
+                #endif
                 if let duration, resume >= duration { ending = "\(formatSeconds(duration)) done"; break loop }
             case .stopped:
                 ending = caught.value.load(ordering: .relaxed) == SIGTERM ? "stopped by SIGTERM" : "stopped by Ctrl-C"
@@ -128,6 +148,9 @@ struct Listen: ParsableCommand {
                 break loop
             }
             if out.failed { ending = "the output was closed"; break loop }
+            #if canImport(MicCheckPulse)
+            duckingSession?.ducker.takeNotes().forEach { display.message($0) }
+            #endif
         }
         analyzer.finish(emit: handle)
         if let failure { display.message(failure.sentence) }
@@ -147,6 +170,7 @@ struct Listen: ParsableCommand {
             }
         }
         #if canImport(MicCheckPulse)
+        recoverAbandonedDucking(server: server)
         do {
             let mic = try PulseMicrophone(source: source, server: server, reconnectWindow: reconnect) { notice in
                 display.message(noticeSentence(notice))
@@ -159,6 +183,21 @@ struct Listen: ParsableCommand {
         throw reported(("miccheck: live capture needs PulseAudio, which this build of miccheck does not include; `miccheck listen --sample` works.", ExitStatus.unavailable))
         #endif
     }
+
+    #if canImport(MicCheckPulse)
+    private func startDucking(display: LiveDisplay) throws -> DuckingSession? {
+        guard let level = ducking.duckOthers else { return nil }
+        do {
+            let session = try DuckingSession(level: level, advanced: ducking.advancedDucking, server: server)
+            let count = session.ducker.duckedStreams.count
+            display.message("miccheck: ducking other audio (\(level.rawValue)\(ducking.advancedDucking ? ", advanced" : "")); "
+                            + "\(count) playback stream\(count == 1 ? "" : "s") now")
+            return session
+        } catch {
+            throw reported(pulseFailure(error))
+        }
+    }
+    #endif
 
     private func liveFailure(_ error: any Error) -> (sentence: String, status: Int32) {
         #if canImport(MicCheckPulse)

@@ -18,10 +18,11 @@ let binary: URL = {
     return products.deletingLastPathComponent().appendingPathComponent("miccheck")
 }()
 
-func miccheck(_ args: [String]) throws -> Run {
+func miccheck(_ args: [String], environment: [String: String]? = nil) throws -> Run {
     let p = Process()
     p.executableURL = binary
     p.arguments = args
+    if let environment { p.environment = environment }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out; p.standardError = err
     try p.run()
