@@ -201,7 +201,7 @@ public struct Analyzer: Sendable {
         let isSpeech: Bool
         switch configuration.detector {
         case .vad:
-            speechEvent = speech.process(probability: prob)
+            speechEvent = speech.process(probability: prob, levelDB: level.rmsDB)
             probability = prob
             isSpeech = speech.isSpeaking
         case .level:

@@ -26,14 +26,19 @@ public struct SpeechEventDetector: Sendable {
         public var hangover: Double
         /// Audio before the start decision that belongs to the utterance (seconds).
         public var prefixPadding: Double
+        /// Frames quieter than this (dBFS) never count towards starting speech. Off (-160) by default;
+        /// after echo cancellation, whose residue is faint but speech-like, -60 keeps it from
+        /// starting speech while a talker's own voice (-45 dBFS and up at the loudest) still does.
+        public var minimumLevelDB: Float
 
         public init(startThreshold: Float = 0.8, endThreshold: Float = 0.4, minimumSpeech: Double = 0.1,
-                    hangover: Double = 0.3, prefixPadding: Double = 0.3) {
+                    hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold
             self.minimumSpeech = minimumSpeech
             self.hangover = hangover
             self.prefixPadding = prefixPadding
+            self.minimumLevelDB = minimumLevelDB
         }
 
         /// Defaults tuned on the public corpus (see Guides/VoiceActivityDetection.md).
@@ -53,13 +58,14 @@ public struct SpeechEventDetector: Sendable {
         endFrames = max(1, Int((configuration.hangover * Double(framesPerSecond)).rounded()))
     }
 
-    /// Feeds one frame's probability; returns an event when speech starts or ends on this frame.
-    public mutating func process(probability p: Float) -> SpeechActivityEvent? {
+    /// Feeds one frame's probability and level; returns an event when speech starts or ends on this
+    /// frame.
+    public mutating func process(probability p: Float, levelDB: Float = 0) -> SpeechActivityEvent? {
         if isSpeaking {
             run = p < configuration.endThreshold ? run + 1 : 0
             if run >= endFrames { isSpeaking = false; run = 0; return .ended }
         } else {
-            run = p >= configuration.startThreshold ? run + 1 : 0
+            run = p >= configuration.startThreshold && levelDB >= configuration.minimumLevelDB ? run + 1 : 0
             if run >= startFrames { isSpeaking = true; run = 0; return .started }
         }
         return nil

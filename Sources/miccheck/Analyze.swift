@@ -28,9 +28,15 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Seconds the probability must stay above the start threshold before speech starts.")
     var minSpeech: Double = SpeechEventDetector.Configuration.default.minimumSpeech
 
+    @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -60 with listen --voice-processing).")
+    var minSpeechLevel: Float?
+
     func validate() throws {
         guard (0...1).contains(startThreshold), (0...1).contains(endThreshold) else {
             throw ValidationError("--start-threshold and --end-threshold must be between 0 and 1.")
+        }
+        if let minSpeechLevel, !(minSpeechLevel.isFinite && (-160...0).contains(minSpeechLevel)) {
+            throw ValidationError("--min-speech-level must be between -160 and 0 dBFS.")
         }
         guard endThreshold <= startThreshold else {
             throw ValidationError("--end-threshold must not be above --start-threshold.")
@@ -40,12 +46,16 @@ struct SpeechOptions: ParsableArguments {
         }
     }
 
-    var configuration: Analyzer.Configuration {
+    var configuration: Analyzer.Configuration { configuration(minimumLevelDefault: Decibels.floor) }
+
+    /// The configuration, with `minimumLevelDefault` when --min-speech-level is not given.
+    func configuration(minimumLevelDefault: Float) -> Analyzer.Configuration {
         Analyzer.Configuration(
             detector: detector,
             speech: SpeechEventDetector.Configuration(startThreshold: startThreshold, endThreshold: endThreshold,
                                                       minimumSpeech: minSpeech, hangover: hangover,
-                                                      prefixPadding: prefixPadding))
+                                                      prefixPadding: prefixPadding,
+                                                      minimumLevelDB: minSpeechLevel ?? minimumLevelDefault))
     }
 }
 

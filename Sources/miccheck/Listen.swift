@@ -53,9 +53,13 @@ struct Listen: ParsableCommand {
 
     @OptionGroup var speech: SpeechOptions
 
+    @Flag(help: "Capture through voice processing: echo cancellation against what the default output plays, noise suppression and a high-pass filter (webrtc-audio-processing). Levels and speech are then those of the processed audio.")
+    var voiceProcessing = false
+
     @OptionGroup var ducking: DuckingOptions
 
     func validate() throws {
+        if sample && voiceProcessing { throw ValidationError("--voice-processing needs a PulseAudio server; it cannot be used with --sample.") }
         if sample && ducking.duckOthers != nil { throw ValidationError("--duck-others needs a PulseAudio server; it cannot be used with --sample.") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard reconnect.isFinite, (0...3600).contains(reconnect) else {
@@ -98,7 +102,7 @@ struct Listen: ParsableCommand {
             }
             #endif
         }
-        var analyzer = Analyzer(inputRate: input.sampleRate, configuration: speech.configuration)
+        var analyzer = Analyzer(inputRate: input.sampleRate, configuration: analysisConfiguration)
         var samplesInStream = 0
         let captureStart = DispatchTime.now()
         var buffer = [Float](repeating: 0, count: 8192)
@@ -131,7 +135,7 @@ struct Listen: ParsableCommand {
                 // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
                 let resume = (max(analyzer.endTime, wall) * Double(LevelMeter.framesPerSecond)).rounded(.up)
                     / Double(LevelMeter.framesPerSecond)
-                analyzer = Analyzer(inputRate: input.sampleRate, configuration: speech.configuration, startTime: resume)
+                analyzer = Analyzer(inputRate: input.sampleRate, configuration: analysisConfiguration, startTime: resume)
                 samplesInStream = 0
                 #if canImport(MicCheckPulse)
                 // A new server instance has new streams: duck them afresh.
@@ -175,13 +179,29 @@ struct Listen: ParsableCommand {
             let mic = try PulseMicrophone(source: source, server: server, reconnectWindow: reconnect) { notice in
                 display.message(noticeSentence(notice))
             }
+            #if canImport(MicCheckVoiceProcessing)
+            if voiceProcessing {
+                do {
+                    let input = try VoiceProcessedInput(microphone: mic, server: server, configuration: .call())
+                    input.takeNotices().forEach { display.message($0) }
+                    return input
+                } catch {
+                    throw reported(("miccheck: voice processing could not start: \(error).", ExitStatus.runtimeFailure))
+                }
+            }
+            #endif
             return PulseInput(microphone: mic)
-        } catch {
+        } catch let error as PulseError {
             throw reported(pulseFailure(error))
         }
         #else
         throw reported(("miccheck: live capture needs PulseAudio, which this build of miccheck does not include; `miccheck listen --sample` works.", ExitStatus.unavailable))
         #endif
+    }
+
+    /// With voice processing, echo residue below -60 dBFS does not start speech.
+    private var analysisConfiguration: Analyzer.Configuration {
+        speech.configuration(minimumLevelDefault: voiceProcessing ? -60 : Decibels.floor)
     }
 
     #if canImport(MicCheckPulse)

@@ -5,6 +5,9 @@ import Synchronization
 #if canImport(MicCheckPulse)
 import MicCheckPulse
 #endif
+#if canImport(MicCheckVoiceProcessing)
+import MicCheckVoiceProcessing
+#endif
 
 /// What one read of a live input brought.
 enum LiveRead: Equatable {
@@ -114,6 +117,100 @@ func pulseFailure(_ error: PulseError) -> (sentence: String, status: Int32) {
         return ("miccheck: \(error.message).", ExitStatus.unavailable)
     case .failed:
         return ("miccheck: \(error.message).", ExitStatus.runtimeFailure)
+    }
+}
+#endif
+
+#if canImport(MicCheckPulse) && canImport(MicCheckVoiceProcessing)
+/// A PulseAudio microphone through voice processing, with the default output's monitor (what the
+/// loudspeakers play) as the echo reference. Delivers processed audio at 16 kHz.
+final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
+    // @unchecked Sendable: `microphone` is Sendable under its own contract (one reading thread,
+    // `stop()` from anywhere). Everything else (`far`, `stream`, buffers, counters) is used only by
+    // `read(into:timeout:)`, on the one reading thread.
+    let microphone: PulseMicrophone
+    private let server: String?
+    private let configuration: VoiceProcessingConfiguration
+    private var far: PulseSinkMonitor?
+    private var stream: VoiceProcessingStream
+    private var nearBlock = [Float](repeating: 0, count: 2_048)
+    private var farBlock = [Float](repeating: 0, count: 4_096)
+    /// What to say about the echo reference, taken by the caller.
+    private(set) var notices: [String] = []
+
+    /// A near-end frame waits at most this long for the far end (it may be suspended or late).
+    static let farWait = 0.05
+
+    init(microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration) throws {
+        self.microphone = microphone
+        self.server = server
+        self.configuration = configuration
+        (far, stream) = try Self.connect(microphone: microphone, server: server, configuration: configuration)
+        if far == nil { notices.append(Self.noReference) }
+    }
+
+    static let noReference = "miccheck: no echo reference (the default output has no monitor); echo cancellation has nothing to cancel."
+
+    private static func connect(microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration)
+        throws -> (PulseSinkMonitor?, VoiceProcessingStream)
+    {
+        let far = try? PulseSinkMonitor(server: server)
+        let stream = try VoiceProcessingStream(
+            configuration: configuration, nearRate: microphone.sampleRate,
+            farRate: far?.sampleRate ?? microphone.sampleRate, maximumFarWait: farWait)
+        return (far, stream)
+    }
+
+    var label: String {
+        guard let s = microphone.source else { return "no source" }
+        return "\(s.description) (\(s.name)) through voice processing"
+            + (far.map { ", echo reference \($0.sinkName)" } ?? "")
+    }
+    var sampleRate: Int { configuration.sampleRate }
+    var droppedSamples: Int { microphone.droppedSamples }
+    func stop() { microphone.stop() }
+
+    func takeNotices() -> [String] { defer { notices = [] }; return notices }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> LiveRead {
+        // Processed audio is at most 16/8 of the near-end samples plus a frame: keep within `buffer`.
+        let limit = min(nearBlock.count, max(1, (buffer.count - configuration.frameLength) / 2))
+        let read = try nearBlock.withUnsafeMutableBufferPointer {
+            try microphone.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<limit]), timeout: timeout)
+        }
+        switch read {
+        case .samples(let n):
+            drainFar()
+            var made = 0
+            try nearBlock.withUnsafeBufferPointer { near in
+                try stream.pushNear(UnsafeBufferPointer(rebasing: near[0..<n])) { processed in
+                    for (i, x) in processed.enumerated() where made + i < buffer.count { buffer[made + i] = x }
+                    made += processed.count
+                }
+            }
+            return made > 0 ? .samples(min(made, buffer.count)) : .idle
+        case .idle:
+            drainFar()
+            return .idle
+        case .restarted:
+            // A new stream, perhaps at another rate, perhaps on a new server: start again.
+            far?.close()
+            (far, stream) = try Self.connect(microphone: microphone, server: server, configuration: configuration)
+            if far == nil { notices.append(Self.noReference) }
+            return .restarted
+        case .stopped:
+            far?.close()
+            return .stopped
+        }
+    }
+
+    private func drainFar() {
+        guard let far else { return }
+        while true {
+            let m = farBlock.withUnsafeMutableBufferPointer { far.read(into: $0) }
+            if m == 0 { break }
+            farBlock.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[0..<m])) }
+        }
     }
 }
 #endif

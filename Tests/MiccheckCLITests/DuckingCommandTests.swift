@@ -179,3 +179,70 @@ struct DuckingCommandTests {
     }
 }
 #endif
+
+#if os(Linux)
+@Suite("listen --voice-processing, against a private PulseAudio server with an echo path", .serialized,
+       .enabled(if: CorpusAudio.isPresent, "needs ../shared/corpus"),
+       .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
+struct VoiceProcessingListenTests {
+    /// A server whose speaker output reaches the microphone 40 ms later, 10 dB down (a loopback),
+    /// as a laptop's loudspeaker reaches its microphone.
+    static func echoServer() throws -> PrivatePulseServer {
+        let server = try PrivatePulseServer()
+        try server.pactl(["load-module", "module-loopback", "source=speaker.monitor", "sink=micsink",
+                          "latency_msec=40", "source_dont_move=true", "sink_dont_move=true"])
+        // The loopback's playback stream: the only one there is ("INDEX<tab>SINK<tab>CLIENT<tab>DRIVER...").
+        var loopback: String?
+        poll(timeout: 5) {
+            loopback = (try? server.pactl(["list", "sink-inputs", "short"]))?.split(separator: "\n")
+                .first { $0.contains("module-loopback") }
+                .flatMap { $0.split(separator: "\t").first.map(String.init) }
+            return loopback != nil
+        }
+        try server.pactl(["set-sink-input-volume", try #require(loopback), "-10dB"])
+        return server
+    }
+
+    /// A corpus voice, whole, written for paplay.
+    static func voice(_ name: String, in dir: URL) throws -> String {
+        let samples = try #require(try CorpusAudio.mono(name, seconds: 12))
+        return writeWAV(dir, "\(name).wav", WAVWriter.file(interleaved: samples, sampleRate: 16_000, channels: 1,
+                                                           encoding: .signedInt16))
+    }
+
+    @Test("speech from the loudspeaker alone raises speech_started without voice processing, and not with it",
+          arguments: [false, true])
+    func loudspeakerEcho(voiceProcessing: Bool) throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let far = try Self.voice("clean_01_asterisk-en-allison", in: server.directory)
+        let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "14"] + (voiceProcessing ? ["--voice-processing"] : []),
+                                environment: server.environment)
+        #expect(poll(timeout: 5) { p.lastFrameTime != nil })
+        try server.play(far, sink: "speaker")
+        #expect(p.finish(timeout: 30) == 0, "\(p.stderr)")
+        let starts = p.events("speech_started").count
+        if voiceProcessing {
+            #expect(starts == 0, "the loudspeaker's speech started speech \(starts) times: \(p.events("speech_started"))")
+            #expect(p.stderr.contains("through voice processing, echo reference speaker"))
+        } else {
+            #expect(starts >= 2, "the echo path carries speech (\(starts) starts without voice processing)")
+        }
+    }
+
+    @Test("the user's own speech still raises speech_started, with the loudspeaker silent or talking too",
+          arguments: [false, true])
+    func ownSpeech(doubleTalk: Bool) throws {
+        let server = try Self.echoServer()
+        defer { server.stop() }
+        let near = try Self.voice("clean_00_hedgewars-British", in: server.directory)
+        if doubleTalk { try server.play(try Self.voice("clean_01_asterisk-en-allison", in: server.directory), sink: "speaker") }
+        let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "8", "--voice-processing"],
+                                environment: server.environment)
+        #expect(poll(timeout: 5) { p.lastFrameTime != nil })
+        try server.play(near)
+        #expect(poll(timeout: 8) { !p.events("speech_started").isEmpty }, "\(p.stderr)")
+        #expect(p.finish(timeout: 20) == 0)
+    }
+}
+#endif
