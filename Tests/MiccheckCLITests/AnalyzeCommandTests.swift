@@ -154,3 +154,50 @@ struct AnalyzeCommandTests {
         #expect(count(vad.stdout) <= 1)
     }
 }
+
+#if os(Linux)
+/// The resident memory of process `pid`, from /proc (nil once it has gone).
+func residentBytes(of pid: Int32) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
+    return kib * 1_024
+}
+
+@Suite("miccheck analyze on a long file", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/sox")),
+       .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
+struct LongFileTests {
+    @Test("memory stays flat over 5 minutes of 48 kHz audio, in its own process")
+    func flatMemory() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.wav").path
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", "300", "pinknoise", "vol", "0.1"]
+        try sox.run()
+        sox.waitUntilExit()
+        try #require(sox.terminationStatus == 0)
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["analyze", "--format", "json", path]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let started = Date()
+        var early: Int?
+        var peak = 0
+        while p.isRunning {
+            if let rss = residentBytes(of: p.processIdentifier) {
+                // The first second builds the tables and buffers; growth is measured after it.
+                if Date().timeIntervalSince(started) >= 1 { early = early ?? rss }
+                peak = max(peak, rss)
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let baseline = try #require(early, "the analysis finished within a second; nothing to compare")
+        #expect(peak - baseline < 4 << 20, "resident memory grew by \(peak - baseline) bytes after the first second")
+    }
+}
+#endif
