@@ -34,6 +34,9 @@ public final class VoiceProcessingStream {
     private var farFrame: [Float]
     private var farEnded = false
     private let farLimit: Int
+    /// Far-end samples owed: near-end frames went ahead without them, so when they arrive late
+    /// they are skipped, keeping each near-end frame paired with the far end of its own time.
+    private var farDebt = 0
 
     /// - Parameters:
     ///   - nearRate: rate of the near-end (microphone) audio handed over.
@@ -64,6 +67,11 @@ public final class VoiceProcessingStream {
     /// Hands over far-end (loudspeaker) audio.
     public func pushFar(_ samples: UnsafeBufferPointer<Float>) {
         feed(samples, through: &farResampler) { far.append($0) }
+        if farDebt > 0 {
+            let paid = min(farDebt, far.count)
+            far.removeFirst(paid)
+            farDebt -= paid
+        }
         if far.count > farLimit + frame.count {
             let drop = far.count - farLimit
             far.removeFirst(drop)
@@ -127,8 +135,9 @@ public final class VoiceProcessingStream {
             if far.count >= n {
                 far.pop(into: &farFrame)
             } else if farEnded || near.count - n >= maximumFarWait {
-                // Whatever far end there is, then silence.
+                // Whatever far end there is, then silence; the rest is owed.
                 if far.count == 0 { framesWithoutFar += 1 }
+                if !farEnded { farDebt = min(farLimit, farDebt + n - far.count) }
                 far.pop(into: &farFrame, padding: true)
             } else {
                 return

@@ -138,8 +138,9 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
     /// What to say about the echo reference, taken by the caller.
     private(set) var notices: [String] = []
 
-    /// A near-end frame waits at most this long for the far end (it may be suspended or late).
-    static let farWait = 0.05
+    /// A near-end frame waits at most this long for the far end (late under load, or suspended);
+    /// the far-end audio that arrives after that is skipped, so the two stay aligned.
+    static let farWait = 0.1
 
     init(microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration) throws {
         self.microphone = microphone

@@ -145,3 +145,44 @@ struct VoiceProcessingComponentTests {
     }
 }
 #endif
+
+#if os(Linux)
+@Suite("Voice processing stream", .enabled(if: CorpusAudio.isPresent, "needs ../shared/corpus"))
+struct VoiceProcessingStreamTests {
+    /// Feeds the echo scene in 10 ms blocks, the far end held back for `stall` blocks from block 300
+    /// and then delivered at once (a capture thread late under load). Returns the processed near end.
+    func run(stall: Int) throws -> (output: [Float], scene: EchoScene, stream: VoiceProcessingStream) {
+        let scene = try EchoScene()
+        let stream = try VoiceProcessingStream(configuration: .call(), nearRate: 16_000, farRate: 16_000, maximumFarWait: 0.05)
+        var out: [Float] = []
+        var held = 0
+        let near = scene.echoOnly
+        for block in 0..<(near.count / 160) {
+            let range = block * 160..<(block + 1) * 160
+            if block >= 300 && block < 300 + stall {
+                held += 1
+            } else {
+                let from = (block - held) * 160
+                scene.far.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[from..<range.upperBound])) }
+                held = 0
+            }
+            try near.withUnsafeBufferPointer {
+                try stream.pushNear(UnsafeBufferPointer(rebasing: $0[range])) { out.append(contentsOf: $0) }
+            }
+        }
+        try stream.finish { out.append(contentsOf: $0) }
+        return (out, scene, stream)
+    }
+
+    @Test("a far end that arrives late is skipped, not shifted: cancellation goes on", arguments: [0, 20, 60])
+    func lateFarEnd(stall: Int) throws {
+        let (out, scene, stream) = try run(stall: stall)
+        #expect(abs(out.count - scene.echoOnly.count) < 160)
+        // After the stall, the far end is back in step with the near end.
+        let after = (300 + stall + 100) * 160
+        let erle = 10 * log10(energy(scene.echo[after..<out.count]) / energy(out[after...]))
+        #expect(erle >= 25, "ERLE after a \(stall * 10) ms stall: \(erle) dB")
+        #expect(stream.framesWithoutFar >= max(0, stall - 5))
+    }
+}
+#endif

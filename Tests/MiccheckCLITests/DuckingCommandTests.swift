@@ -56,16 +56,6 @@ struct DuckingScene {
     func volume(_ index: Int) -> [Int]? { (try? volumes())?[index] }
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` passes.
-@discardableResult
-func poll(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while Date() < end {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-    return condition()
-}
 
 /// PulseAudio's volume for 100 % lowered by 10, 20 and 30 dB (cubic scale; what pactl shows).
 let full = 65_536, minus10 = 44_649, minus20 = 30_419, minus30 = 20_724

@@ -59,14 +59,7 @@ final class LiveProcess: @unchecked Sendable {
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held.
     @discardableResult
-    func wait(timeout: Double, until condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition()
-    }
+    func wait(timeout: Double, until condition: () -> Bool) -> Bool { poll(timeout: timeout, condition) }
 
     /// Waits for the process to exit (killing it after `timeout`) and for its output to be read.
     func finish(timeout: Double) -> Int32 {
@@ -78,4 +71,15 @@ final class LiveProcess: @unchecked Sendable {
         _ = done.wait(timeout: .now() + 5)
         return process.terminationStatus
     }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.
+@discardableResult
+func poll(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(timeout)
+    while Date() < end {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition()
 }
