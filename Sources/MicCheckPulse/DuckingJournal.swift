@@ -154,21 +154,32 @@ public enum DuckingRestore {
     public static func recoverAbandoned(store: DuckingJournalStore = .standard(), on connection: PulseConnection,
                                         server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
         var total = Outcome()
-        for (path, journal) in store.abandoned(warn: warn) where journal.serverAddress == server.address {
-            if journal.serverCookie == server.cookie {
-                do {
-                    let outcome = try restore(journal.entries, on: connection)
-                    total.restored += outcome.restored
-                    total.keptChanged += outcome.keptChanged
-                    total.gone += outcome.gone
-                } catch {
-                    warn("could not restore the volumes in \(path): \(error)")
-                    continue
-                }
-            }
-            unlink(path)
+        for (path, journal) in store.abandoned(warn: warn) {
+            let outcome = recover(journal, at: path, on: connection, server: server, warn: warn)
+            total.restored += outcome.restored
+            total.keptChanged += outcome.keptChanged
+            total.gone += outcome.gone
         }
         return total
+    }
+
+    /// Restores one journal whose run has ended and removes it, when it belongs to this server (see
+    /// ``recoverAbandoned(store:on:server:warn:)``). The caller vouches that the run has ended: a
+    /// process that is exiting can still look alive for an instant.
+    public static func recover(_ journal: DuckingJournal, at path: String, on connection: PulseConnection,
+                               server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
+        guard journal.serverAddress == server.address else { return Outcome() }
+        var outcome = Outcome()
+        if journal.serverCookie == server.cookie {
+            do {
+                outcome = try restore(journal.entries, on: connection)
+            } catch {
+                warn("could not restore the volumes in \(path): \(error)")
+                return Outcome()
+            }
+        }
+        unlink(path)
+        return outcome
     }
 }
 #endif

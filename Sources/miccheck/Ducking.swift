@@ -121,9 +121,17 @@ struct DuckGuard: ParsableCommand {
             let n = read(0, &byte, 1)
             if n == 0 || (n < 0 && errno != EINTR) { break }
         }
-        // The parent has ended. If it restored the volumes itself, its journal is gone.
-        guard FileManager.default.fileExists(atPath: journal) else { return }
-        recoverAbandonedDucking(server: server)
+        // The parent has ended (only it held the pipe), though for an instant it may still look
+        // alive in /proc. If it restored the volumes itself, its journal is gone.
+        let store = DuckingJournalStore(directory: (journal as NSString).deletingLastPathComponent)
+        guard let entries = store.load(path: journal, warn: { printError("miccheck: \($0).") }),
+              let connection = try? PulseConnection(server: server) else { return }
+        defer { connection.close() }
+        guard let defaults = try? connection.serverDefaults() else { return }
+        let outcome = DuckingRestore.recover(entries, at: journal, on: connection, server: defaults) {
+            printError("miccheck: \($0).")
+        }
+        if let sentence = restoreSentence(outcome, after: "miccheck (process \(entries.processID))") { printError(sentence) }
         #endif
     }
 }
