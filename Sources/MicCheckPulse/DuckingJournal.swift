@@ -148,13 +148,13 @@ public enum DuckingRestore {
         return outcome
     }
 
-    /// Restores the journals that runs which no longer exist left for this server, and removes them.
-    /// Journals of a previous instance of the server at the same address are removed (their streams
-    /// went with it); journals of other servers are left alone.
-    public static func recoverAbandoned(store: DuckingJournalStore = .standard(), on connection: PulseConnection,
-                                        server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
+    /// Restores `journals` (from ``DuckingJournalStore/abandoned(warn:)``, or one whose run is known
+    /// to have ended) and removes them. Journals of a previous instance of the server at the same
+    /// address are removed (their streams went with it); journals of other servers are left alone.
+    public static func recover(_ journals: [(path: String, journal: DuckingJournal)], on connection: PulseConnection,
+                               server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
         var total = Outcome()
-        for (path, journal) in store.abandoned(warn: warn) {
+        for (path, journal) in journals {
             let outcome = recover(journal, at: path, on: connection, server: server, warn: warn)
             total.restored += outcome.restored
             total.keptChanged += outcome.keptChanged
@@ -164,8 +164,8 @@ public enum DuckingRestore {
     }
 
     /// Restores one journal whose run has ended and removes it, when it belongs to this server (see
-    /// ``recoverAbandoned(store:on:server:warn:)``). The caller vouches that the run has ended: a
-    /// process that is exiting can still look alive for an instant.
+    /// ``recover(_:on:server:warn:)``). The caller vouches that the run has ended: a process that is
+    /// exiting can still look alive for an instant.
     public static func recover(_ journal: DuckingJournal, at path: String, on connection: PulseConnection,
                                server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
         guard journal.serverAddress == server.address else { return Outcome() }

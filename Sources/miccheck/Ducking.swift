@@ -85,16 +85,19 @@ func restoreSentence(_ outcome: DuckingRestore.Outcome, after owner: String?) ->
 
 /// Restores what earlier runs killed while ducking left behind on this server, if anything.
 /// Cheap when there is nothing to do: the server is asked only if a journal is there.
-func recoverAbandonedDucking(server: String?, connection existing: PulseConnection? = nil) {
-    let store = DuckingJournalStore.standard()
-    guard !store.abandoned(warn: { printError("miccheck: \($0).") }).isEmpty else { return }
-    guard let connection = existing ?? (try? PulseConnection(server: server)) else { return }
+func recoverAbandonedDucking(server: String?, connection: PulseConnection? = nil) {
+    let journals = DuckingJournalStore.standard().abandoned(warn: { printError("miccheck: \($0).") })
+    restoreDucking(journals, server: server, connection: connection, owner: "an earlier miccheck run")
+}
+
+/// Restores `journals` on the server (over `connection`, or a connection of its own) and says so.
+func restoreDucking(_ journals: [(path: String, journal: DuckingJournal)], server: String?,
+                    connection existing: PulseConnection? = nil, owner: String) {
+    guard !journals.isEmpty, let connection = existing ?? (try? PulseConnection(server: server)) else { return }
     defer { if existing == nil { connection.close() } }
     guard let defaults = try? connection.serverDefaults() else { return }
-    let outcome = DuckingRestore.recoverAbandoned(store: store, on: connection, server: defaults) {
-        printError("miccheck: \($0).")
-    }
-    if let sentence = restoreSentence(outcome, after: "an earlier miccheck run") { printError(sentence) }
+    let outcome = DuckingRestore.recover(journals, on: connection, server: defaults) { printError("miccheck: \($0).") }
+    if let sentence = restoreSentence(outcome, after: owner) { printError(sentence) }
 }
 #endif
 
@@ -124,14 +127,8 @@ struct DuckGuard: ParsableCommand {
         // The parent has ended (only it held the pipe), though for an instant it may still look
         // alive in /proc. If it restored the volumes itself, its journal is gone.
         let store = DuckingJournalStore(directory: (journal as NSString).deletingLastPathComponent)
-        guard let entries = store.load(path: journal, warn: { printError("miccheck: \($0).") }),
-              let connection = try? PulseConnection(server: server) else { return }
-        defer { connection.close() }
-        guard let defaults = try? connection.serverDefaults() else { return }
-        let outcome = DuckingRestore.recover(entries, at: journal, on: connection, server: defaults) {
-            printError("miccheck: \($0).")
-        }
-        if let sentence = restoreSentence(outcome, after: "miccheck (process \(entries.processID))") { printError(sentence) }
+        guard let entries = store.load(path: journal, warn: { printError("miccheck: \($0).") }) else { return }
+        restoreDucking([(journal, entries)], server: server, owner: "miccheck (process \(entries.processID))")
         #endif
     }
 }

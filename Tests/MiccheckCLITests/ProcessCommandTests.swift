@@ -22,8 +22,8 @@ struct EchoFiles {
         echo = zip(CorpusAudio.echo(of: self.far, delaySeconds: 0.04, gainDB: -10, sampleRate: 16_000), floor).map { $0 + $1 }
     }
 
-    func write(_ name: String, _ samples: [Float], rate: Int = 16_000) -> String {
-        writeWAV(dir, name, WAVWriter.file(interleaved: samples, sampleRate: rate, channels: 1, encoding: .signedInt16))
+    func write(_ name: String, _ samples: [Float]) -> String {
+        writeWAV(dir, name, WAVWriter.file(interleaved: samples, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
     }
 
     func read(_ path: String) throws -> [Float] { try CorpusAudio.readMono(path: path, sampleRate: 16_000) }
@@ -66,9 +66,8 @@ struct ProcessCommandTests {
     func noCancellerAndRates() throws {
         let files = try EchoFiles()
         let stereo = CorpusAudio.resample(files.echo, from: 16_000, to: 44_100).flatMap { [$0, $0] }
-        let near = files.write("near44.wav", [], rate: 44_100)
-        _ = FileManager.default.createFile(atPath: near, contents: Data(WAVWriter.file(
-            interleaved: stereo, sampleRate: 44_100, channels: 2, encoding: .float32)))
+        let near = writeWAV(files.dir, "near44.wav", WAVWriter.file(interleaved: stereo, sampleRate: 44_100, channels: 2,
+                                                                     encoding: .float32))
         let out = files.dir.appendingPathComponent("out.wav").path
         let r = try miccheck(["process", "--near", near, "--out", out, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
