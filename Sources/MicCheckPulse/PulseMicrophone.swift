@@ -110,6 +110,10 @@ public final class PulseMicrophone: @unchecked Sendable {
         return stopping.load(ordering: .acquiring) ? .stopped : .restarted
     }
 
+    /// Forgets the samples captured and not yet read, to start in step with another capture.
+    /// Call it from the reading thread.
+    public func discardBuffered() { stream?.ring.discardAll() }
+
     private func makeConnection() throws(PulseError) -> PulseConnection {
         let ready = dataReady
         return try PulseConnection(server: server, onLost: { ready.signal() })

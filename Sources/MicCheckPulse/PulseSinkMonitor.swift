@@ -45,6 +45,9 @@ public final class PulseSinkMonitor: @unchecked Sendable {
     /// Takes what has arrived, up to `buffer.count` samples (mono); 0 when nothing has.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { stream.ring.read(into: buffer) }
 
+    /// Forgets what was captured and not yet read, to start in step with the microphone.
+    public func discardBuffered() { stream.ring.discardAll() }
+
     /// Stops capturing. Safe to call more than once.
     public func close() {
         stream.close()

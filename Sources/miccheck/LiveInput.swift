@@ -156,6 +156,11 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
         throws -> (PulseSinkMonitor?, VoiceProcessingStream)
     {
         let far = try? PulseSinkMonitor(server: server)
+        // Start both from the same instant: the microphone has been capturing since it opened, and
+        // pairing its backlog with the far end's first frames would put the echo that much later than
+        // its reference (seconds under load, beyond what the canceller can find).
+        microphone.discardBuffered()
+        far?.discardBuffered()
         let stream = try VoiceProcessingStream(
             configuration: configuration, nearRate: microphone.sampleRate,
             farRate: far?.sampleRate ?? microphone.sampleRate, maximumFarWait: farWait)

@@ -213,7 +213,7 @@ struct VoiceProcessingListenTests {
         #expect(p.finish(timeout: 30) == 0, "\(p.stderr)")
         let starts = p.events("speech_started").count
         if voiceProcessing {
-            #expect(starts == 0, "the loudspeaker's speech started speech \(starts) times: \(p.events("speech_started"))")
+            #expect(starts == 0, "the loudspeaker's speech started speech \(starts) times: \(p.events("speech_started")) \(p.stderr)")
             #expect(p.stderr.contains("through voice processing, echo reference speaker"))
         } else {
             #expect(starts >= 2, "the echo path carries speech (\(starts) starts without voice processing)")
