@@ -28,7 +28,7 @@ public final class PulseSinkMonitor: @unchecked Sendable {
             guard let monitor = all.first(where: { $0.name == name + ".monitor" }) else {
                 throw PulseError(.noSuchSource, "the output \(name) has no monitor source to take the echo reference from")
             }
-            stream = try PulseRecordStream(connection: connection, source: monitor, ringSeconds: 1, dataReady: dataReady)
+            stream = try PulseRecordStream(connection: connection, source: monitor, ringSeconds: 2, dataReady: dataReady)
         } catch {
             connection.close()
             throw error

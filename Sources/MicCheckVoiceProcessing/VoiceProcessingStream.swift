@@ -34,6 +34,8 @@ public final class VoiceProcessingStream {
     private var farFrame: [Float]
     private var farEnded = false
     private let farLimit: Int
+    private let nearRate: Int
+    private let farRate: Int
     /// Far-end samples owed: near-end frames went ahead without them, so when they arrive late
     /// they are skipped, keeping each near-end frame paired with the far end of its own time.
     private var farDebt = 0
@@ -53,6 +55,8 @@ public final class VoiceProcessingStream {
         nearResampler = nearRate == rate ? nil : Resampler(inputRate: nearRate, outputRate: rate)
         farResampler = farRate == rate ? nil : Resampler(inputRate: farRate, outputRate: rate)
         farLimit = rate
+        self.nearRate = nearRate
+        self.farRate = farRate
         let block = Resampler.maxInputBlock * (rate / min(nearRate, farRate) + 2)
         near = SampleQueue(capacity: 2 * block)
         far = SampleQueue(capacity: 2 * block + farLimit)
@@ -77,6 +81,27 @@ public final class VoiceProcessingStream {
             far.removeFirst(drop)
             farSamplesDropped += drop
         }
+    }
+
+    /// Says that `count` far-end samples (at the far-end rate) were lost before they were handed
+    /// over: silence takes their place, so that later far-end audio keeps its time.
+    public func farSamplesLost(_ count: Int) {
+        guard count > 0 else { return }
+        let n = count * rate / farRate
+        let paid = min(farDebt, n)
+        farDebt -= paid
+        far.appendZeros(n - paid)
+    }
+
+    /// Says that `count` near-end samples (at the near-end rate) were lost before they were handed
+    /// over: the far-end audio of that span is skipped, so that the two stay paired in time.
+    public func nearSamplesLost(_ count: Int) {
+        guard count > 0 else { return }
+        var owed = count * rate / nearRate
+        let now = min(owed, far.count)
+        far.removeFirst(now)
+        owed -= now
+        farDebt = min(farLimit, farDebt + owed)
     }
 
     /// Hands over near-end (microphone) audio; `emit` receives processed audio at ``rate``, in

@@ -135,6 +135,9 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
     private var stream: VoiceProcessingStream
     private var nearBlock = [Float](repeating: 0, count: 2_048)
     private var farBlock = [Float](repeating: 0, count: 4_096)
+    /// Samples each capture had dropped when last looked at (a stalled reader overflows its ring).
+    private var nearDropped = 0
+    private var farDropped = 0
     /// What to say about the echo reference, taken by the caller.
     private(set) var notices: [String] = []
 
@@ -147,6 +150,7 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
         self.server = server
         self.configuration = configuration
         (far, stream) = try Self.connect(microphone: microphone, server: server, configuration: configuration)
+        nearDropped = microphone.droppedSamples
         if far == nil { notices.append(Self.noReference) }
     }
 
@@ -186,6 +190,10 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
         }
         switch read {
         case .samples(let n):
+            // Dropped blocks are gaps in time: keep the two captures paired across them.
+            let nearLost = microphone.droppedSamples - nearDropped
+            nearDropped += nearLost
+            stream.nearSamplesLost(nearLost)
             drainFar()
             var made = 0
             try nearBlock.withUnsafeBufferPointer { near in
@@ -202,6 +210,7 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
             // A new stream, perhaps at another rate, perhaps on a new server: start again.
             far?.close()
             (far, stream) = try Self.connect(microphone: microphone, server: server, configuration: configuration)
+            (nearDropped, farDropped) = (microphone.droppedSamples, 0)
             if far == nil { notices.append(Self.noReference) }
             return .restarted
         case .stopped:
@@ -212,6 +221,9 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
 
     private func drainFar() {
         guard let far else { return }
+        let farLost = far.stream.ring.droppedSamples - farDropped
+        farDropped += farLost
+        stream.farSamplesLost(farLost)
         while true {
             let m = farBlock.withUnsafeMutableBufferPointer { far.read(into: $0) }
             if m == 0 { break }

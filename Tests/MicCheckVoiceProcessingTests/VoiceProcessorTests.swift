@@ -184,5 +184,30 @@ struct VoiceProcessingStreamTests {
         #expect(erle >= 25, "ERLE after a \(stall * 10) ms stall: \(erle) dB")
         #expect(stream.framesWithoutFar >= max(0, stall - 5))
     }
+
+    /// Loses 300 ms of one side from block 300 on (a ring that overflowed), says so, and measures
+    /// the cancellation after it. With `nearLost`, the output is 300 ms shorter than the echo.
+    @Test("samples lost on either side keep the pairing in time", arguments: [false, true])
+    func lostSamples(nearLost: Bool) throws {
+        let scene = try EchoScene()
+        let stream = try VoiceProcessingStream(configuration: .call(), nearRate: 16_000, farRate: 16_000, maximumFarWait: 0.05)
+        var out: [Float] = []
+        let near = scene.echoOnly
+        for block in 0..<(near.count / 160) {
+            let range = block * 160..<(block + 1) * 160
+            let lost = (300..<330).contains(block)
+            if lost && !nearLost { stream.farSamplesLost(160) } else {
+                scene.far.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[range])) }
+            }
+            if lost && nearLost { stream.nearSamplesLost(160); continue }
+            try near.withUnsafeBufferPointer {
+                try stream.pushNear(UnsafeBufferPointer(rebasing: $0[range])) { out.append(contentsOf: $0) }
+            }
+        }
+        let shift = nearLost ? 30 * 160 : 0
+        let after = 430 * 160
+        let erle = 10 * log10(energy(scene.echo[(after + shift)..<(out.count + shift)]) / energy(out[after...]))
+        #expect(erle >= 25, "ERLE after losing 300 ms of the \(nearLost ? "near" : "far") end: \(erle) dB")
+    }
 }
 #endif
