@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "MicCheck", targets: ["MicCheck"]),
         .library(name: "MicCheckPulse", targets: ["MicCheckPulse"]),
         .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
+        .library(name: "MicCheckCall", targets: ["MicCheckCall"]),
+        .library(name: "MicCheckTerminal", targets: ["MicCheckTerminal"]),
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
         .executable(name: "miccheck", targets: ["miccheck"]),
     ],
@@ -21,8 +23,17 @@ let package = Package(
     targets: [
         // Pure Swift core: formats, resampling, levels, voice activity, detectors. No platform imports.
         .target(name: "MicCheck", swiftSettings: strict),
-        // Signal generators and in-memory WAV files for tests and benchmarks.
-        .target(name: "MicCheckTesting", dependencies: ["MicCheck"], swiftSettings: strict),
+        // The call's models: settings, capabilities, participants, permissions, lobby, "You are muted.",
+        // tiles, the permissions prompt. Pure values and transitions; builds wherever Swift does.
+        .target(name: "MicCheckCall", dependencies: ["MicCheck"], swiftSettings: strict),
+        // Terminal rendering of the lobby and the call: a cell canvas and a replaceable view factory.
+        // Pure Swift; the executable paints the canvas with ncurses.
+        .target(name: "MicCheckTerminal", dependencies: ["MicCheck", "MicCheckCall"], swiftSettings: strict),
+        // ncurses (Debian's libncurses-dev) behind a small C API, with the signal handlers that give the
+        // terminal back on a signal or a crash. Not API of MicCheck.
+        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw", .when(platforms: [.linux]))]),
+        // Signal generators, in-memory WAV files and a manual clock for tests and benchmarks.
+        .target(name: "MicCheckTesting", dependencies: ["MicCheck", "MicCheckCall"], swiftSettings: strict),
         // libpulse (PulseAudio, and PipeWire's Pulse server): a system library, not API.
         // Headers and library from Debian's libpulse-dev (scripts/setup.sh installs it). No pkgConfig: its
         // -D_REENTRANT and -pthread flags are refused by SwiftPM with a warning, and neither is needed.
@@ -56,7 +67,8 @@ let package = Package(
         .executableTarget(
             name: "miccheck",
             dependencies: [
-                "MicCheck",
+                "MicCheck", "MicCheckCall", "MicCheckTerminal",
+                .target(name: "CTerminal", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -64,6 +76,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "MicCheckTerminalTests", dependencies: ["MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "MicCheckPulseTests",
             dependencies: ["MicCheck", "MicCheckTesting", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))],

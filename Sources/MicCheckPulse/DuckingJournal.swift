@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import MicCheck
 import Glibc
 
 /// What a ducking run changed, written to disk before each change so that the volumes can be put
@@ -76,20 +77,14 @@ public struct DuckingJournalStore: Sendable {
 
     /// The folder the XDG base directory rules give for `environment`.
     public static func standard(environment: [String: String]? = nil) -> Self {
-        let environment = environment ?? ProcessInfo.processInfo.environment
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        return Self(directory: state + "/miccheck/ducking")
+        Self(directory: StateDirectory.standard("ducking", environment: environment))
     }
 
     public func path(forProcess pid: Int32) -> String { "\(directory)/\(pid).json" }
 
     /// Writes `journal` atomically (a reader sees the old file or the new one, never a mixture).
     public func write(_ journal: DuckingJournal) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(journal).write(to: URL(fileURLWithPath: path(forProcess: journal.processID)), options: .atomic)
+        try JSONStateFile.write(journal, to: path(forProcess: journal.processID))
     }
 
     public func remove(forProcess pid: Int32) { unlink(path(forProcess: pid)) }
@@ -97,14 +92,7 @@ public struct DuckingJournalStore: Sendable {
     /// A journal file, or nil when it is gone. A file that does not parse is renamed to
     /// `NAME.corrupt` and reported through `warn`.
     public func load(path: String, warn: (String) -> Void) -> DuckingJournal? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        do {
-            return try JSONDecoder().decode(DuckingJournal.self, from: data)
-        } catch {
-            rename(path, path + ".corrupt")
-            warn("the ducking journal \(path) is damaged; it was set aside as \(path).corrupt")
-            return nil
-        }
+        JSONStateFile.read(DuckingJournal.self, from: path, what: "the ducking journal", warn: warn)
     }
 
     /// Journals left by processes that no longer run, with their paths.

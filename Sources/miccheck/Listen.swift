@@ -219,13 +219,6 @@ struct Listen: ParsableCommand {
     }
     #endif
 
-    private func liveFailure(_ error: any Error) -> (sentence: String, status: Int32) {
-        #if canImport(MicCheckPulse)
-        if let e = error as? PulseError { return pulseFailure(e) }
-        #endif
-        if let e = error as? AudioInputError { return ("miccheck: sample.wav: \(e.description).", ExitStatus.dataError) }
-        return ("miccheck: capture failed: \(error).", ExitStatus.runtimeFailure)
-    }
 }
 
 /// Prints a failure's sentence on stderr and returns the exit code to throw.

@@ -34,11 +34,13 @@ protocol LiveInput: AnyObject, Sendable {
     func stop()
 }
 
-/// The bundled sample, delivered in real time in 10 ms blocks, as a microphone would deliver it.
+/// The bundled sample, delivered in real time in 10 ms blocks, as a microphone would deliver it;
+/// played once, or over and over when given a way to reopen it.
 final class SampleInput: LiveInput, @unchecked Sendable {
     // @unchecked Sendable: `reader`, `delivered` and `started` are used only by the reading thread (the
     // LiveInput contract); `stopping` is an `Atomic` and `wake` a semaphore, which is all `stop()` touches.
-    private let reader: WAVReader
+    private var reader: WAVReader
+    private let reopen: (@Sendable () -> WAVReader?)?
     private let wake = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     private var delivered = 0
@@ -47,8 +49,10 @@ final class SampleInput: LiveInput, @unchecked Sendable {
     let label = "the bundled sample (played in real time)"
     var droppedSamples: Int { 0 }
 
-    init(reader: WAVReader) {
+    /// - Parameter reopen: makes a fresh reader of the same audio when one ends (nil: play once).
+    init(reader: WAVReader, reopen: (@Sendable () -> WAVReader?)? = nil) {
         self.reader = reader
+        self.reopen = reopen
         sampleRate = reader.format.sampleRate
     }
 
@@ -69,11 +73,25 @@ final class SampleInput: LiveInput, @unchecked Sendable {
             if stopping.load(ordering: .acquiring) { return .stopped }
             if due > .now() { return .idle }
         }
-        let n = try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<min(block, buffer.count)]))
+        let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<min(block, buffer.count)])
+        var n = try reader.read(into: slice)
+        if n == 0, let next = reopen?(), next.format.sampleRate == sampleRate {
+            reader = next
+            n = try reader.read(into: slice)
+        }
         if n == 0 { return .ended }
         delivered += n
         return .samples(n)
     }
+}
+
+/// The sentence and exit status for a live input that failed.
+func liveFailure(_ error: any Error) -> (sentence: String, status: Int32) {
+    #if canImport(MicCheckPulse)
+    if let e = error as? PulseError { return pulseFailure(e) }
+    #endif
+    if let e = error as? AudioInputError { return ("miccheck: sample.wav: \(e.description).", ExitStatus.dataError) }
+    return ("miccheck: capture failed: \(error).", ExitStatus.runtimeFailure)
 }
 
 #if canImport(MicCheckPulse)

@@ -1,0 +1,91 @@
+/// The call after joining: the participants, the user's own settings, "You are muted.", and leave.
+public struct ActiveCall: Sendable, Equatable {
+    public let callID: String
+    public let capabilities: Set<OwnCapability>
+    /// Everyone in the call, the local user first.
+    public private(set) var participants: [Participant]
+    public private(set) var settings: CallSettings
+    public private(set) var permissions: Permissions
+    public private(set) var mutedIndicator: MutedIndicator
+    public private(set) var hasLeft = false
+
+    public init(callID: String, localUser: Participant, others: [Participant], settings: CallSettings,
+                capabilities: Set<OwnCapability>, permissions: Permissions,
+                mutedIndicator: MutedIndicator = MutedIndicator()) {
+        self.callID = callID
+        self.capabilities = capabilities
+        var me = localUser
+        me.isLocalUser = true
+        participants = [me] + others.filter { $0.id != localUser.id }
+        self.permissions = permissions
+        self.mutedIndicator = mutedIndicator
+        // A capability the call does not grant cannot be on.
+        var s = settings
+        if !capabilities.contains(.sendAudio) { s.audioOn = false }
+        if !capabilities.contains(.sendVideo) { s.videoOn = false }
+        self.settings = s
+        syncLocalUser()
+        self.mutedIndicator.update(settings: s, capabilities: capabilities, microphone: permissions.microphone)
+    }
+
+    /// The local user's tile data.
+    public var localUser: Participant { participants[0] }
+
+    /// Turns a toggle over. Returns false, and changes nothing, when the call does not grant what
+    /// turning it on needs (the microphone without `sendAudio`, the camera without `sendVideo`).
+    @discardableResult
+    public mutating func toggle(_ control: CallControl) -> Bool {
+        guard !hasLeft else { return false }
+        if !settings[control] {
+            if control == .microphone && !capabilities.contains(.sendAudio) { return false }
+            if control == .camera && !capabilities.contains(.sendVideo) { return false }
+        }
+        settings.toggle(control)
+        syncLocalUser()
+        mutedIndicator.update(settings: settings, capabilities: capabilities, microphone: permissions.microphone)
+        return true
+    }
+
+    public mutating func updatePermissions(_ permissions: Permissions) {
+        self.permissions = permissions
+        syncLocalUser()
+        mutedIndicator.update(settings: settings, capabilities: capabilities, microphone: permissions.microphone)
+    }
+
+    /// The others, as the call reports them now (speaking, levels, video).
+    public mutating func updateOthers(_ others: [Participant]) {
+        participants = [participants[0]] + others.filter { $0.id != participants[0].id }
+    }
+
+    /// The local microphone's level and speech, for the local tile. While muted the tile shows
+    /// neither (the call does not hear it); the muted indicator gets speech separately.
+    public mutating func localAudio(levelDB: Float, isSpeaking: Bool) {
+        let heard = settings.audioOn && permissions.microphone.isGranted
+        participants[0].audioLevel = heard ? Participant.displayLevel(decibels: levelDB) : 0
+        participants[0].isSpeaking = heard && isSpeaking
+    }
+
+    /// The local user started speaking (`speech_started`). Returns whether "You are muted." appears.
+    public mutating func localSpeechStarted(at time: Double) -> Bool {
+        guard !hasLeft else { return false }
+        return mutedIndicator.speechStarted(at: time)
+    }
+
+    /// "Don't show again for this call."
+    public mutating func silenceMutedNotice() { mutedIndicator.silenceForCall() }
+
+    public func showsMutedNotice(at time: Double) -> Bool { !hasLeft && mutedIndicator.isVisible(at: time) }
+
+    /// A tile per participant, the local user first.
+    public var tiles: [ParticipantTile] {
+        participants.map { ParticipantTile(participant: $0, participantCount: participants.count) }
+    }
+
+    public mutating func leave() { hasLeft = true }
+
+    private mutating func syncLocalUser() {
+        // The local user's own video is the camera: shown when on and granted (paused otherwise).
+        participants[0].hasVideo = settings.videoOn && permissions.camera.isGranted
+        if !settings.audioOn { participants[0].isSpeaking = false; participants[0].audioLevel = 0 }
+    }
+}

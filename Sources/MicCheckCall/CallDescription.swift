@@ -1,0 +1,143 @@
+public import Foundation
+
+/// A call as a file describes it: its id, what it grants the local user, and who is in it, with an
+/// optional script of when each participant speaks (for demos and tests, until a live call server
+/// provides this).
+///
+/// ```json
+/// {
+///   "id": "standup",
+///   "capabilities": ["send-audio", "send-video"],
+///   "scriptLength": 12,
+///   "participants": [
+///     {"id": "ada", "name": "Ada Lovelace", "video": true, "speaking": [[0.5, 3.0], [7, 8.5]]},
+///     {"id": "alan", "name": "Alan Turing", "video": true, "trackPaused": true},
+///     {"id": "grace", "name": "Grace Hopper", "image": "https://example.com/grace.png"}
+///   ]
+/// }
+/// ```
+public struct CallDescription: Sendable, Hashable, Codable {
+    public struct Member: Sendable, Hashable, Codable {
+        public var id: String
+        public var name: String
+        public var image: String?
+        public var video: Bool
+        public var trackPaused: Bool
+        /// Intervals, in seconds from the start of the script, when they speak.
+        public var speaking: [[Double]]
+
+        public init(id: String, name: String, image: String? = nil, video: Bool = false, trackPaused: Bool = false,
+                    speaking: [[Double]] = []) {
+            self.id = id
+            self.name = name
+            self.image = image
+            self.video = video
+            self.trackPaused = trackPaused
+            self.speaking = speaking
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            name = try c.decode(String.self, forKey: .name)
+            image = try c.decodeIfPresent(String.self, forKey: .image)
+            video = try c.decodeIfPresent(Bool.self, forKey: .video) ?? false
+            trackPaused = try c.decodeIfPresent(Bool.self, forKey: .trackPaused) ?? false
+            speaking = try c.decodeIfPresent([[Double]].self, forKey: .speaking) ?? []
+        }
+    }
+
+    public var id: String
+    public var capabilities: Set<OwnCapability>
+    public var participants: [Member]
+    /// The script repeats every this many seconds (nil: it plays once).
+    public var scriptLength: Double?
+
+    public init(id: String, capabilities: Set<OwnCapability>, participants: [Member], scriptLength: Double? = nil) {
+        self.id = id
+        self.capabilities = capabilities
+        self.participants = participants
+        self.scriptLength = scriptLength
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        capabilities = try c.decodeIfPresent(Set<OwnCapability>.self, forKey: .capabilities) ?? [.sendAudio, .sendVideo]
+        participants = try c.decodeIfPresent([Member].self, forKey: .participants) ?? []
+        scriptLength = try c.decodeIfPresent(Double.self, forKey: .scriptLength)
+    }
+
+    /// A call file that cannot be used, with one sentence saying why.
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads and checks a call description.
+    public static func decode(_ data: Data) throws(Invalid) -> CallDescription {
+        let call: CallDescription
+        do {
+            call = try JSONDecoder().decode(CallDescription.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw Invalid(description: "\(Self.place(context.codingPath)) has no \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw Invalid(description: "\(Self.place(context.codingPath)): \(context.debugDescription.lowercasedFirst)")
+        } catch let DecodingError.dataCorrupted(context) {
+            let what = context.codingPath.isEmpty ? "it is not JSON" : "\(Self.place(context.codingPath)): \(context.debugDescription.lowercasedFirst)"
+            throw Invalid(description: what)
+        } catch {
+            throw Invalid(description: "it cannot be read (\(error))")
+        }
+        try call.validate()
+        return call
+    }
+
+    private func validate() throws(Invalid) {
+        if id.trimmingCharacters(in: .whitespaces).isEmpty { throw Invalid(description: "\"id\" is empty") }
+        if let scriptLength, !(scriptLength > 0 && scriptLength.isFinite) {
+            throw Invalid(description: "\"scriptLength\" must be a positive number of seconds")
+        }
+        var seen = Set<String>()
+        for (k, m) in participants.enumerated() {
+            if m.id.isEmpty { throw Invalid(description: "participant \(k + 1) has an empty \"id\"") }
+            if !seen.insert(m.id).inserted { throw Invalid(description: "two participants have the id \"\(m.id)\"") }
+            for span in m.speaking {
+                guard span.count == 2, span[0] >= 0, span[1] > span[0], span[1].isFinite else {
+                    throw Invalid(description: "participant \"\(m.id)\": each \"speaking\" entry must be [start, end] in seconds, with 0 ≤ start < end")
+                }
+            }
+        }
+    }
+
+    private static func place(_ path: [any CodingKey]) -> String {
+        guard !path.isEmpty else { return "the call" }
+        return path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+    }
+
+    /// The participants at `time` seconds into the script: who speaks, and a lively level while they do.
+    public func participants(at time: Double) -> [Participant] {
+        let t = scriptLength.map { time.truncatingRemainder(dividingBy: $0) } ?? time
+        return participants.map { m in
+            let speaking = m.speaking.contains { $0.count == 2 && t >= $0[0] && t < $0[1] }
+            // Syllable-like movement, about 4 per second, so the meters look alive.
+            let level: Float = speaking ? Float(0.55 + 0.35 * abs(sin(t * 12.6 + Double(m.id.count)))) : 0
+            return Participant(id: m.id, name: m.name, imageURL: m.image, hasVideo: m.video, isTrackPaused: m.trackPaused,
+                               isSpeaking: speaking, audioLevel: level)
+        }
+    }
+
+    /// The demo call of `miccheck lobby --demo`: three people whose speaking follows a 12 s script.
+    public static let demo = CallDescription(
+        id: "demo",
+        capabilities: [.sendAudio, .sendVideo],
+        participants: [
+            Member(id: "ada", name: "Ada Lovelace", video: true, speaking: [[0.5, 3.2], [8.6, 9.8]]),
+            Member(id: "alan", name: "Alan Turing", video: true, trackPaused: true, speaking: [[3.6, 6.0]]),
+            Member(id: "grace", name: "Grace Hopper", speaking: [[6.3, 8.3], [10.2, 11.6]]),
+        ],
+        scriptLength: 12)
+}
+
+extension String {
+    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}

@@ -1,0 +1,81 @@
+/// The pre-join lobby: who is already in the call, the user's own toggles, the microphone check, and
+/// join or close.
+public struct LobbyModel: Sendable, Hashable {
+    public enum Phase: Sendable, Hashable {
+        case lobby
+        /// The user joined, with these settings.
+        case joined(CallSettings)
+        /// The user closed the lobby without joining.
+        case closed
+    }
+
+    public static let title = "Before Joining"
+    public static let subtitle = "Setup your audio and video"
+    public static let aboutToJoin = "You are about to join a call."
+    public static let joinTitle = "Join Call"
+
+    public let callID: String
+    public let localUser: Participant
+    /// Everyone already in the call (the local user is not counted even if listed).
+    public var participants: [Participant]
+    public private(set) var settings: CallSettings
+    public private(set) var microphone: MicrophoneCheck
+    public private(set) var phase: Phase = .lobby
+
+    public init(callID: String, localUser: Participant, participants: [Participant], settings: CallSettings,
+                at time: Double, microphoneCheck: MicrophoneCheck.Configuration = .default) {
+        self.callID = callID
+        self.localUser = localUser
+        self.participants = participants
+        self.settings = settings
+        microphone = MicrophoneCheck(isOn: settings.audioOn, at: time, configuration: microphoneCheck)
+    }
+
+    /// The others already in the call.
+    public var others: [Participant] { participants.filter { !$0.isLocalUser && $0.id != localUser.id } }
+
+    /// "There are N more people in the call." counting the others; nil when nobody is there yet.
+    public var participantsMessage: String? { Self.participantsMessage(count: others.count) }
+
+    public static func participantsMessage(count: Int) -> String? {
+        switch count {
+        case ..<1: nil
+        case 1: "There is 1 more person in the call."
+        default: "There are \(count) more people in the call."
+        }
+    }
+
+    /// Turns a toggle over (in the lobby only).
+    public mutating func toggle(_ control: CallControl, at time: Double) {
+        guard phase == .lobby else { return }
+        settings.toggle(control)
+        if control == .microphone { microphone.setOn(settings.audioOn, at: time) }
+    }
+
+    /// One frame of microphone audio arrived.
+    public mutating func microphoneLevel(_ levelDB: Float, at time: Double) {
+        microphone.received(levelDB: levelDB, at: time)
+    }
+
+    /// The analyser found the microphone's signal dead, or alive again.
+    public mutating func microphoneDeadSignal(_ dead: Bool, at time: Double) {
+        microphone.deadSignal(dead, at: time)
+    }
+
+    /// Whether to show ``MicrophoneCheck/silentWarning`` now.
+    public func showsSilentWarning(at time: Double) -> Bool {
+        phase == .lobby && microphone.showsSilentWarning(at: time)
+    }
+
+    /// Joins with the current settings. Returns them, or nil when the lobby is no longer open.
+    public mutating func join() -> CallSettings? {
+        guard phase == .lobby else { return nil }
+        phase = .joined(settings)
+        return settings
+    }
+
+    /// Closes the lobby without joining.
+    public mutating func close() {
+        if phase == .lobby { phase = .closed }
+    }
+}

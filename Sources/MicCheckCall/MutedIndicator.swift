@@ -1,0 +1,48 @@
+public import MicCheck
+
+/// "You are muted.": whether to tell the user they are speaking into a muted microphone.
+///
+/// Active only when the microphone is off in the call, the call grants `sendAudio` (a user who may not
+/// speak is not "muted"), and the microphone permission is granted (without it nothing is heard). While
+/// active, a `speech_started` shows the notice for 2 s, once per utterance, then a cooldown; the user
+/// can turn it off for the rest of the call. The timing is ``MutedSpeechNotice``'s.
+public struct MutedIndicator: Sendable, Equatable {
+    public static let text = "You are muted."
+
+    public private(set) var notice: MutedSpeechNotice
+    /// The user chose "don't show again" for this call.
+    public private(set) var isSilencedForCall = false
+
+    public init(configuration: MutedSpeechNotice.Configuration = .default) {
+        notice = MutedSpeechNotice(isMuted: false, configuration: configuration)
+    }
+
+    /// Whether the indicator listens for speech now.
+    public var isActive: Bool { notice.isMuted }
+
+    /// Updates what the indicator depends on. Turning the microphone on hides a notice at once.
+    public mutating func update(settings: CallSettings, capabilities: Set<OwnCapability>, microphone: Permission) {
+        let active = !settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted && !isSilencedForCall
+        if active != notice.isMuted { notice.isMuted = active }
+    }
+
+    /// The user started speaking at `time`. Returns whether the notice appears now.
+    public mutating func speechStarted(at time: Double) -> Bool {
+        notice.speechStarted(at: time)
+    }
+
+    /// Whether "You are muted." is on screen at `time`.
+    public func isVisible(at time: Double) -> Bool { notice.isVisible(at: time) }
+
+    /// When the notice on screen at `time` goes away, if one is on screen.
+    public func hidesAt(after time: Double) -> Double? {
+        guard isVisible(at: time), let shown = notice.shownAt else { return nil }
+        return shown + notice.configuration.displayDuration
+    }
+
+    /// "Don't show again for this call": hides the notice now and for the rest of the call.
+    public mutating func silenceForCall() {
+        isSilencedForCall = true
+        notice.isMuted = false
+    }
+}

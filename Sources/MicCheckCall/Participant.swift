@@ -1,0 +1,45 @@
+/// Someone in the call, as the tiles and the lobby show them.
+public struct Participant: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var name: String
+    /// An avatar (a URL or a path), shown in place of video when there is one.
+    public var imageURL: String?
+    /// The participant publishes video.
+    public var hasVideo: Bool
+    /// Their video track is paused (by them, or by the call for bandwidth).
+    public var isTrackPaused: Bool
+    /// They are speaking now.
+    public var isSpeaking: Bool
+    /// How loud they are, 0…1 (see ``Participant/displayLevel(decibels:)``).
+    public var audioLevel: Float
+    /// This is the user of this app.
+    public var isLocalUser: Bool
+
+    public init(id: String, name: String, imageURL: String? = nil, hasVideo: Bool = false, isTrackPaused: Bool = false,
+                isSpeaking: Bool = false, audioLevel: Float = 0, isLocalUser: Bool = false) {
+        self.id = id
+        self.name = name
+        self.imageURL = imageURL
+        self.hasVideo = hasVideo
+        self.isTrackPaused = isTrackPaused
+        self.isSpeaking = isSpeaking
+        self.audioLevel = audioLevel
+        self.isLocalUser = isLocalUser
+    }
+
+    /// Up to two letters for the fallback tile: the first letters of the first and last words of the
+    /// name ("Ada Lovelace" → "AL", "cher" → "C"); "?" when the name has no letter or digit.
+    public var initials: String {
+        let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        guard let first = words.first?.first else { return "?" }
+        guard words.count > 1, let last = words.last?.first else { return first.uppercased() }
+        return first.uppercased() + last.uppercased()
+    }
+
+    /// Maps a level in dBFS to 0…1 for display, the way phone SDKs do: -50 dB and below is 0, 0 dB is
+    /// 1, linear in between.
+    public static func displayLevel(decibels: Float) -> Float {
+        guard decibels.isFinite else { return decibels > 0 ? 1 : 0 }
+        return min(1, max(0, (decibels + 50) / 50))
+    }
+}

@@ -1,0 +1,242 @@
+public import MicCheckCall
+
+/// Makes the views of the lobby and the call. Every piece has a default; an app replaces the pieces it
+/// wants and keeps the rest, because the default screens build themselves from the factory's other
+/// pieces (a custom ``participantTile(_:)`` shows in the lobby's self view and in the call's grid).
+///
+/// ```swift
+/// struct MyFactory: CallViewFactory {
+///     func mutedNotice(_ screen: CallScreen) -> any TerminalView {
+///         Text("🔇 muted", style: TextStyle(color: .red, bold: true))
+///     }
+/// }
+/// ```
+public protocol CallViewFactory {
+    /// The whole lobby screen.
+    func lobby(_ screen: LobbyScreen) -> any TerminalView
+    /// The live microphone meter and the silent-microphone warning.
+    func microphoneCheck(_ screen: LobbyScreen) -> any TerminalView
+    /// The microphone, camera and speaker toggles with their keys and states.
+    func settingsToggles(_ settings: CallSettings, capabilities: Set<OwnCapability>) -> any TerminalView
+    /// "You are about to join a call.", who is there, and "Join Call".
+    func joinPanel(_ screen: LobbyScreen) -> any TerminalView
+    /// The people already in the call, one per line.
+    func participantsStrip(_ participants: [Participant]) -> any TerminalView
+    /// One participant: video or fallback, speaking border.
+    func participantTile(_ tile: ParticipantTile) -> any TerminalView
+    /// "You are muted."
+    func mutedNotice(_ screen: CallScreen) -> any TerminalView
+    /// The permissions prompt, with "Open Settings" and "Dismiss", and the settings steps when asked.
+    func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView
+    /// The whole call screen.
+    func callScreen(_ screen: CallScreen) -> any TerminalView
+}
+
+/// The factory with every default.
+public struct DefaultCallViewFactory: CallViewFactory {
+    public init() {}
+}
+
+/// The keys the screens offer (the terminal app maps them; a custom factory may show them differently).
+public enum CallKeys {
+    public static let toggles: [(key: Character, control: CallControl, label: String)] = [
+        ("m", .microphone, "Microphone"), ("v", .camera, "Camera"), ("s", .speaker, "Speaker"),
+    ]
+    public static let openSettings: Character = "o"
+    public static let dismiss: Character = "d"
+    /// "Don't show again for this call" on "You are muted."
+    public static let silenceMutedNotice: Character = "n"
+}
+
+extension CallViewFactory {
+    public func lobby(_ screen: LobbyScreen) -> any TerminalView {
+        let toggles = settingsToggles(screen.lobby.settings, capabilities: screen.capabilities)
+        let tile = participantTile(screen.selfTile)
+        let left = VStack([FixedHeight(tile, rows: 8), Spacer(), microphoneCheck(screen), Spacer(), toggles])
+        let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
+        let join = joinPanel(screen)
+        return Drawing(height: { _ in 0 }) { rect, canvas in
+            let header = VStack([Text(LobbyModel.title, style: .strong), Text(LobbyModel.subtitle, style: .faint)])
+            header.draw(in: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 2, height: 2), on: &canvas)
+            var body = Rect(x: rect.x + 1, y: rect.y + 3, width: rect.width - 2, height: rect.height - 4)
+            if let prompt {
+                let h = min(prompt.height(forWidth: body.width), max(0, body.height - 6))
+                prompt.draw(in: Rect(x: body.x, y: body.maxY - h, width: body.width, height: h), on: &canvas)
+                body.height -= h
+            }
+            if body.width >= 76 {
+                HStack(spacing: 2, [left, join]).draw(in: body, on: &canvas)
+            } else {
+                VStack(spacing: 1, [left, join]).draw(in: body, on: &canvas)
+            }
+            let keys = "Enter join · m/v/s toggle · " + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
+            canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
+        }
+    }
+
+    public func microphoneCheck(_ screen: LobbyScreen) -> any TerminalView {
+        let mic = screen.lobby.microphone
+        var rows: [any TerminalView] = []
+        if !mic.isOn {
+            rows.append(Text("Microphone off: press m to check it.", style: .faint))
+        } else {
+            let db = mic.levelDB > -100 ? "\(Int(mic.levelDB.rounded())) dBFS" : "silence"
+            rows.append(Meter(value: mic.displayLevel, label: db))
+        }
+        rows.append(Text(screen.microphoneName, style: .faint))
+        if screen.lobby.showsSilentWarning(at: screen.time) {
+            rows.append(Text(MicrophoneCheck.silentWarning, style: TextStyle(color: .yellow, bold: true), wraps: true))
+        }
+        return VStack(rows)
+    }
+
+    public func settingsToggles(_ settings: CallSettings, capabilities: Set<OwnCapability>) -> any TerminalView {
+        let items = CallKeys.toggles.map { (key, control, label) in
+            (text: "[\(key)] \(label): " + (settings[control] ? "on" : "off"), on: settings[control])
+        }
+        // Left to right, wrapping to a new line when an item does not fit.
+        func place(width: Int) -> [(x: Int, y: Int)] {
+            var x = 0, y = 0
+            return items.map { item in
+                let w = Canvas.displayWidth(item.text)
+                if x > 0 && x + w > width { x = 0; y += 1 }
+                defer { x += w + 2 }
+                return (x, y)
+            }
+        }
+        return Drawing(height: { width in (place(width: width).last?.y ?? 0) + 1 }) { rect, canvas in
+            for (item, at) in zip(items, place(width: rect.width)) {
+                canvas.write(item.text, x: rect.x + at.x, y: rect.y + at.y,
+                             style: TextStyle(color: item.on ? .green : .red, bold: !item.on), clip: rect)
+            }
+        }
+    }
+
+    public func joinPanel(_ screen: LobbyScreen) -> any TerminalView {
+        var rows: [any TerminalView] = [Text(LobbyModel.aboutToJoin, wraps: true)]
+        if let message = screen.lobby.participantsMessage { rows.append(Text(message, wraps: true)) }
+        let others = screen.lobby.others
+        if !others.isEmpty { rows += [Spacer(), participantsStrip(others)] }
+        rows += [Spacer(), Text("[ \(LobbyModel.joinTitle) ]  (Enter)", style: TextStyle(color: .cyan, bold: true), alignment: .center)]
+        return Boxed(VStack(rows), title: "Join")
+    }
+
+    public func participantsStrip(_ participants: [Participant]) -> any TerminalView {
+        Drawing(height: participants.count) { rect, canvas in
+            for (k, p) in participants.enumerated() where k < rect.height {
+                let mark = p.isSpeaking ? " \(canvas.glyphs.bullet) speaking" : ""
+                let line = p.initials.padding(to: 3) + p.name + mark
+                canvas.write(line, x: rect.x, y: rect.y + k, style: p.isSpeaking ? TextStyle(color: .green) : .plain, clip: rect)
+            }
+        }
+    }
+
+    public func participantTile(_ tile: ParticipantTile) -> any TerminalView {
+        Drawing(height: 8) { rect, canvas in
+            let p = tile.participant
+            let color: TerminalColor? = tile.showsSpeakingBorder ? .green : nil
+            let title = p.isLocalUser && p.name != "You" ? "\(p.name) (you)" : p.name
+            canvas.box(rect, title: title, style: TextStyle(color: color, dim: !tile.showsSpeakingBorder), heavy: tile.showsSpeakingBorder)
+            let inner = rect.inset(dx: 1, dy: 1)
+            guard !inner.isEmpty else { return }
+            let middle = inner.y + (inner.height - 1) / 2
+            switch tile.content {
+            case .video:
+                canvas.fill(inner, with: canvas.glyphs.videoShade, style: .faint)
+                Text("video", style: .strong, alignment: .center).draw(in: Rect(x: inner.x, y: middle, width: inner.width, height: 1), on: &canvas)
+            case .fallback(let initials, let image):
+                Text("( \(initials) )", style: .strong, alignment: .center)
+                    .draw(in: Rect(x: inner.x, y: middle, width: inner.width, height: 1), on: &canvas)
+                if image != nil {
+                    Text("avatar", style: .faint, alignment: .center)
+                        .draw(in: Rect(x: inner.x, y: middle - 1, width: inner.width, height: 1), on: &canvas)
+                }
+            }
+            if inner.height >= 3 {
+                let status = tile.showsSpeakingBorder ? "speaking" : (p.hasVideo && p.isTrackPaused ? "video paused" : "")
+                Text(status, style: TextStyle(color: color), alignment: .center)
+                    .draw(in: Rect(x: inner.x, y: middle + 1, width: inner.width, height: 1), on: &canvas)
+            }
+            if p.audioLevel > 0, inner.height >= 4 {
+                Meter(value: p.audioLevel, label: "").draw(in: Rect(x: inner.x + 1, y: inner.maxY - 1, width: inner.width - 1, height: 1), on: &canvas)
+            }
+        }
+    }
+
+    public func mutedNotice(_ screen: CallScreen) -> any TerminalView {
+        Boxed(VStack([
+            Text(MutedIndicator.text, style: TextStyle(color: .yellow, bold: true), alignment: .center),
+            Text("m unmute · n don't show again in this call", style: .faint, alignment: .center),
+        ]), style: TextStyle(color: .yellow), heavy: true)
+    }
+
+    public func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView {
+        var rows: [any TerminalView] = [Text(prompt.message, wraps: true), Spacer()]
+        rows.append(Text("[o] \(PermissionPrompt.openSettingsTitle)    [d] \(PermissionPrompt.dismissTitle)", style: .strong))
+        if showsSettingsSteps {
+            rows.append(Spacer())
+            let steps = prompt.linuxSettingsSteps.enumerated().map { "\($0.offset + 1). \($0.element)" }
+            rows.append(Text(lines: steps, wraps: true))
+        }
+        return Boxed(VStack(rows), title: prompt.title, style: TextStyle(color: .yellow))
+    }
+
+    public func callScreen(_ screen: CallScreen) -> any TerminalView {
+        let call = screen.call
+        let tiles = call.tiles.map { participantTile($0) }
+        let notice = screen.call.showsMutedNotice(at: screen.time) ? mutedNotice(screen) : nil
+        let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
+        let toggles = settingsToggles(call.settings, capabilities: call.capabilities)
+        return Drawing(height: { _ in 0 }) { rect, canvas in
+            let people = call.participants.count == 1 ? "1 participant" : "\(call.participants.count) participants"
+            canvas.write("In the call · \(people)", x: rect.x + 1, y: rect.y, style: .strong, clip: rect)
+            let keys = "m/v/s toggle · " + (notice == nil ? "" : "n don't show again · ") + "q leave"
+            canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
+            var area = Rect(x: rect.x + 1, y: rect.y + 2, width: rect.width - 2, height: rect.height - 3)
+            let togglesHeight = toggles.height(forWidth: area.width)
+            toggles.draw(in: Rect(x: area.x, y: area.maxY - togglesHeight, width: area.width, height: togglesHeight), on: &canvas)
+            area.height -= togglesHeight + 1
+            if let prompt {
+                let h = min(prompt.height(forWidth: area.width), max(0, area.height - 4))
+                prompt.draw(in: Rect(x: area.x, y: area.maxY - h, width: area.width, height: h), on: &canvas)
+                area.height -= h
+            }
+            // The grid: as many columns as fit at 22 cells or more, rows sharing the height.
+            let columns = max(1, min(tiles.count, area.width / 22))
+            let rows = (tiles.count + columns - 1) / columns
+            let tileWidth = area.width / columns
+            let tileHeight = min(9, max(3, area.height / max(1, rows)))
+            for (k, tile) in tiles.enumerated() {
+                let r = Rect(x: area.x + (k % columns) * tileWidth, y: area.y + (k / columns) * tileHeight,
+                             width: tileWidth - 1, height: tileHeight)
+                if r.maxY <= area.maxY { tile.draw(in: r, on: &canvas) }
+            }
+            if let notice {
+                let w = min(area.width, 48)
+                let h = notice.height(forWidth: w)
+                let r = Rect(x: area.x + (area.width - w) / 2, y: max(area.y, area.maxY - h), width: w, height: h)
+                canvas.fill(r)
+                notice.draw(in: r, on: &canvas)
+            }
+        }
+    }
+}
+
+/// A view given exactly `rows` rows.
+public struct FixedHeight: TerminalView {
+    let content: any TerminalView
+    let rows: Int
+    public init(_ content: any TerminalView, rows: Int) {
+        self.content = content
+        self.rows = rows
+    }
+    public func height(forWidth width: Int) -> Int { rows }
+    public func draw(in rect: Rect, on canvas: inout Canvas) { content.draw(in: rect, on: &canvas) }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        let w = Canvas.displayWidth(self)
+        return w >= width ? self + " " : self + String(repeating: " ", count: width - w)
+    }
+}

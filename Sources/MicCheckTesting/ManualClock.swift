@@ -1,0 +1,11 @@
+public import MicCheckCall
+
+/// A clock that moves only when told: tests advance it instead of sleeping.
+public struct ManualClock: CallClock {
+    public private(set) var now: Double
+
+    public init(now: Double = 0) { self.now = now }
+
+    /// Moves the clock forward by `seconds` (never back).
+    public mutating func advance(by seconds: Double) { now += max(0, seconds) }
+}
