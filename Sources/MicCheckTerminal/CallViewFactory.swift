@@ -52,7 +52,7 @@ extension CallViewFactory {
     public func lobby(_ screen: LobbyScreen) -> any TerminalView {
         let toggles = settingsToggles(screen.lobby.settings, capabilities: screen.capabilities)
         let tile = participantTile(screen.selfTile)
-        let left = VStack([FixedHeight(tile, rows: 8), Spacer(), microphoneCheck(screen), Spacer(), toggles])
+        let check = microphoneCheck(screen)
         let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
         let join = joinPanel(screen)
         return Drawing(height: { _ in 0 }) { rect, canvas in
@@ -60,14 +60,20 @@ extension CallViewFactory {
             header.draw(in: Rect(x: rect.x + 1, y: rect.y, width: rect.width - 2, height: 2), on: &canvas)
             var body = Rect(x: rect.x + 1, y: rect.y + 3, width: rect.width - 2, height: rect.height - 4)
             if let prompt {
-                let h = min(prompt.height(forWidth: body.width), max(0, body.height - 6))
+                let h = min(prompt.height(forWidth: body.width), max(0, body.height - 8))
                 prompt.draw(in: Rect(x: body.x, y: body.maxY - h, width: body.width, height: h), on: &canvas)
                 body.height -= h
             }
-            if body.width >= 76 {
-                HStack(spacing: 2, [left, join]).draw(in: body, on: &canvas)
+            if body.width >= 62 {
+                // Two columns: you and your microphone on the left, the join panel taking the rest.
+                let leftWidth = min(46, max(26, body.width * 2 / 5))
+                let left = Rect(x: body.x, y: body.y, width: leftWidth, height: body.height)
+                VStack([FixedHeight(tile, rows: 8), Spacer(), check, Spacer(), toggles]).draw(in: left, on: &canvas)
+                var right = Rect(x: left.maxX + 2, y: body.y, width: body.maxX - left.maxX - 2, height: body.height)
+                right.height = min(right.height, join.height(forWidth: right.width))
+                join.draw(in: right, on: &canvas)
             } else {
-                VStack(spacing: 1, [left, join]).draw(in: body, on: &canvas)
+                VStack(spacing: 1, [FixedHeight(tile, rows: 5), VStack([check, toggles]), join]).draw(in: body, on: &canvas)
             }
             let keys = "Enter join · m/v/s toggle · " + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
@@ -113,11 +119,12 @@ extension CallViewFactory {
     }
 
     public func joinPanel(_ screen: LobbyScreen) -> any TerminalView {
+        // The button before the list, so that a short terminal cuts the list, not the button.
         var rows: [any TerminalView] = [Text(LobbyModel.aboutToJoin, wraps: true)]
         if let message = screen.lobby.participantsMessage { rows.append(Text(message, wraps: true)) }
+        rows += [Spacer(), Text("[ \(LobbyModel.joinTitle) ]  (Enter)", style: TextStyle(color: .cyan, bold: true), alignment: .center)]
         let others = screen.lobby.others
         if !others.isEmpty { rows += [Spacer(), participantsStrip(others)] }
-        rows += [Spacer(), Text("[ \(LobbyModel.joinTitle) ]  (Enter)", style: TextStyle(color: .cyan, bold: true), alignment: .center)]
         return Boxed(VStack(rows), title: "Join")
     }
 

@@ -145,9 +145,11 @@ public struct Canvas: Sendable {
         String((0..<width).compactMap { x in self[x, y].isContinuation ? nil : self[x, y].character })
     }
 
-    /// The whole canvas as text, one line per row, trailing spaces trimmed.
+    /// The whole canvas as text, one line per row, trailing spaces and empty last rows trimmed.
     public var text: String {
-        (0..<height).map { line($0).trimmingTrailingSpaces }.joined(separator: "\n")
+        var lines = (0..<height).map { line($0).trimmingTrailingSpaces }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n")
     }
 
     /// Cells a character takes on a terminal: 0 for control characters, 2 for East Asian wide and
