@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MiccheckCLITests",
-            dependencies: ["MicCheck", "MicCheckTesting"],
+            dependencies: ["MicCheck", "MicCheckTerminal", "MicCheckTesting"],
             swiftSettings: strict
         ),
     ],

@@ -3,11 +3,13 @@
 #   libpulse-dev          the build: live capture and devices over libpulse
 #   libwebrtc-audio-processing-dev   the build: echo cancellation, noise suppression, gain control
 #   pulseaudio, pulseaudio-utils   the tests: a private server with a virtual microphone, paplay, pactl
+#   libncurses-dev        the build: the full-screen lobby (miccheck lobby)
+#   tmux                  the tests: the lobby is driven through a private tmux server
 #   espeak-ng, sox        rebuilding the bundled sample and retraining the voice model
 set -euo pipefail
 command -v swift >/dev/null || { echo "setup: Swift 6 is not on PATH; install a Swift 6 toolchain first (swift.org)." >&2; exit 1; }
 need=()
-for pkg in libpulse-dev libwebrtc-audio-processing-dev pulseaudio pulseaudio-utils espeak-ng sox; do
+for pkg in libpulse-dev libwebrtc-audio-processing-dev libncurses-dev pulseaudio pulseaudio-utils tmux espeak-ng sox; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ "${MICCHECK_SKIP_APT:-}" != "1" ] && [ ${#need[@]} -gt 0 ]; then
