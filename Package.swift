@@ -22,7 +22,8 @@ let package = Package(
     ],
     targets: [
         // Pure Swift core: formats, resampling, levels, voice activity, detectors. No platform imports.
-        .target(name: "MicCheck", swiftSettings: strict),
+        // The voice activity model's weights are a resource (written by training/train_vad.py).
+        .target(name: "MicCheck", resources: [.copy("Resources/VoiceActivityModel.json")], swiftSettings: strict),
         // The call's models: settings, capabilities, participants, permissions, lobby, "You are muted.",
         // tiles, the permissions prompt. Pure values and transitions; builds wherever Swift does.
         .target(name: "MicCheckCall", dependencies: ["MicCheck"], swiftSettings: strict),

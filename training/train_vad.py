@@ -1,26 +1,47 @@
 #!/usr/bin/env python3
-"""Trains MicCheck's voice activity model and writes Sources/MicCheck/VoiceActivityModel.swift.
+"""Trains MicCheck's voice activity model and writes Sources/MicCheck/Resources/VoiceActivityModel.json.
 
-Material (never the evaluation corpus): ../shared/training (real voices and real noise: music,
-ambience, machinery, impacts, game sounds, clicks) and speech synthesised here with espeak-ng.
-Mixtures: speech at -45...-15 dBFS, alone over a faint floor or over a noise file at -5...25 dB SNR;
-noise files alone at several levels; stretches of digital silence. Features come from the Swift
-binary (`miccheck features`), so the model is trained on exactly what runs in MicCheck.
+Material (never other recorded audio, and never the evaluation corpus): ../shared/training (real voices
+and real noise: music, music with singing, ambience, machinery, impacts, game sounds, clicks) and audio
+synthesised here (espeak-ng speech in many voices and languages; white, pink, brown noise, hum, fans,
+breathing, click trains). Mixtures: speech at -55...-15 dBFS over a faint floor or a noise file at
+-5...30 dB SNR, with random colouring, speed and reverb; every noise file alone at several levels and
+colourings, impacts up to -1 dBFS peak. Features come from the Swift binary (`miccheck features`),
+so the model is trained on exactly what runs in MicCheck.
 
 Validation holds out whole noise packages and whole voices (never other stretches of files that were
 trained on), which is how unseen noise shows up.
 
-usage: pip install -r training/requirements.txt && swift build -c release
-       python3 training/train_vad.py [--shared ../shared] [--seed 7]
+The model: features standardised, a dense tanh layer, one GRU, a sigmoid output (see
+Guides/VoiceActivityDetection.md).
+
+usage: pip install -r training/requirements.txt && swift build -c release --product miccheck
+       python3 training/train_vad.py [--shared ../shared] [--seed 7] [--epochs 30]
 """
 import argparse, glob, json, os, subprocess, sys, tempfile, wave
+from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import soundfile as sf
+from scipy import signal as sps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SR = 16000
-D = 28
+D = 44
+
+TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
+         "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
+         "The numbers for this quarter look much better than expected.", "Wait, your audio is cutting out.",
+         "I'll send the notes after the call.", "Does anyone have anything else to add before we finish?",
+         "Yes, that works for me on Thursday.", "Hello? Hello, is anybody there?", "Okay.", "Mhm, right, exactly.",
+         "Could everyone please introduce themselves briefly?", "I have a hard stop at three, sorry.",
+         "Let's take that offline.", "Next slide, please.", "Twenty-five, thirty, forty-two, one hundred.",
+         "My internet is really slow today.", "No, no, go ahead.", "What do you think about the new design?"]
+VOICES = ["en-us", "en-gb", "en-gb-scotland", "en-029", "de", "fr-fr", "es", "es-419", "it", "nl", "pt", "pt-br",
+          "pl", "sv", "ru", "cs", "da", "fi", "el", "hu", "ro", "tr", "hi", "id", "vi", "cmn", "ja", "ko", "ar",
+          "he", "uk", "sk", "hr", "sw", "ta", "bn", "fa", "ca", "eu", "cy"]
+VARIANTS = ["", "+m1", "+m2", "+m3", "+m4", "+m5", "+m7", "+f1", "+f2", "+f3", "+f4", "+f5", "+klatt", "+klatt2",
+            "+klatt4", "+croak", "+whisper"]
 
 
 def label_rule(x):
@@ -57,66 +78,129 @@ def read(path):
 
 
 def espeak_set(rng, tmp, count):
-    texts = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
-             "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
-             "The numbers for this quarter look much better than expected.",
-             "Wait, your audio is cutting out.", "I'll send the notes after the call.",
-             "Does anyone have anything else to add before we finish?", "Yes, that works for me on Thursday."]
-    voices = ["en-us+m1", "en-us+f2", "en+m3", "en+f4", "en-gb-x-rp+m7", "en-us+klatt2", "de+f1", "fr+m2",
-              "es+f3", "it+m4", "nl+f1", "pt+m2", "pl+f3", "sv+m1", "en-us+klatt4", "ru+m5"]
+    """Phrases by espeak-ng in many languages and voices, joined by pauses of digital silence."""
     out = []
     for k in range(count):
-        parts, labels, t = [np.zeros(int(rng.uniform(0.3, 1.0) * SR))], [], None
+        lang = VOICES[k % len(VOICES)]
+        parts, labels = [np.zeros(int(rng.uniform(0.3, 1.5) * SR))], []
         t = len(parts[0]) / SR
-        for _ in range(rng.integers(2, 5)):
-            v = voices[rng.integers(len(voices))]
-            p = os.path.join(tmp, "e.wav")
-            subprocess.run(["espeak-ng", "-v", v, "-s", str(rng.integers(120, 200)), "-p", str(rng.integers(20, 80)),
-                            "-w", p, texts[rng.integers(len(texts))]], check=True, capture_output=True)
+        for _ in range(rng.integers(2, 6)):
+            v = lang + VARIANTS[rng.integers(len(VARIANTS))]
+            p = os.path.join(tmp, f"e{k}.wav")
+            subprocess.run(["espeak-ng", "-v", v, "-s", str(rng.integers(110, 220)), "-p", str(rng.integers(15, 85)),
+                            "-w", p, TEXTS[rng.integers(len(TEXTS))]], check=True, capture_output=True)
             with wave.open(p) as w:
                 y = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(float) / 32768
                 r = w.getframerate()
             y = np.interp(np.arange(int(len(y) * SR / r)) * r / SR, np.arange(len(y)), y)
             nz = np.nonzero(np.abs(y) > 1e-3)[0]
-            y = y[nz[0]:nz[-1] + 1]
+            if len(nz) == 0:
+                continue
+            y = y[nz[0]:nz[-1] + 1] * 10 ** (rng.uniform(-3, 3) / 20)
             labels += [[a + t, b + t] for a, b in label_rule(y)]
             parts.append(y); t += len(y) / SR
-            gap = np.zeros(int(rng.uniform(0.3, 2.5) * SR)); parts.append(gap); t += len(gap) / SR
-        out.append((np.concatenate(parts), labels, f"espeak{k}"))
+            gap = np.zeros(int(rng.uniform(0.2, 3.0) * SR)); parts.append(gap); t += len(gap) / SR
+        out.append((np.concatenate(parts), labels, f"espeak-{lang}"))
     return out
 
 
-def pink(rng, n):
-    f = np.fft.rfft(rng.standard_normal(n))
-    f[1:] /= np.sqrt(np.arange(1, len(f)))
-    p = np.fft.irfft(f, n)
+def coloured(rng, n, slope):
+    """Noise with power falling as f^-slope (0 white, 1 pink, 2 brown), unit RMS."""
+    m = 1 << int(np.ceil(np.log2(max(n, 2))))   # a power of two: odd lengths make the FFT crawl
+    f = np.fft.rfft(rng.standard_normal(m))
+    f[1:] /= np.arange(1, len(f)) ** (slope / 2)
+    f[0] = 0
+    p = np.fft.irfft(f, m)[:n]
     return p / (np.sqrt(np.mean(p ** 2)) + 1e-12)
+
+
+def synthetic_noise(rng, n, kind):
+    t = np.arange(n) / SR
+    if kind == "white":
+        return rng.standard_normal(n)
+    if kind == "pink":
+        return coloured(rng, n, 1)
+    if kind == "brown":
+        return coloured(rng, n, 2)
+    if kind == "hum":
+        f0 = rng.choice([50, 60, 100, 120]) * rng.uniform(0.98, 1.02)
+        return sum(np.sin(2 * np.pi * f0 * h * t + rng.uniform(0, 6)) * rng.uniform(0.1, 1) / h for h in range(1, 9))
+    if kind == "fan":
+        base = coloured(rng, n, rng.uniform(1, 2)) * (1 + 0.2 * np.sin(2 * np.pi * rng.uniform(0.1, 1) * t))
+        tone = np.sin(2 * np.pi * rng.uniform(90, 400) * t) * rng.uniform(0.05, 0.5)
+        return base + tone
+    if kind == "breathing":
+        env = np.maximum(0, np.sin(2 * np.pi * t / rng.uniform(2.5, 5))) ** 2
+        b, a = sps.butter(2, [rng.uniform(300, 800) / (SR / 2), rng.uniform(1500, 4000) / (SR / 2)], "band")
+        return sps.lfilter(b, a, rng.standard_normal(n)) * env
+    if kind == "clicks":
+        y = np.zeros(n)
+        pos = 0
+        while pos < n - 400:
+            pos += int(rng.exponential(rng.uniform(0.08, 0.4)) * SR) + 160
+            if pos >= n - 400:
+                break
+            L = int(rng.integers(40, 400))
+            click = rng.standard_normal(L)
+            y[pos:pos + L] += click * np.exp(-np.arange(L) / (L / 4)) * rng.uniform(0.3, 1)
+        return y
+    if kind == "silence":
+        return np.zeros(n)
+    raise ValueError(kind)
+
+
+SYNTHETIC = ["white", "pink", "brown", "hum", "fan", "breathing", "clicks", "silence"]
+
+
+def rms(x):
+    return np.sqrt(np.mean(x ** 2)) + 1e-12
 
 
 def active_rms(x, labels):
     m = np.zeros(len(x), bool)
     for a, b in labels:
         m[int(a * SR):int(b * SR)] = True
-    return np.sqrt(np.mean(x[m] ** 2)) if m.any() else np.sqrt(np.mean(x ** 2))
+    return rms(x[m]) if m.any() else rms(x)
 
 
 def reverb(rng, x):
-    rt60 = rng.uniform(0.2, 0.7)
+    rt60 = rng.uniform(0.2, 0.8)
     n = int(rt60 * SR)
     ir = rng.standard_normal(n) * np.exp(-6.9 * np.arange(n) / n)
-    ir[0] = 1.0
-    y = np.convolve(x, ir)[:len(x)]
-    return y * np.sqrt(np.mean(x ** 2) / (np.mean(y ** 2) + 1e-12))
+    ir[:int(rng.uniform(0, 0.01) * SR)] = 0
+    ir[0] = rng.uniform(0.3, 1.5)
+    y = sps.fftconvolve(x, ir)[:len(x)]
+    return y * rms(x) / rms(y)
+
+
+def colour(rng, x):
+    """A random microphone/room colouring: a low cut and a high shelf or band limit."""
+    if rng.random() < 0.3:
+        return x
+    b, a = sps.butter(1, rng.uniform(60, 300) / (SR / 2), "high")
+    y = sps.lfilter(b, a, x)
+    if rng.random() < 0.5:
+        b, a = sps.butter(2, rng.uniform(3000, 7500) / (SR / 2), "low")
+        y = sps.lfilter(b, a, y)
+    return y
 
 
 def fit_loop(rng, noise, n):
     if len(noise) >= n:
         s = rng.integers(0, len(noise) - n + 1)
         return noise[s:s + n]
-    return np.tile(noise, n // len(noise) + 1)[:n]
+    reps = np.tile(noise, n // len(noise) + 1)
+    s = rng.integers(0, len(noise))
+    return np.concatenate([reps, noise])[s:s + n]
 
 
-def make_mixtures(shared, rng, tmp):
+def speed(rng, x, labels):
+    f = rng.uniform(0.88, 1.12)
+    y = np.interp(np.arange(int(len(x) / f)) * f, np.arange(len(x)), x)
+    return y, [[a / f, b / f] for a, b in labels]
+
+
+def make_mixtures(shared, rng, tmp, espeak_count):
     speech, noise = [], []
     for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
         lab = json.load(open(j))
@@ -125,59 +209,58 @@ def make_mixtures(shared, rng, tmp):
         lab = json.load(open(j))
         pkg = lab.get("source_pkg", "?").split()[0]
         noise.append((read(j[:-5] + ".flac"), lab["category"], pkg))
-    speech += espeak_set(rng, tmp, 40)
+    speech += espeak_set(rng, tmp, espeak_count)
+    print(f"{len(speech)} speech files, {len(noise)} noise files", file=sys.stderr)
+    for k, kind in enumerate(SYNTHETIC * 3):
+        noise.append((synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}"))
     mixes = []   # (signal, labels, group-for-validation)
     for x, labels, voice in speech:
-        for variant in range(3):
-            target = rng.uniform(-45, -15)
-            y = x * 10 ** (target / 20) / (active_rms(x, labels) + 1e-12)
-            if rng.random() < 0.2:
+        for variant in range(4):
+            y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
+            quiet = variant == 3
+            target = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
+            y = colour(rng, y)
+            if rng.random() < (0.5 if quiet else 0.2):
                 y = reverb(rng, y)
-            floor = pink(rng, len(y)) * 10 ** (rng.uniform(-85, -60) / 20)
-            if variant == 0:
-                y = y + (floor if rng.random() < 0.7 else 0)
+            y = y * 10 ** (target / 20) / active_rms(y, lab)
+            floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+            if variant in (0, 3):
+                y = y + (floor if rng.random() < 0.8 else 0)
                 group = voice
             else:
                 nz, cat, pkg = noise[rng.integers(len(noise))]
-                snr = rng.uniform(0, 25) if variant == 1 else rng.uniform(-5, 10)
-                nn = fit_loop(rng, nz, len(y))
-                nn = nn * active_rms(y, labels) / (np.sqrt(np.mean(nn ** 2)) + 1e-12) * 10 ** (-snr / 20)
+                snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
+                nn = colour(rng, fit_loop(rng, nz, len(y)))
+                nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
                 y = y + nn + floor
                 group = voice + "|" + pkg
-            mixes.append((y, labels, group))
+            mixes.append((y, lab, group))
     for nz, cat, pkg in noise:
-        for variant in range(2):
-            gain = rng.uniform(-45, -12) - 20 * np.log10(np.sqrt(np.mean(nz ** 2)) + 1e-12)
-            y = nz * 10 ** (gain / 20)
-            if rng.random() < 0.5:
-                y = y + pink(rng, len(y)) * 10 ** (rng.uniform(-85, -65) / 20)
+        for variant in range(3):
+            y = colour(rng, nz)
+            if cat in ("impacts_doors", "clicks", "game_sfx") and variant == 2:
+                y = y * 10 ** (rng.uniform(-12, -1) / 20) / (np.max(np.abs(y)) + 1e-12)
+            else:
+                y = y * 10 ** (rng.uniform(-55, -12) / 20) / rms(y)
+            if rng.random() < 0.6:
+                y = y + coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+            if rng.random() < 0.3 and cat not in ("silence",):
+                other, _, opkg = noise[rng.integers(len(noise))]
+                y = y + colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other) * 10 ** (rng.uniform(-20, 0) / 20)
+                pkg = pkg + "|" + opkg
             mixes.append((y, [], pkg))
-    # steady synthetic noises and silence
-    for k in range(20):
-        n = int(rng.uniform(8, 20) * SR)
-        kind = k % 4
-        if kind == 0:
-            y = rng.standard_normal(n)
-        elif kind == 1:
-            y = pink(rng, n)
-        elif kind == 2:
-            t = np.arange(n) / SR
-            f0 = rng.choice([50, 60, 100, 120])
-            y = sum(np.sin(2 * np.pi * f0 * h * t + rng.uniform(0, 6)) / h for h in range(1, 6))
-        else:
-            y = np.zeros(n)
-        y = y / (np.sqrt(np.mean(y ** 2)) + 1e-12) * 10 ** (rng.uniform(-70, -20) / 20) if kind != 3 else y
-        mixes.append((y, [], f"synthetic{kind}"))
     return mixes
 
 
-def features(binary, y, tmp):
-    p = os.path.join(tmp, "m.wav"); q = os.path.join(tmp, "m.f32")
+def features(binary, y, path):
+    p = path + ".wav"; q = path + ".f32"
     pcm = (np.clip(y, -1, 1) * 32767).astype("<i2")
     with wave.open(p, "wb") as w:
         w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
     subprocess.run([binary, "features", p, "--output", q], check=True)
-    return np.fromfile(q, "<f4").reshape(-1, D)
+    f = np.fromfile(q, "<f4").reshape(-1, D)
+    os.remove(p); os.remove(q)
+    return f
 
 
 def frame_labels(labels, n):
@@ -188,19 +271,16 @@ def frame_labels(labels, n):
     return y
 
 
-def write_swift(path, mean, scale, layers):
-    def arr(v):
-        return "[" + ", ".join(f"{float(x):.7g}" for x in np.ravel(v)) + "]"
-    with open(path, "w") as f:
-        f.write("// Generated by training/train_vad.py. Do not edit: run the script to retrain.\n")
-        f.write("public enum VoiceActivityModel {\n")
-        f.write("    /// The trained network: standardisation, then the layers.\n")
-        f.write("    public static var network: DenseNetwork {\n")
-        f.write(f"        DenseNetwork(\n            inputMean: {arr(mean)},\n            inputScale: {arr(scale)},\n            layers: [\n")
-        for W, b in layers:
-            f.write(f"                .init(inputs: {W.shape[0]}, outputs: {W.shape[1]},\n")
-            f.write(f"                      weights: {arr(W.T)},\n                      bias: {arr(b)}),\n")
-        f.write("            ])\n    }\n}\n")
+def build_dataset(a, rng):
+    with tempfile.TemporaryDirectory() as tmp:
+        mixes = make_mixtures(a.shared, rng, tmp, a.espeak)
+        print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            feats = list(ex.map(lambda km: features(a.binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
+    X = [f.astype(np.float32) for f in feats]
+    Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
+    G = [m[2] for m in mixes]
+    return X, Y, G
 
 
 def main():
@@ -208,41 +288,138 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--hidden", default="32,16")
+    ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--dense", type=int, default=32)
+    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--cache", help="keep the dataset in this .npz and reuse it")
+    ap.add_argument("--no-validation", action="store_true", help="train on every group (the final model)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json"))
     a = ap.parse_args()
-    from sklearn.neural_network import MLPClassifier
+    import torch
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(os.cpu_count() or 2)
     rng = np.random.default_rng(a.seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        mixes = make_mixtures(a.shared, rng, tmp)
-        X, Y, G = [], [], []
-        for k, (y, labels, group) in enumerate(mixes):
-            f = features(a.binary, y, tmp)
-            X.append(f); Y.append(frame_labels(labels, len(f))); G += [group] * len(f)
-            print(f"\rfeatures {k + 1}/{len(mixes)}", end="", file=sys.stderr)
-        print(file=sys.stderr)
-    X = np.concatenate(X); Y = np.concatenate(Y); G = np.array(G)
-    # Hold out whole groups (voices / noise packages) for validation.
-    groups = sorted(set(G))
-    held = set(rng.choice(groups, size=max(1, len(groups) // 8), replace=False))
-    val = np.array([g in held or any(h in g.split("|") for h in held) for g in G])
-    mean = X[~val].mean(0); scale = 1 / (X[~val].std(0) + 1e-6)
-    Xs = (X - mean) * scale
-    print(f"frames: {len(X)} train {int((~val).sum())} val {int(val.sum())}, speech share {Y.mean():.2f}", file=sys.stderr)
-    hidden = tuple(int(h) for h in a.hidden.split(","))
-    clf = MLPClassifier(hidden_layer_sizes=hidden, activation="tanh", alpha=1e-4, batch_size=1024,
-                        learning_rate_init=2e-3, max_iter=40, random_state=a.seed, verbose=False)
-    clf.fit(Xs[~val], Y[~val])
-    from sklearn.metrics import roc_auc_score, f1_score
-    pv = clf.predict_proba(Xs[val])[:, 1]
-    print(f"validation (held-out voices and noise packages): AUC {roc_auc_score(Y[val], pv):.4f} "
-          f"F1@0.5 {f1_score(Y[val], pv >= 0.5):.3f}", file=sys.stderr)
-    noise_val = val & (Y == 0)
-    print(f"held-out non-speech frames above 0.6: {100 * np.mean(clf.predict_proba(Xs[noise_val])[:, 1] >= 0.6):.2f}%",
-          file=sys.stderr)
-    layers = list(zip(clf.coefs_, clf.intercepts_))
-    out = os.path.join(ROOT, "Sources", "MicCheck", "VoiceActivityModel.swift")
-    write_swift(out, mean, scale, layers)
-    print(f"wrote {out}", file=sys.stderr)
+    if a.cache and os.path.exists(a.cache):
+        z = np.load(a.cache, allow_pickle=True)
+        X, Y, G = list(z["X"]), list(z["Y"]), list(z["G"])
+    else:
+        X, Y, G = build_dataset(a, rng)
+        if a.cache:
+            np.savez(a.cache, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object))
+    # Hold out whole voices and noise packages.
+    parts = sorted({p for g in G for p in g.split("|")})
+    # Its own generator, so that the split is the same with or without --cache.
+    held = set(np.random.default_rng(a.seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
+    val = [False] * len(G) if a.no_validation else [any(p in held for p in g.split("|")) for g in G]
+    print(f"held out: {sorted(held)}", file=sys.stderr)
+    tr_idx = [i for i, v in enumerate(val) if not v]; va_idx = [i for i, v in enumerate(val) if v]
+    allX = np.concatenate([X[i] for i in tr_idx])
+    mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
+    print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
+          f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inp = torch.nn.Linear(D, a.dense)
+            self.gru = torch.nn.GRU(a.dense, a.hidden, batch_first=True)
+            self.out = torch.nn.Linear(a.hidden, 1)
+
+        def forward(self, x, h=None):
+            z, h = self.gru(torch.tanh(self.inp(x)), h)
+            return self.out(z).squeeze(-1), h
+
+    net = Net()
+    opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, a.epochs)
+    T = 600
+    Xs = [(x - mean) * scale for x in X]
+
+    def weights(y, g):
+        w = np.ones_like(y)
+        # The first 150 ms of each utterance decides how fast speech is announced.
+        on = np.flatnonzero(np.diff(np.concatenate([[0], y])) > 0)
+        for o in on:
+            w[o:o + 15] = 3
+        if "|" not in g and y.sum() == 0:
+            w *= 2   # noise alone: every frame above threshold is a false alert
+        return w
+
+    W = [weights(Y[i], G[i]) for i in range(len(Y))]
+
+    def chunks(idx, rs):
+        out = []
+        for i in idx:
+            n = len(Xs[i])
+            if n <= T:
+                out.append((i, 0, n))
+            else:
+                starts = [0] + list(rs.integers(0, n - T, size=n // T))
+                out += [(i, s, s + T) for s in starts]
+        return out
+
+    def batch(items):
+        L = max(e - s for _, s, e in items)
+        xb = np.zeros((len(items), L, D), np.float32); yb = np.zeros((len(items), L), np.float32)
+        wb = np.zeros((len(items), L), np.float32)
+        for k, (i, s, e) in enumerate(items):
+            xb[k, :e - s] = Xs[i][s:e]; yb[k, :e - s] = Y[i][s:e]; wb[k, :e - s] = W[i][s:e]
+        return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
+
+    def evaluate():
+        from sklearn.metrics import roc_auc_score
+        net.eval()
+        ps, ys, noise_p = [], [], []
+        with torch.no_grad():
+            for i in va_idx:
+                p = torch.sigmoid(net(torch.from_numpy(Xs[i][None]))[0])[0].numpy()
+                ps.append(p); ys.append(Y[i])
+                if Y[i].sum() == 0:
+                    noise_p.append(p)
+        net.train()
+        p = np.concatenate(ps); y = np.concatenate(ys)
+        f1 = 2 * np.sum((p >= 0.5) & (y > 0)) / (np.sum(p >= 0.5) + np.sum(y > 0))
+        npz = np.concatenate(noise_p) if noise_p else np.zeros(1)
+        return roc_auc_score(y, p), f1, 100 * np.mean(npz >= 0.7)
+
+    rs = np.random.default_rng(a.seed + 1)
+    for epoch in range(a.epochs):
+        items = chunks(tr_idx, rs)
+        rs.shuffle(items)
+        total = 0.0
+        for b0 in range(0, len(items), 32):
+            xb, yb, wb = batch(items[b0:b0 + 32])
+            logits, _ = net(xb)
+            loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
+            opt.zero_grad(); loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step(); total += float(loss.detach()) * len(xb)
+        sched.step()
+        auc, f1, fa = evaluate() if va_idx else (float("nan"), float("nan"), float("nan"))
+        print(f"epoch {epoch + 1}: loss {total / len(items):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
+              f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
+        export(net, mean, scale, a)
+
+
+
+def export(net, mean, scale, a):
+    def t(v):
+        return [float(f"{x:.7g}") for x in np.ravel(v.detach().numpy() if hasattr(v, "detach") else v)]
+    model = {
+        "format": "miccheck-vad", "version": 1, "features": D,
+        "trainedBy": "training/train_vad.py", "seed": a.seed,
+        "inputMean": t(mean), "inputScale": t(scale),
+        "dense": {"inputs": D, "outputs": a.dense, "weights": t(net.inp.weight), "bias": t(net.inp.bias)},
+        "gru": {"inputs": a.dense, "hidden": a.hidden,
+                "inputWeights": t(net.gru.weight_ih_l0), "recurrentWeights": t(net.gru.weight_hh_l0),
+                "inputBias": t(net.gru.bias_ih_l0), "recurrentBias": t(net.gru.bias_hh_l0)},
+        "output": {"inputs": a.hidden, "outputs": 1, "weights": t(net.out.weight), "bias": t(net.out.bias)},
+    }
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out, "w") as f:
+        json.dump(model, f, separators=(",", ":"))
+    print(f"wrote {a.out} ({os.path.getsize(a.out)} bytes)", file=sys.stderr)
 
 
 if __name__ == "__main__":

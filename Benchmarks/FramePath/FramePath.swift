@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 import MicCheck
 import MicCheckTesting
 
@@ -28,6 +29,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The speed comparison with Silero VAD (scripts/bench-vad-speed.sh): the detector over the frames of
+    // one 16 kHz WAV, the same file the script times Silero on. One iteration is the whole file.
+    if let path = ProcessInfo.processInfo.environment["MICCHECK_BENCH_WAV"] {
+        let samples = wavSamples16k(path)
+        let frames = stride(from: 0, to: samples.count - 159, by: 160).map { Array(samples[$0..<$0 + 160]) }
+        Benchmark("Voice activity detector, the comparison WAV (\(frames.count) frames)",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 50)) { benchmark in
+            var vad = VoiceActivityDetector()
+            benchmark.startMeasurement()
+            for f in frames { blackHole(f.withUnsafeBufferPointer { vad.process(frame: $0) }) }
+        }
+    }
+
     Benchmark("Whole analysis, 1 s of 16 kHz audio") { benchmark in
         var analyzer = Analyzer(inputRate: rate16)
         benchmark.startMeasurement()
@@ -42,5 +56,25 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             speech48.withUnsafeBufferPointer { analyzer.process($0) { blackHole($0) } }
         }
+    }
+}
+
+/// The samples of a 16 kHz WAV file, for the comparison benchmark; stops the run with a sentence otherwise.
+func wavSamples16k(_ path: String) -> [Float] {
+    do {
+        let reader = try WAVReader(path: path)
+        guard reader.format.sampleRate == 16_000 else {
+            fatalError("\(path): the comparison WAV must be 16 kHz (it is \(reader.format.sampleRate) Hz)")
+        }
+        var all: [Float] = []
+        var block = [Float](repeating: 0, count: 4096)
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            if n == 0 { break }
+            all += block[0..<n]
+        }
+        return all
+    } catch {
+        fatalError("\(path): \(error)")
     }
 }

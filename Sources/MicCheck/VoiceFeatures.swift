@@ -7,13 +7,14 @@ import Foundation
 /// floor), spectral shape (flatness, centroid, tilt, flux), and from its autocorrelation the
 /// harmonicity and pitch. Recursive averages add about a second of context without a history buffer:
 /// syllable-rate (2–8 Hz) modulation, how much the pitch moves, the share of voiced frames, and how
-/// much the level varies. These are what separate speech from music, machines and clicks.
+/// much the level varies. These are what separate speech from music, machines and clicks. Last come
+/// the 16 band levels relative to their mean (the spectral envelope's shape).
 ///
 /// - Complexity: two 512-point real FFTs and O(bands) work per frame; nothing is allocated after
 ///   `init`. Look-ahead: none.
 public struct VoiceFeatureExtractor: Sendable {
     /// Number of features per frame.
-    public static let count = 28
+    public static let count = 44
     /// Samples per frame (10 ms at 16 kHz).
     public static let frameLength = 160
     /// Analysis window (32 ms at 16 kHz).
@@ -243,6 +244,11 @@ public struct VoiceFeatureExtractor: Sendable {
         f[25] = fluxAvg / 10
         f[26] = min(4, snrVariance / 100)
         f[27] = (level - levelAvg) / 20
+        // Spectral shape: each band's level relative to the frame's mean band level.
+        var meanBand: Float = 0
+        for b in 0..<bands { meanBand += bandDB[b] }
+        meanBand /= Float(bands)
+        for b in 0..<bands { f[28 + b] = (bandDB[b] - meanBand) / 20 }
     }
 
     private var prevSNR: Float = 0

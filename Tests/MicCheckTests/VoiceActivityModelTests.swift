@@ -1,0 +1,120 @@
+import Foundation
+import MicCheck
+import Testing
+
+/// A model file in the format `training/train_vad.py` writes, with chosen weights.
+func modelJSON(features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]? = nil, scale: [Float]? = nil,
+               denseWeights: [Float]? = nil, inputWeights: [Float]? = nil, recurrentWeights: [Float]? = nil,
+               inputBias: [Float]? = nil, recurrentBias: [Float]? = nil, output: [Float]? = nil,
+               outputBias: Float = 0, format: String = "miccheck-vad") -> Data {
+    func list(_ v: [Float]) -> String { "[" + v.map { $0.isFinite ? "\($0)" : "\"nan\"" }.joined(separator: ",") + "]" }
+    let text = """
+    {"format":"\(format)","version":1,"features":\(features),
+     "inputMean":\(list(mean ?? [Float](repeating: 0, count: features))),
+     "inputScale":\(list(scale ?? [Float](repeating: 1, count: features))),
+     "dense":{"inputs":\(features),"outputs":\(dense),"weights":\(list(denseWeights ?? [Float](repeating: 0.5, count: features * dense))),"bias":\(list([Float](repeating: 0, count: dense)))},
+     "gru":{"inputs":\(dense),"hidden":\(hidden),
+            "inputWeights":\(list(inputWeights ?? [Float](repeating: 0.3, count: 3 * hidden * dense))),
+            "recurrentWeights":\(list(recurrentWeights ?? [Float](repeating: 0.2, count: 3 * hidden * hidden))),
+            "inputBias":\(list(inputBias ?? [Float](repeating: 0, count: 3 * hidden))),
+            "recurrentBias":\(list(recurrentBias ?? [Float](repeating: 0, count: 3 * hidden)))},
+     "output":{"inputs":\(hidden),"outputs":1,"weights":\(list(output ?? [Float](repeating: 1, count: hidden))),"bias":[\(outputBias)]}}
+    """
+    return Data(text.utf8)
+}
+
+@Suite("Voice activity model")
+struct VoiceActivityModelTests {
+    @Test("the bundled model loads from the package's resources, reads the extractor's features and is under 1 MB")
+    func bundled() throws {
+        let model = VoiceActivityModel.bundled
+        #expect(model.featureCount == VoiceFeatureExtractor.count)
+        #expect(model.hiddenWidth > 0)
+        let url = try #require(VoiceActivityModel.bundledURL)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(size < 1_000_000)
+    }
+
+    @Test("one GRU step equals the equations worked out by hand")
+    func gruStep() throws {
+        // features (2) → dense 1 (tanh) → GRU 1 → sigmoid; every weight distinct.
+        let model = try VoiceActivityModel(json: modelJSON(
+            mean: [1, -1], scale: [0.5, 2], denseWeights: [0.4, -0.3], inputWeights: [0.7, -0.2, 0.9],
+            recurrentWeights: [0.5, 0.6, -0.8], inputBias: [0.1, 0.2, -0.1], recurrentBias: [0.05, -0.05, 0.3],
+            output: [1.5], outputBias: -0.2))
+        func sig(_ v: Double) -> Double { 1 / (1 + exp(-v)) }
+        var h = 0.0
+        var state = VoiceActivityModel.State(for: model)
+        for input in [[3.0, 0.5], [-2.0, 1.0], [0.0, 0.0]] {
+            let x0 = (input[0] - 1) * 0.5, x1 = (input[1] + 1) * 2
+            let a = tanh(0.4 * x0 - 0.3 * x1)
+            let r = sig(0.7 * a + 0.1 + 0.5 * h + 0.05)
+            let z = sig(-0.2 * a + 0.2 + 0.6 * h - 0.05)
+            let n = tanh(0.9 * a - 0.1 + r * (-0.8 * h + 0.3))
+            h = (1 - z) * n + z * h
+            let expected = sig(1.5 * h - 0.2)
+            let f = input.map { Float($0) }
+            let got = f.withUnsafeBufferPointer { model.predict($0, state: &state) }
+            #expect(abs(Double(got) - expected) < 1e-5, "got \(got), expected \(expected)")
+        }
+        // Forgetting the stream gives the first answer again.
+        state.reset()
+        let again = [Float(3), 0.5].withUnsafeBufferPointer { model.predict($0, state: &state) }
+        var fresh = VoiceActivityModel.State(for: model)
+        let first = [Float(3), 0.5].withUnsafeBufferPointer { model.predict($0, state: &fresh) }
+        #expect(again == first)
+    }
+
+    @Test("widths that are not multiples of eight are padded without changing the result")
+    func padding() throws {
+        // 11 features, dense 3, hidden 5; compare with the same model computed in Double here.
+        let d = 11, w = 3, hw = 5
+        func values(_ n: Int, _ seed: Int) -> [Float] { (0..<n).map { Float(sin(Double($0 * 7 + seed))) * 0.5 } }
+        let dw = values(w * d, 1), iw = values(3 * hw * w, 2), rw = values(3 * hw * hw, 3)
+        let ib = values(3 * hw, 4), rb = values(3 * hw, 5), ow = values(hw, 6)
+        let model = try VoiceActivityModel(json: modelJSON(features: d, dense: w, hidden: hw, denseWeights: dw, inputWeights: iw,
+                                                           recurrentWeights: rw, inputBias: ib, recurrentBias: rb, output: ow))
+        var state = VoiceActivityModel.State(for: model)
+        var h = [Double](repeating: 0, count: hw)
+        for step in 0..<4 {
+            let x = values(d, 10 + step)
+            let a = (0..<w).map { o in tanh((0..<d).reduce(0.0) { $0 + Double(dw[o * d + $1]) * Double(x[$1]) }) }
+            func gi(_ row: Int) -> Double { (0..<w).reduce(Double(ib[row])) { $0 + Double(iw[row * w + $1]) * a[$1] } }
+            func gh(_ row: Int) -> Double { (0..<hw).reduce(Double(rb[row])) { $0 + Double(rw[row * hw + $1]) * h[$1] } }
+            var next = h
+            for j in 0..<hw {
+                let r = 1 / (1 + exp(-(gi(j) + gh(j))))
+                let z = 1 / (1 + exp(-(gi(hw + j) + gh(hw + j))))
+                let n = tanh(gi(2 * hw + j) + r * gh(2 * hw + j))
+                next[j] = (1 - z) * n + z * h[j]
+            }
+            h = next
+            let expected = 1 / (1 + exp(-(0..<hw).reduce(0.0) { $0 + Double(ow[$1]) * h[$1] }))
+            let got = x.withUnsafeBufferPointer { model.predict($0, state: &state) }
+            #expect(abs(Double(got) - expected) < 1e-5)
+        }
+    }
+
+    @Test("damaged model files are refused with a reason, never loaded",
+          arguments: [
+            ("not json", Data("{".utf8)),
+            ("another format", modelJSON(format: "onnx")),
+            ("dense weights short", modelJSON(denseWeights: [0.1])),
+            ("GRU weights short", modelJSON(inputWeights: [0.1, 0.2])),
+            ("standardisation short", modelJSON(mean: [0])),
+            ("a weight not a number", modelJSON(output: [Float.nan])),
+          ])
+    func refused(what: String, data: Data) {
+        #expect(throws: VoiceActivityModel.LoadError.self, "\(what)") { try VoiceActivityModel(json: data) }
+    }
+
+    @Test("a missing model file is unreadable, with the system's reason")
+    func missingFile() {
+        #expect {
+            try VoiceActivityModel(contentsOf: URL(fileURLWithPath: "/nonexistent/model.json"))
+        } throws: { error in
+            guard case .unreadable = error as? VoiceActivityModel.LoadError else { return false }
+            return true
+        }
+    }
+}
