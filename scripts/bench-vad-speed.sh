@@ -30,27 +30,27 @@ seconds=$(python3 -c "import wave,sys; w=wave.open(sys.argv[1]); print(w.getnfra
 silero=$(python3 scripts/silero-speed.py "$wav" 3)
 
 out=$(MICCHECK_BENCH_WAV="$wav" MICCHECK_BENCHMARKS=1 swift package --disable-sandbox benchmark \
-      --filter "comparison WAV" --format markdown --no-progress 2>&1) || { echo "$out"; exit 1; }
+      --filter ".*comparison WAV.*" --format markdown --no-progress 2>&1) || { echo "$out"; exit 1; }
 # The wall-clock table's p50 row, in the unit its header names.
 miccheck=$(python3 - "$seconds" <<PY
 import re, sys
 text = """$out"""
 seconds = float(sys.argv[1])
 scale = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0}
-for block in text.split("Time (wall clock)")[1:]:
-    unit = re.search(r"\((ns|us|μs|ms|s)\)", block)
-    row = re.search(r"\|\s*[^|]*\|\s*([\d,.]+)\s*\|\s*([\d,.]+)\s*\|\s*([\d,.]+)\s*\|", block)
-    if unit and row:
-        p50 = float(row.group(3).replace(",", "")) * scale[unit.group(1)]
+for line in text.splitlines():
+    if line.startswith("| Time (wall clock)"):
+        unit = re.search(r"\((ns|us|μs|ms|s)\)", line).group(1)
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        p50 = float(cells[3].replace(",", "")) * scale[unit]   # name, p0, p25, p50, ...
         print(f"{seconds / p50:.1f}")
         break
 else:
-    sys.exit("could not read the benchmark's wall-clock table:\n" + text)
+    sys.exit("could not read the benchmark's wall-clock row:\n" + text)
 PY
 )
-mallocs=$(echo "$out" | grep -A6 "Malloc (total)" | grep -E "^\|" | sed -n 3p || true)
+mallocs=$(echo "$out" | grep "^| Malloc (total)" | head -1 || true)
 echo "audio: $wav ($seconds s)"
 echo "Silero VAD 6.2.3 (onnxruntime, 1 thread): ${silero}x real time"
 echo "MicCheck detector (package-benchmark, p50): ${miccheck}x real time"
 python3 -c "import sys; print(f'ratio: {float(sys.argv[1]) / float(sys.argv[2]):.1f}x Silero')" "$miccheck" "$silero"
-echo "MicCheck mallocs per iteration (whole file; header, p0 ... p100): $mallocs"
+echo "MicCheck mallocs over the whole file (p0 ... p100, samples): $mallocs"

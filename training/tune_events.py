@@ -44,7 +44,7 @@ def main():
                              capture_output=True, text=True, check=True).stdout
         p = np.array([json.loads(l)["prob"] for l in out.splitlines() if l.startswith('{"t"')])
         data.append((it, p))
-    grid = itertools.product([0.5, 0.6, 0.7, 0.8, 0.9], [0.2, 0.3, 0.4, 0.5], [3, 5, 8, 10, 15], [20, 30, 40])
+    grid = itertools.product([0.5, 0.6, 0.7, 0.8, 0.9], [0.3, 0.4, 0.5, 0.6, 0.7], [2, 3, 5, 8], [5, 8, 10, 15, 20, 30])
     rows = []
     for start, end, mf, hang in grid:
         if end > start:

@@ -31,7 +31,7 @@ public struct SpeechEventDetector: Sendable {
         /// starting speech while a talker's own voice (-45 dBFS and up at the loudest) still does.
         public var minimumLevelDB: Float
 
-        public init(startThreshold: Float = 0.8, endThreshold: Float = 0.4, minimumSpeech: Double = 0.1,
+        public init(startThreshold: Float = 0.6, endThreshold: Float = 0.4, minimumSpeech: Double = 0.03,
                     hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold
@@ -41,7 +41,7 @@ public struct SpeechEventDetector: Sendable {
             self.minimumLevelDB = minimumLevelDB
         }
 
-        /// Defaults tuned on the public corpus (see Guides/VoiceActivityDetection.md).
+        /// Defaults tuned on the public corpus with `training/tune_events.py` (see Guides/VoiceActivityDetection.md).
         public static let `default` = Configuration()
     }
 

@@ -38,11 +38,20 @@ struct SpeechEventTests {
             ([0.9, 0.9, 0.1] + [Float](repeating: 0.9, count: 8), [:]),
           ])
     func hysteresis(probabilities: [Float], expected: [Int: SpeechActivityEvent]) {
-        var d = SpeechEventDetector()
+        // Start at 0.8 held for 100 ms (10 frames), end below 0.4 held for 300 ms.
+        var d = SpeechEventDetector(configuration: .init(startThreshold: 0.8, endThreshold: 0.4, minimumSpeech: 0.1, hangover: 0.3))
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, p) in probabilities.enumerated() { if let e = d.process(probability: p) { got[i] = e } }
-        // The defaults: start at 0.8 held for 100 ms (10 frames), end below 0.4 held for 300 ms.
         #expect(got == expected)
+    }
+
+    @Test("the defaults: start at 0.6 held for 30 ms, end below 0.4 held for 300 ms")
+    func defaults() {
+        var d = SpeechEventDetector()
+        let p: [Float] = [0.7, 0.7, 0.5] + [0.7, 0.7, 0.7, 0.7] + [Float](repeating: 0.45, count: 10) + [Float](repeating: 0.2, count: 30)
+        var got: [Int: SpeechActivityEvent] = [:]
+        for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
+        #expect(got == [5: .started, 46: .ended])
     }
 
     @Test("the level rule fires while any of the last three levels is above -50 dBFS")
