@@ -25,10 +25,10 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Speech probability (0-1) below which speech may end.")
     var endThreshold: Float = SpeechEventDetector.Configuration.default.endThreshold
 
-    @Option(help: "Seconds the probability must stay above the start threshold before speech starts.")
-    var minSpeech: Double = SpeechEventDetector.Configuration.default.minimumSpeech
+    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.03; 0.1 with listen --voice-processing).")
+    var minSpeech: Double?
 
-    @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -60 with listen --voice-processing).")
+    @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing).")
     var minSpeechLevel: Float?
 
     func validate() throws {
@@ -41,19 +41,21 @@ struct SpeechOptions: ParsableArguments {
         guard endThreshold <= startThreshold else {
             throw ValidationError("--end-threshold must not be above --start-threshold.")
         }
-        for (name, v) in [("--hangover", hangover), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech)] {
+        for (name, v) in [("--hangover", hangover), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0)] {
             guard v.isFinite, (0...60).contains(v) else { throw ValidationError("\(name) must be between 0 and 60 seconds.") }
         }
     }
 
     var configuration: Analyzer.Configuration { configuration(minimumLevelDefault: Decibels.floor) }
 
-    /// The configuration, with `minimumLevelDefault` when --min-speech-level is not given.
-    func configuration(minimumLevelDefault: Float) -> Analyzer.Configuration {
+    /// The configuration, with `minimumLevelDefault` when --min-speech-level is not given and
+    /// `minimumSpeechDefault` when --min-speech is not given.
+    func configuration(minimumLevelDefault: Float,
+                       minimumSpeechDefault: Double = SpeechEventDetector.Configuration.default.minimumSpeech) -> Analyzer.Configuration {
         Analyzer.Configuration(
             detector: detector,
             speech: SpeechEventDetector.Configuration(startThreshold: startThreshold, endThreshold: endThreshold,
-                                                      minimumSpeech: minSpeech, hangover: hangover,
+                                                      minimumSpeech: minSpeech ?? minimumSpeechDefault, hangover: hangover,
                                                       prefixPadding: prefixPadding,
                                                       minimumLevelDB: minSpeechLevel ?? minimumLevelDefault))
     }

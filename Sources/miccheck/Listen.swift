@@ -199,9 +199,11 @@ struct Listen: ParsableCommand {
         #endif
     }
 
-    /// With voice processing, echo residue below -60 dBFS does not start speech.
+    /// With voice processing, echo residue below -50 dBFS does not start speech.
     private var analysisConfiguration: Analyzer.Configuration {
-        speech.configuration(minimumLevelDefault: voiceProcessing ? -60 : Decibels.floor)
+        // Echo residue is faint but speech-like: with voice processing a start also needs 100 ms.
+        speech.configuration(minimumLevelDefault: voiceProcessing ? -50 : Decibels.floor,
+                             minimumSpeechDefault: voiceProcessing ? 0.1 : SpeechEventDetector.Configuration.default.minimumSpeech)
     }
 
     #if canImport(MicCheckPulse)

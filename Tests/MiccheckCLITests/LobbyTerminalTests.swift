@@ -143,7 +143,8 @@ final class TmuxPane {
         let latency = noticeClock - (started + onset)
         #expect(latency >= 0 && latency <= 1.0, "notice \(latency) s after the speech began")
         let hiddenEvent = try #require(events.first { $0["event"] as? String == "muted_notice_hidden" }?["clock"] as? Double)
-        #expect(abs(hiddenEvent - noticeClock - 2) < 0.15)
+        // Shown for 2 s; the session's clock ticks late when the test machine is loaded.
+        #expect(abs(hiddenEvent - noticeClock - 2) < 0.3)
     }
 
     @Test(arguments: [("TERM", 143), ("HUP", 129), ("SEGV", 139), ("ABRT", 134)])
