@@ -36,6 +36,20 @@ struct Label: Decodable {
     var music_vocals: Bool?
 }
 
+/// Frame decisions against a file's labels, on the scorer's 10 ms grid (a frame is labelled speech when
+/// its centre lies in a labelled segment).
+struct FrameCounts {
+    var tp = 0, fp = 0, fn = 0
+
+    init(_ frames: [AnalysisFrame], _ label: Label) {
+        for f in frames {
+            let c = f.time + 0.005
+            let truth = label.speech.contains { c >= $0[0] && c < $0[1] }
+            if f.isSpeech && truth { tp += 1 } else if f.isSpeech { fp += 1 } else if truth { fn += 1 }
+        }
+    }
+}
+
 @Suite("Public corpus", .enabled(if: corpusPresent, "../shared/corpus is not beside the repository"))
 struct CorpusTests {
     @Test("every dead-microphone file is caught within 2 s of dying",
@@ -60,13 +74,8 @@ struct CorpusTests {
         for file in ["clean_01_asterisk-en-allison", "clean_02_espeak-ng-es+f3"] {
             let label = try JSONDecoder().decode(Label.self, from: Data(contentsOf: URL(fileURLWithPath: "\(corpusDirectory)/\(file).json")))
             let (frames, events) = try analyseFile("\(corpusDirectory)/\(file).wav")
-            var tp = 0, fp = 0, fn = 0
-            for f in frames {
-                let c = f.time + 0.005
-                let truth = label.speech.contains { c >= $0[0] && c < $0[1] }
-                if f.isSpeech && truth { tp += 1 } else if f.isSpeech { fp += 1 } else if truth { fn += 1 }
-            }
-            let f1 = 2.0 * Double(tp) / Double(2 * tp + fp + fn)
+            let c = FrameCounts(frames, label)
+            let f1 = 2.0 * Double(c.tp) / Double(2 * c.tp + c.fp + c.fn)
             #expect(f1 > 0.8, "\(file): F1 \(f1)")
             #expect(events.contains { $0.name == "speech_started" })
         }
@@ -90,11 +99,8 @@ struct CorpusTests {
             let json = corpusDirectory + "/" + file.dropLast(4) + ".json"
             let label = try JSONDecoder().decode(Label.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
             let (frames, events) = try analyseFile(corpusDirectory + "/" + file)
-            for f in frames {
-                let c = f.time + 0.005
-                let truth = label.speech.contains { c >= $0[0] && c < $0[1] }
-                if f.isSpeech && truth { tp += 1 } else if f.isSpeech { fp += 1 } else if truth { fn += 1 }
-            }
+            let c = FrameCounts(frames, label)
+            tp += c.tp; fp += c.fp; fn += c.fn
             if ["noise_only", "transients"].contains(label.scenario ?? ""), label.music_vocals != true {
                 starts += events.filter { $0.name == "speech_started" }.count
                 noiseSeconds += label.duration_s
