@@ -27,8 +27,7 @@ public struct SpeechEventDetector: Sendable {
         /// Audio before the start decision that belongs to the utterance (seconds).
         public var prefixPadding: Double
         /// Frames quieter than this (dBFS) never count towards starting speech. Off (-160) by default;
-        /// after echo cancellation, whose residue is faint but speech-like, -60 keeps it from
-        /// starting speech while a talker's own voice (-45 dBFS and up at the loudest) still does.
+        /// see ``afterEchoCancellation``.
         public var minimumLevelDB: Float
 
         public init(startThreshold: Float = 0.6, endThreshold: Float = 0.4, minimumSpeech: Double = 0.03,
@@ -43,6 +42,11 @@ public struct SpeechEventDetector: Sendable {
 
         /// Defaults tuned on the public corpus with `training/tune_events.py` (see Guides/VoiceActivityDetection.md).
         public static let `default` = Configuration()
+
+        /// For audio after echo cancellation, whose residue is faint but speech-like: frames below
+        /// -50 dBFS never start speech and a start needs 100 ms, while a talker's own voice (-45 dBFS
+        /// and up at the loudest) still starts it.
+        public static let afterEchoCancellation = Configuration(minimumSpeech: 0.1, minimumLevelDB: -50)
     }
 
     public let configuration: Configuration

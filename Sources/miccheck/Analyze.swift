@@ -46,18 +46,16 @@ struct SpeechOptions: ParsableArguments {
         }
     }
 
-    var configuration: Analyzer.Configuration { configuration(minimumLevelDefault: Decibels.floor) }
+    var configuration: Analyzer.Configuration { configuration(base: .default) }
 
-    /// The configuration, with `minimumLevelDefault` when --min-speech-level is not given and
-    /// `minimumSpeechDefault` when --min-speech is not given.
-    func configuration(minimumLevelDefault: Float,
-                       minimumSpeechDefault: Double = SpeechEventDetector.Configuration.default.minimumSpeech) -> Analyzer.Configuration {
+    /// The configuration; `base` gives --min-speech and --min-speech-level when they are not given.
+    func configuration(base: SpeechEventDetector.Configuration) -> Analyzer.Configuration {
         Analyzer.Configuration(
             detector: detector,
             speech: SpeechEventDetector.Configuration(startThreshold: startThreshold, endThreshold: endThreshold,
-                                                      minimumSpeech: minSpeech ?? minimumSpeechDefault, hangover: hangover,
+                                                      minimumSpeech: minSpeech ?? base.minimumSpeech, hangover: hangover,
                                                       prefixPadding: prefixPadding,
-                                                      minimumLevelDB: minSpeechLevel ?? minimumLevelDefault))
+                                                      minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB))
     }
 }
 

@@ -199,11 +199,9 @@ struct Listen: ParsableCommand {
         #endif
     }
 
-    /// With voice processing, echo residue below -50 dBFS does not start speech.
+    /// With voice processing, echo residue does not start speech (`afterEchoCancellation`).
     private var analysisConfiguration: Analyzer.Configuration {
-        // Echo residue is faint but speech-like: with voice processing a start also needs 100 ms.
-        speech.configuration(minimumLevelDefault: voiceProcessing ? -50 : Decibels.floor,
-                             minimumSpeechDefault: voiceProcessing ? 0.1 : SpeechEventDetector.Configuration.default.minimumSpeech)
+        speech.configuration(base: voiceProcessing ? .afterEchoCancellation : .default)
     }
 
     #if canImport(MicCheckPulse)
