@@ -12,6 +12,7 @@ python3 -c "import onnxruntime, silero_vad" 2>/dev/null || {
 wav=${1:-}
 if [[ -z "$wav" ]]; then
     wav=$(mktemp /tmp/miccheck-speed.XXXXXX.wav)
+    trap 'rm -f "$wav"' EXIT
     python3 - "$wav" <<'PY'
 import glob, sys, wave
 out, data = sys.argv[1], b""
@@ -32,10 +33,11 @@ silero=$(python3 scripts/silero-speed.py "$wav" 3)
 out=$(MICCHECK_BENCH_WAV="$wav" MICCHECK_BENCHMARKS=1 swift package --disable-sandbox benchmark \
       --filter ".*comparison WAV.*" --format markdown --no-progress 2>&1) || { echo "$out"; exit 1; }
 # The wall-clock table's p50 row, in the unit its header names.
-miccheck=$(python3 - "$seconds" <<PY
+# The wall-clock row's p50, in the unit its name gives (the output goes through a file, not the script text).
+report=$(mktemp); echo "$out" > "$report"
+miccheck=$(python3 - "$seconds" "$report" <<'PY'
 import re, sys
-text = """$out"""
-seconds = float(sys.argv[1])
+seconds, text = float(sys.argv[1]), open(sys.argv[2]).read()
 scale = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0}
 for line in text.splitlines():
     if line.startswith("| Time (wall clock)"):
@@ -48,6 +50,7 @@ else:
     sys.exit("could not read the benchmark's wall-clock row:\n" + text)
 PY
 )
+rm -f "$report"
 mallocs=$(echo "$out" | grep "^| Malloc (total)" | head -1 || true)
 echo "audio: $wav ($seconds s)"
 echo "Silero VAD 6.2.3 (onnxruntime, 1 thread): ${silero}x real time"
