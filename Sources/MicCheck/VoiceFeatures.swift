@@ -10,7 +10,7 @@ import Foundation
 /// much the level varies. These are what separate speech from music, machines and clicks. Last come
 /// the 16 band levels relative to their mean (the spectral envelope's shape).
 ///
-/// - Complexity: two 512-point real FFTs and O(bands) work per frame; nothing is allocated after
+/// - Complexity: a 512-point and a 256-point real FFT and O(bands) work per frame; nothing is allocated after
 ///   `init`. Look-ahead: none.
 public struct VoiceFeatureExtractor: Sendable {
     /// Number of features per frame.
@@ -23,7 +23,8 @@ public struct VoiceFeatureExtractor: Sendable {
     static let bandCount = 16
 
     private var fft = RealFFT(size: windowLength)
-    private var acFFT = RealFFT(size: windowLength)
+    /// Half the window's size: the autocorrelation only needs 0–4 kHz, so it is taken at 8 kHz (even lags).
+    private var acFFT = RealFFT(size: windowLength / 2)
     private let window: [Float]
     private let windowAC: [Float]   // autocorrelation of the window, normalised, per lag
     private let bandStart: [Int]
@@ -122,28 +123,41 @@ public struct VoiceFeatureExtractor: Sendable {
     }
 
     /// Autocorrelation through the FFT of the power spectrum; harmonicity and pitch lag.
+    ///
+    /// Only 80–4000 Hz carries the voice's harmonics, so only those bins enter. A spectrum limited to
+    /// 4 kHz has an autocorrelation that is exact at even lags from a transform of half the size
+    /// (bins 0…128 of 256, the shared 4 kHz bin counted for both signs); the peak between even lags is
+    /// found by parabolic interpolation.
     private mutating func harmonicityAndLag() {
-        let n = Self.windowLength
-        // Only 80–4000 Hz carries the voice's harmonics; weight the spectrum there.
-        let loBin = 3, hiBin = 128
+        let m = Self.windowLength / 2
+        let loBin = 3, hiBin = m / 2
         scratch.withUnsafeMutableBufferPointer { sc in
             power.withUnsafeBufferPointer { p in
-                for k in 0..<n { sc[k] = 0 }
-                for k in loBin...hiBin {
+                for k in 0..<m { sc[k] = 0 }
+                for k in loBin..<hiBin {
                     sc[k] = p[k]
-                    sc[n - k] = p[k]
+                    sc[m - k] = p[k]
                 }
+                sc[hiBin] = 2 * p[hiBin]
             }
         }
-        scratch.withUnsafeBufferPointer { acFFT.transform($0) }
-        var best: Float = 0, bestLag = 0
+        scratch.withUnsafeBufferPointer { acFFT.transform(UnsafeBufferPointer(rebasing: $0[0..<m])) }
+        var best: Float = 0, bestLag: Float = 0
         acFFT.real.withUnsafeBufferPointer { r in
             windowAC.withUnsafeBufferPointer { wac in
                 let r0 = r[0]
                 guard r0 > 1e-12 else { return }
-                for lag in Self.minLag...Self.maxLag {
-                    let v = r[lag] / (r0 * wac[lag])
-                    if v > best, r[lag] >= r[lag - 1], r[lag] >= r[lag + 1] { best = v; bestLag = lag }
+                for half in (Self.minLag / 2)...(Self.maxLag / 2) {
+                    let a = r[half - 1], b = r[half], c = r[half + 1]
+                    guard b >= a, b >= c else { continue }
+                    // Vertex of the parabola through the three even lags around the peak.
+                    let curve = a - 2 * b + c
+                    let shift: Float = curve < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curve)) : 0
+                    let peak = b - 0.25 * (a - c) * shift
+                    let lag = 2 * (Float(half) + shift)
+                    let index = min(Int(lag.rounded()), wac.count - 1)
+                    let v = peak / (r0 * wac[index])
+                    if v > best { best = v; bestLag = lag }
                 }
             }
         }
@@ -154,7 +168,7 @@ public struct VoiceFeatureExtractor: Sendable {
         let voiced: Float = h > 0.45 ? 1 : 0
         voicedShare += 0.02 * (voiced - voicedShare)
         if voiced > 0, bestLag > 0 {
-            let lag = Float(bestLag)
+            let lag = bestLag
             if lastLag > 0 {
                 let move = min(0.5, abs(log2(lag / lastLag)))
                 pitchMove += 0.05 * (move - pitchMove)
