@@ -94,11 +94,15 @@ public struct RealFFT: Sendable {
                                 let ar = zrp + start, ai = zip + start
                                 let br = ar + halfLen, bi = ai + halfLen
                                 let wr = cp + offset, wi = sp + offset
-                                for j in 0..<halfLen {
-                                    let tr = br[j] * wr[j] - bi[j] * wi[j]
-                                    let ti = br[j] * wi[j] + bi[j] * wr[j]
-                                    br[j] = ar[j] - tr; bi[j] = ai[j] - ti
-                                    ar[j] += tr; ai[j] += ti
+                                if halfLen >= 8 {
+                                    // Eight butterflies at a time (halfLen is a power of two ≥ 8).
+                                    var j = 0
+                                    while j < halfLen {
+                                        Self.butterflies(SIMD8<Float>.self, ar + j, ai + j, br + j, bi + j, wr + j, wi + j)
+                                        j += 8
+                                    }
+                                } else {
+                                    Self.butterflies(SIMD4<Float>.self, ar, ai, br, bi, wr, wi)
                                 }
                                 start += len
                             }
@@ -129,5 +133,20 @@ public struct RealFFT: Sendable {
                 }
             }
         }
+    }
+
+    /// `V.scalarCount` radix-2 butterflies: b ← a − w·b, a ← a + w·b, on split real and imaginary parts.
+    @inline(__always)
+    private static func butterflies<V: SIMD>(_: V.Type, _ ar: UnsafeMutablePointer<Float>, _ ai: UnsafeMutablePointer<Float>,
+                                             _ br: UnsafeMutablePointer<Float>, _ bi: UnsafeMutablePointer<Float>,
+                                             _ wr: UnsafePointer<Float>, _ wi: UnsafePointer<Float>) where V.Scalar == Float {
+        func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+        let xr = load(br), xi = load(bi), cr = load(wr), ci = load(wi)
+        let tr = xr * cr - xi * ci
+        let ti = xr * ci + xi * cr
+        let yr = load(ar), yi = load(ai)
+        store(yr - tr, br); store(yi - ti, bi)
+        store(yr + tr, ar); store(yi + ti, ai)
     }
 }
