@@ -1,5 +1,5 @@
 import Foundation
-import MicCheck
+@testable import MicCheck
 import Testing
 
 /// A model file in the format `training/train_vad.py` writes, with chosen weights.
@@ -65,10 +65,10 @@ struct VoiceActivityModelTests {
         #expect(again == first)
     }
 
-    @Test("widths that are not multiples of eight are padded without changing the result")
-    func padding() throws {
-        // 11 features, dense 3, hidden 5; compare with the same model computed in Double here.
-        let d = 11, w = 3, hw = 5
+    @Test("widths that are not multiples of eight are padded without changing the result",
+          arguments: [(11, 3, 5), (20, 10, 12), (9, 17, 19)])
+    func padding(d: Int, w: Int, hw: Int) throws {
+        // d features, dense w, hidden hw; compare with the same model computed in Double here.
         func values(_ n: Int, _ seed: Int) -> [Float] { (0..<n).map { Float(sin(Double($0 * 7 + seed))) * 0.5 } }
         let dw = values(w * d, 1), iw = values(3 * hw * w, 2), rw = values(3 * hw * hw, 3)
         let ib = values(3 * hw, 4), rb = values(3 * hw, 5), ow = values(hw, 6)
@@ -93,6 +93,23 @@ struct VoiceActivityModelTests {
             let got = x.withUnsafeBufferPointer { model.predict($0, state: &state) }
             #expect(abs(Double(got) - expected) < 1e-5)
         }
+    }
+
+    @Test("the eight-lane tanh and sigmoid agree with the library's to within 5e-7 (a few units in the last place)")
+    func activations() {
+        var worstTanh: Float = 0, worstSigmoid: Float = 0
+        for i in -4000...4000 {
+            let x = Float(i) / 200   // -20 ... 20
+            let v = SIMD8<Float>(repeating: x)
+            worstTanh = max(worstTanh, abs(VoiceActivityModel.tanh(v)[3] - Foundation.tanh(x)))
+            worstSigmoid = max(worstSigmoid, abs(VoiceActivityModel.sigmoid(v)[5] - 1 / (1 + Foundation.exp(-x))))
+        }
+        #expect(worstTanh < 5e-7)
+        #expect(worstSigmoid < 5e-7)
+        // Odd, saturating, and exactly 0 at 0 (the padding lanes rely on tanh(0) = 0 and σ(0) = 1/2).
+        let t = VoiceActivityModel.tanh(SIMD8<Float>(0, 1, -1, 50, -50, 1e-3, -1e-3, 0.5))
+        #expect(t[0] == 0 && t[1] == -t[2] && t[3] == 1 && t[4] == -1)
+        #expect(VoiceActivityModel.sigmoid(SIMD8<Float>(repeating: 0))[0] == 0.5)
     }
 
     @Test("damaged model files are refused with a reason, never loaded",
