@@ -157,6 +157,7 @@ struct Listen: ParsableCommand {
             #endif
         }
         analyzer.finish(emit: handle)
+        if let note = input.closingNote { display.message(note) }
         if let failure { display.message(failure.sentence) }
         display.finish(summary: summary, input: input.label, dropped: input.droppedSamples,
                        rate: input.sampleRate, ending: failure == nil ? ending : "capture failed")

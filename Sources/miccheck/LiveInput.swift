@@ -32,6 +32,12 @@ protocol LiveInput: AnyObject, Sendable {
     var droppedSamples: Int { get }
     func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> LiveRead
     func stop()
+    /// A line for the end of the run about how the input went (nil: nothing to say).
+    var closingNote: String? { get }
+}
+
+extension LiveInput {
+    var closingNote: String? { nil }
 }
 
 /// The bundled sample, delivered in real time in 10 ms blocks, as a microphone would deliver it;
@@ -199,6 +205,21 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
     func stop() { microphone.stop() }
 
     func takeNotices() -> [String] { defer { notices = [] }; return notices }
+
+    /// What the echo canceller measured: its delay estimate, how much echo it removed, and how often
+    /// the echo reference was missing or late. Read on the reading thread, after the last read.
+    var closingNote: String? {
+        guard far != nil else { return nil }
+        let m = stream.processor.metrics
+        var parts: [String] = []
+        if let d = m.delayMilliseconds {
+            parts.append("echo delay estimate \(d) ms" + (m.delayDeviationMilliseconds.map { " (spread \($0) ms)" } ?? ""))
+        }
+        if let e = m.averageEchoReturnLossEnhancementDB { parts.append("echo removed \(fixed(Double(e), 1)) dB on average") }
+        parts.append("\(stream.framesWithoutFar) frames without the echo reference")
+        if stream.farSamplesDropped > 0 { parts.append("\(stream.farSamplesDropped) reference samples dropped") }
+        return "miccheck: voice processing: " + parts.joined(separator: ", ") + "."
+    }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> LiveRead {
         // Processed audio is at most 16/8 of the near-end samples plus a frame: keep within `buffer`.

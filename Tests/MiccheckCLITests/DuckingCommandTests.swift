@@ -215,6 +215,9 @@ struct VoiceProcessingListenTests {
         if voiceProcessing {
             #expect(starts == 0, "the loudspeaker's speech started speech \(starts) times: \(p.events("speech_started")) \(p.stderr)")
             #expect(p.stderr.contains("through voice processing, echo reference speaker"))
+            // The closing note says what the canceller measured.
+            #expect(p.stderr.contains("miccheck: voice processing: "), "\(p.stderr)")
+            #expect(p.stderr.contains("frames without the echo reference"), "\(p.stderr)")
         } else {
             #expect(starts >= 2, "the echo path carries speech (\(starts) starts without voice processing)")
         }
