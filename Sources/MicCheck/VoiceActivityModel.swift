@@ -12,14 +12,12 @@ public struct VoiceActivityModel: Sendable, Equatable {
     /// are computed at once with no horizontal sums. `place` says where each logical row goes, which lets
     /// a GRU's three gates each start on a multiple of 8.
     struct Matrix: Sendable, Equatable {
-        let rows: Int
         let columns: Int
         /// Padded rows per column, a multiple of 8.
         let height: Int
         let values: [Float]
 
         init(rows: Int, columns: Int, values: [Float], height: Int, place: (Int) -> Int = { $0 }) {
-            self.rows = rows
             self.columns = columns
             self.height = height
             var padded = [Float](repeating: 0, count: columns * height)

@@ -10,8 +10,8 @@ import Foundation
 /// much the level varies. These are what separate speech from music, machines and clicks. Last come
 /// the 16 band levels relative to their mean (the spectral envelope's shape).
 ///
-/// - Complexity: a 512-point and a 256-point real FFT and O(bands) work per frame; nothing is allocated after
-///   `init`. Look-ahead: none.
+/// - Complexity: a 512-point and a 256-point real FFT and O(bands) work per frame; nothing is
+///   allocated after `init`. Look-ahead: none.
 public struct VoiceFeatureExtractor: Sendable {
     /// Number of features per frame.
     public static let count = 44
