@@ -9,14 +9,14 @@ final class TmuxPane {
     let folder: URL
     private var socket: String { folder.appendingPathComponent("tmux.sock").path }
 
-    /// Starts `command` through `sh -c` in a `width`×`height` pane, with a UTF-8 locale. The pane stays
-    /// after the command ends, so its last screen can be read.
+    /// Starts `command` through `sh -c` in a `width`×`height` pane, with a UTF-8 locale. The pane's
+    /// shell then sleeps, so the last screen can be read: a pane whose process has ended (even with
+    /// remain-on-exit) can lose the output written just before the end, when tmux sees the exit first.
     init(_ command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
         folder = tempDir()
         let env = (["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"].merging(environment) { $1 })
             .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)", "env \(env) sh -c '\(command)'"])
-        try tmux(["set-option", "-t", "t", "remain-on-exit", "on"])
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)", "env \(env) sh -c '\(command); exec sleep 600'"])
     }
 
     /// Runs tmux on this pane's server and returns what it printed. Through posix_spawn and a file:
@@ -35,8 +35,17 @@ final class TmuxPane {
         let argv = ["/usr/bin/tmux", "-S", socket] + args
         var cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
+        // The test runner blocks most signals on its threads and posix_spawn hands that mask on: a
+        // tmux server started with it never sees SIGCHLD and outlives kill-server. Start with none.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, &cArgs, environ)
+        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, &cArgs, environ)
         guard spawned == 0 else { throw CocoaError(.fileNoSuchFile) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -77,11 +86,12 @@ final class TmuxPane {
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    /// The terminal is as it was: main screen, cursor shown, the same modes as before the lobby.
+    /// Once the lobby has ended, the terminal is as it was: main screen, cursor shown, the same modes
+    /// as before the lobby.
     static func expectRestored(_ pane: TmuxPane, _ folder: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(pane.wait(for: "EXIT=", timeout: 5) != nil, sourceLocation: sourceLocation)
         #expect(pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
         #expect(pane.value("#{cursor_flag}") == "1", sourceLocation: sourceLocation)
-        #expect(pane.wait(for: "EXIT=", timeout: 5) != nil, sourceLocation: sourceLocation)
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("after").path), Date() < deadline { usleep(20_000) }
         let before = try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8)
