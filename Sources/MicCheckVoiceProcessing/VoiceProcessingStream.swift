@@ -22,8 +22,24 @@ public final class VoiceProcessingStream {
     public let maximumFarWait: Int
     /// Near-end frames processed against silence because no far-end audio had arrived.
     public private(set) var framesWithoutFar = 0
-    /// Far-end samples dropped because the near end fell behind by more than a second.
+    /// Far-end samples dropped because the near end fell behind by more than ``farHeld`` seconds.
     public private(set) var farSamplesDropped = 0
+    /// The echo path's delay, between a far-end frame and the near-end frame it arrives with,
+    /// measured from the two signals. The canceller's filter spans about 130 ms after the far end it
+    /// is handed and nothing before it, and its own delay search moves that span only a few tens of
+    /// ms; so the far end is handed over ``farLag`` frames late, 30 ms until the delay is known (a
+    /// desktop's echo comes 40-150 ms late), then so that the echo lands 10-60 ms after it. Each
+    /// change of lag makes the canceller converge again, so a lag that already fits is kept.
+    public private(set) var delayEstimator = EchoDelayEstimator()
+    /// The echo delay in ms, once found (nil before, or without echo cancellation).
+    public var echoDelayMilliseconds: Int? { delayEstimator.delayMilliseconds }
+    private let cancelsEcho: Bool
+    /// The last ``EchoDelayEstimator/maximumLag`` + 1 far-end frames, the newest at `historyNewest`.
+    private var farHistory: [Float]
+    private var historyNewest = 0
+    /// How many frames late the canceller is handed the far end.
+    public private(set) var farLag = 3
+    private var delayedFar: [Float]
 
     private var nearResampler: Resampler?
     private var farResampler: Resampler?
@@ -34,6 +50,10 @@ public final class VoiceProcessingStream {
     private var farFrame: [Float]
     private var farEnded = false
     private let farLimit: Int
+    /// Seconds of far end kept waiting for the near end. A capture server can hold the microphone
+    /// back for a second or two and then deliver it all at once (seen with a null sink's monitor);
+    /// the far end of that time must still be there when it comes.
+    public static let farHeld = 4
     private let nearRate: Int
     private let farRate: Int
     /// Far-end samples owed: near-end frames went ahead without them, so when they arrive late
@@ -54,7 +74,7 @@ public final class VoiceProcessingStream {
         self.maximumFarWait = maximumFarWait.map { Int($0 * Double(rate)) } ?? Int.max
         nearResampler = nearRate == rate ? nil : Resampler(inputRate: nearRate, outputRate: rate)
         farResampler = farRate == rate ? nil : Resampler(inputRate: farRate, outputRate: rate)
-        farLimit = rate
+        farLimit = Self.farHeld * rate
         self.nearRate = nearRate
         self.farRate = farRate
         let block = Resampler.maxInputBlock * (rate / min(nearRate, farRate) + 2)
@@ -63,6 +83,9 @@ public final class VoiceProcessingStream {
         scratch = [Float](repeating: 0, count: block)
         frame = [Float](repeating: 0, count: processor.frameLength)
         farFrame = [Float](repeating: 0, count: processor.frameLength)
+        cancelsEcho = configuration.echoCancellation != nil
+        farHistory = [Float](repeating: 0, count: cancelsEcho ? (EchoDelayEstimator.maximumLag + 1) * processor.frameLength : 0)
+        delayedFar = [Float](repeating: 0, count: processor.frameLength)
     }
 
     /// Far-end samples queued and not yet paired with a near-end frame.
@@ -139,6 +162,22 @@ public final class VoiceProcessingStream {
         try drain { emit(UnsafeBufferPointer(rebasing: $0[0..<rest])) }
     }
 
+    /// Measures the delay on this pair of frames, keeps `farFrame` in the history, and puts in
+    /// `delayedFar` the far-end frame to hand the canceller with this near-end frame.
+    private func delayFar() {
+        frame.withUnsafeBufferPointer { n in farFrame.withUnsafeBufferPointer { f in delayEstimator.add(far: f, near: n) } }
+        let n = frame.count, slots = EchoDelayEstimator.maximumLag + 1
+        historyNewest = (historyNewest + 1) % slots
+        if let delay = delayEstimator.delayMilliseconds, !(10...60).contains(delay - 10 * farLag) {
+            farLag = max(0, delay / 10 - 2)
+        }
+        let from = (historyNewest - farLag + slots) % slots
+        farHistory.withUnsafeMutableBufferPointer { h in
+            for i in 0..<n { h[historyNewest * n + i] = farFrame[i] }
+            for i in 0..<n { delayedFar[i] = h[from * n + i] }
+        }
+    }
+
     private func feed(_ samples: UnsafeBufferPointer<Float>, through resampler: inout Resampler?,
                       into append: (UnsafeBufferPointer<Float>) -> Void) {
         guard var converter = resampler else { return append(samples) }
@@ -168,7 +207,10 @@ public final class VoiceProcessingStream {
                 return
             }
             near.pop(into: &frame)
-            try farFrame.withUnsafeBufferPointer { (f) throws(VoiceProcessingError) in try processor.analyzeFar(f) }
+            if cancelsEcho { delayFar() }
+            try (cancelsEcho ? delayedFar : farFrame).withUnsafeBufferPointer { (f) throws(VoiceProcessingError) in
+                try processor.analyzeFar(f)
+            }
             try frame.withUnsafeMutableBufferPointer { (f) throws(VoiceProcessingError) in try processor.processNear(f) }
             frame.withUnsafeBufferPointer { emit($0) }
         }

@@ -26,7 +26,8 @@ public final class VoiceProcessor {
         public var averageEchoReturnLossEnhancementDB: Float?
         /// Echo return loss, in dB: how much quieter the echo is than the far end (since the start).
         public var averageEchoReturnLossDB: Float?
-        /// The echo path delay the canceller estimates, in ms, and its spread.
+        /// The echo path delay the canceller estimates, in ms, and its spread: beyond the far end's
+        /// hand-over (``VoiceProcessingStream`` hands it over late by the delay it measures itself).
         public var delayMilliseconds: Int?
         public var delayDeviationMilliseconds: Int?
         /// Whether the last near-end frame held echo.

@@ -206,15 +206,13 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
 
     func takeNotices() -> [String] { defer { notices = [] }; return notices }
 
-    /// What the echo canceller measured: its delay estimate, how much echo it removed, and how often
+    /// What the echo canceller measured: the echo delay, how much echo it removed, and how often
     /// the echo reference was missing or late. Read on the reading thread, after the last read.
     var closingNote: String? {
         guard far != nil else { return nil }
         let m = stream.processor.metrics
         var parts: [String] = []
-        if let d = m.delayMilliseconds {
-            parts.append("echo delay estimate \(d) ms" + (m.delayDeviationMilliseconds.map { " (spread \($0) ms)" } ?? ""))
-        }
+        parts.append(stream.echoDelayMilliseconds.map { "echo delay \($0) ms" } ?? "no echo delay found")
         if let e = m.averageEchoReturnLossEnhancementDB { parts.append("echo removed \(fixed(Double(e), 1)) dB on average") }
         parts.append("\(stream.framesWithoutFar) frames without the echo reference")
         if stream.farSamplesDropped > 0 { parts.append("\(stream.farSamplesDropped) reference samples dropped") }

@@ -199,7 +199,7 @@ struct ProcessFiles: ParsableCommand {
         return .success(ProcessReport(
             near: near, far: far, out: out, configuration: configuration, seconds: inputSeconds,
             inputLevelDB: levels.input.levelDB, outputLevelDB: levels.output.levelDB,
-            metrics: stream.processor.metrics, framesWithoutFar: far == nil ? 0 : stream.framesWithoutFar,
+            metrics: stream.processor.metrics, delayMilliseconds: stream.echoDelayMilliseconds, framesWithoutFar: far == nil ? 0 : stream.framesWithoutFar,
             speed: elapsed > 0 ? inputSeconds / elapsed : nil))
     }
     #endif
@@ -229,6 +229,8 @@ struct ProcessReport {
     var inputLevelDB: Double
     var outputLevelDB: Double
     var metrics: VoiceProcessor.Metrics
+    /// The echo delay the stream measured (and handed the canceller the far end that much later).
+    var delayMilliseconds: Int?
     var framesWithoutFar: Int
     var speed: Double?
 
@@ -249,7 +251,7 @@ struct ProcessReport {
             var echo = "  echo canceller:"
             if let erle = metrics.averageEchoReturnLossEnhancementDB { echo += " echo return loss enhancement \(fixed(Double(erle), 1)) dB," }
             if let erl = metrics.averageEchoReturnLossDB { echo += " echo return loss \(fixed(Double(erl), 1)) dB," }
-            if let delay = metrics.delayMilliseconds { echo += " delay \(delay) ms," }
+            if let delayMilliseconds { echo += " delay \(delayMilliseconds) ms," }
             if echo.hasSuffix(",") { echo.removeLast() } else { echo += " no echo measured" }
             lines.append(echo)
         }
@@ -273,7 +275,7 @@ struct ProcessReport {
         ]
         fields.append("\"erle_db\": \(number(metrics.averageEchoReturnLossEnhancementDB))")
         fields.append("\"erl_db\": \(number(metrics.averageEchoReturnLossDB))")
-        fields.append("\"delay_ms\": \(metrics.delayMilliseconds.map(String.init) ?? "null")")
+        fields.append("\"delay_ms\": \(delayMilliseconds.map(String.init) ?? "null")")
         fields.append("\"seconds_without_far\": \(fixed(Double(framesWithoutFar) / 100, 2))")
         fields.append("\"x_real_time\": \(speed.map { fixed($0, 1) } ?? "null")")
         return "{" + fields.joined(separator: ", ") + "}"
