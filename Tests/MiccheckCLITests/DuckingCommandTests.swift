@@ -98,7 +98,7 @@ struct DuckingCommandTests {
                                 environment: scene.environment)
         #expect(poll(timeout: 3) { scene.volume(stream) == [minus30, minus30] })
         try scene.server.pactl(["set-sink-input-volume", String(stream), "50%"])
-        #expect(p.finish(timeout: 10) == 0)
+        #expect(p.finish(timeout: 10) == 0, "\(p.stderr)")
         #expect(scene.volume(stream) == [32_768, 32_768], "the user's 50 % is kept: \(String(describing: scene.volume(stream)))")
         #expect(p.stderr.contains("was changed during ducking"), "\(p.stderr)")
     }
@@ -175,22 +175,29 @@ struct DuckingCommandTests {
        .enabled(if: CorpusAudio.isPresent, "needs ../shared/corpus"),
        .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct VoiceProcessingListenTests {
-    /// A server whose speaker output reaches the microphone 40 ms later, 10 dB down (a loopback),
-    /// as a laptop's loudspeaker reaches its microphone.
-    static func echoServer() throws -> PrivatePulseServer {
-        let server = try PrivatePulseServer()
-        try server.pactl(["load-module", "module-loopback", "source=speaker.monitor", "sink=micsink",
-                          "latency_msec=40", "source_dont_move=true", "sink_dont_move=true"])
-        // The loopback's playback stream: the only one there is ("INDEX<tab>SINK<tab>CLIENT<tab>DRIVER...").
-        var loopback: String?
-        poll(timeout: 5) {
-            loopback = (try? server.pactl(["list", "sink-inputs", "short"]))?.split(separator: "\n")
-                .first { $0.contains("module-loopback") }
-                .flatMap { $0.split(separator: "\t").first.map(String.init) }
-            return loopback != nil
+    /// A far-end voice and its echo: what the loudspeaker plays, and what reaches the microphone from
+    /// it, 80 ms later and 10 dB down through a laptop-like room response. Played at the same moment
+    /// into `speaker` and `micsink`, the echo keeps one delay for the whole file (80 ms plus the two
+    /// streams' start offset, about 120 ms here). `module-loopback` is no echo path for a test: it
+    /// resamples to reach its target latency, and its delay slid from 180 to 105 ms within 10 s.
+    struct FarVoice {
+        let far: String
+        let echo: String
+
+        init(_ name: String, in dir: URL) throws {
+            let samples = try #require(try CorpusAudio.mono(name, seconds: 12))
+            let echo = CorpusAudio.echo(of: samples, delaySeconds: 0.08, gainDB: -10, sampleRate: 16_000)
+            func write(_ file: String, _ x: [Float]) -> String {
+                writeWAV(dir, file, WAVWriter.file(interleaved: x, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
+            }
+            far = write("\(name).wav", samples)
+            self.echo = write("\(name)-echo.wav", echo)
         }
-        try server.pactl(["set-sink-input-volume", try #require(loopback), "-10dB"])
-        return server
+
+        func play(on server: PrivatePulseServer) throws {
+            try server.play(far, sink: "speaker")
+            try server.play(echo)
+        }
     }
 
     /// A corpus voice, whole, written for paplay.
@@ -203,39 +210,77 @@ struct VoiceProcessingListenTests {
     @Test("speech from the loudspeaker alone raises speech_started without voice processing, and not with it",
           arguments: [false, true])
     func loudspeakerEcho(voiceProcessing: Bool) throws {
-        let server = try Self.echoServer()
-        defer { server.stop() }
-        let far = try Self.voice("clean_01_asterisk-en-allison", in: server.directory)
-        let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "14"] + (voiceProcessing ? ["--voice-processing"] : []),
-                                environment: server.environment)
-        #expect(poll(timeout: 5) { p.lastFrameTime != nil })
-        try server.play(far, sink: "speaker")
-        #expect(p.finish(timeout: 30) == 0, "\(p.stderr)")
-        let starts = p.events("speech_started").count
+        let (p, status, t0) = try Self.run { server in
+            let far = try FarVoice("clean_01_asterisk-en-allison", in: server.directory)
+            let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "14"] + (voiceProcessing ? ["--voice-processing"] : []),
+                                    environment: server.environment)
+            poll(timeout: 5) { p.lastFrameTime != nil }
+            let t0 = p.lastFrameTime ?? 0
+            try far.play(on: server)
+            return (p, p.finish(timeout: 30), t0)
+        }
+        #expect(status == 0, "\(p.stderr)")
+        let starts = p.events("speech_started").compactMap { $0["audio_start"] as? Double }
         if voiceProcessing {
-            #expect(starts == 0, "the loudspeaker's speech started speech \(starts) times: \(p.events("speech_started")) \(p.stderr)")
+            // The file's first utterance (1.5-4.5 s in) is where the delay is found and the canceller
+            // converges: its echo may start speech once. After it, never.
+            let late = starts.filter { $0 > t0 + 4.6 }
+            #expect(late.isEmpty && starts.count <= 1,
+                    "the loudspeaker's speech started speech at \(starts) (played from \(t0) s): \(p.stderr)")
             #expect(p.stderr.contains("through voice processing, echo reference speaker"))
             // The closing note says what the canceller measured.
             #expect(p.stderr.contains("miccheck: voice processing: "), "\(p.stderr)")
             #expect(p.stderr.contains("frames without the echo reference"), "\(p.stderr)")
+            // The 80 ms of the echo path, plus the start offset of two paplay streams and the gap
+            // between two captures' latencies: 50-180 ms seen.
+            let delay = p.stderr.firstMatch(of: /echo delay (\d+) ms/).flatMap { Int($0.1) }
+            #expect(delay.map { (10...400).contains($0) } == true, "\(p.stderr)")
         } else {
-            #expect(starts >= 2, "the echo path carries speech (\(starts) starts without voice processing)")
+            #expect(starts.count >= 2, "the echo path carries speech (\(starts.count) starts without voice processing)")
         }
     }
 
     @Test("the user's own speech still raises speech_started, with the loudspeaker silent or talking too",
           arguments: [false, true])
     func ownSpeech(doubleTalk: Bool) throws {
-        let server = try Self.echoServer()
+        let (p, status, _) = try Self.run { server in
+            let near = try Self.voice("clean_00_hedgewars-British", in: server.directory)
+            if doubleTalk { try FarVoice("clean_01_asterisk-en-allison", in: server.directory).play(on: server) }
+            let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "8", "--voice-processing"],
+                                    environment: server.environment)
+            poll(timeout: 5) { p.lastFrameTime != nil }
+            try server.play(near)
+            poll(timeout: 8) { !p.events("speech_started").isEmpty }
+            return (p, p.finish(timeout: 20), 0.0)
+        }
+        #expect(status == 0, "\(p.stderr)")
+        #expect(!p.events("speech_started").isEmpty, "\(p.stderr)")
+    }
+
+    /// Whether a run's capture was held back by the server rather than by MicCheck: no frame within
+    /// 5 s of starting, or a far end dropped because the microphone came more than 4 s late (the
+    /// closing note says so). Seen on this test machine when its hypervisor steals 10-30 % of the
+    /// CPU; the private server's null sinks then stall.
+    static func serverStalled(_ p: LiveProcess) -> Bool {
+        p.records.isEmpty || p.stderr.contains("reference samples dropped")
+    }
+
+    /// Runs `scenario` (which records no expectations: the caller checks what it returns) on a new
+    /// server; once more, on another, when ``serverStalled(_:)`` says the first run's server stalled.
+    static func run(_ scenario: (PrivatePulseServer) throws -> (LiveProcess, Int32, Double)) throws
+        -> (LiveProcess, Int32, Double)
+    {
+        var result: (LiveProcess, Int32, Double)
+        do {
+            let server = try PrivatePulseServer()
+            defer { server.stop() }
+            result = try scenario(server)
+        }
+        guard serverStalled(result.0) else { return result }
+        print("the private server stalled the capture (\(result.0.stderr.split(separator: "\n").last ?? "")); running again")
+        let server = try PrivatePulseServer()
         defer { server.stop() }
-        let near = try Self.voice("clean_00_hedgewars-British", in: server.directory)
-        if doubleTalk { try server.play(try Self.voice("clean_01_asterisk-en-allison", in: server.directory), sink: "speaker") }
-        let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "8", "--voice-processing"],
-                                environment: server.environment)
-        #expect(poll(timeout: 5) { p.lastFrameTime != nil })
-        try server.play(near)
-        #expect(poll(timeout: 8) { !p.events("speech_started").isEmpty }, "\(p.stderr)")
-        #expect(p.finish(timeout: 20) == 0)
+        return try scenario(server)
     }
 }
 #endif

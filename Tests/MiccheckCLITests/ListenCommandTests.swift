@@ -191,7 +191,7 @@ struct ListenCommandTests {
                                 environment: server.environment)
         #expect(p.wait(timeout: 5) { (p.lastFrameTime ?? 0) > 0.5 })
         try server.pactl(["unload-module", "module-remap-source"])
-        #expect(p.finish(timeout: 10) == 0)
+        #expect(p.finish(timeout: 10) == 0, "\(p.stderr)")
         #expect(p.stderr.contains("the source virtmic disappeared; listening to the default source"))
         #expect((p.lastFrameTime ?? 0) > 2.9)
     }
@@ -211,7 +211,7 @@ struct ListenCommandTests {
     @Test("--sample plays the bundled sample in real time; --muted shows \"You are muted.\" once per utterance")
     func sampleMuted() throws {
         let p = try LiveProcess(["listen", "--sample", "--muted", "--duration", "2"], environment: [:])
-        #expect(p.finish(timeout: 10) == 0)
+        #expect(p.finish(timeout: 10) == 0, "\(p.stderr)")
         let out = p.lines
         #expect(out.contains { $0.hasSuffix("speech started") })
         #expect(out.filter { $0.hasSuffix("You are muted.") }.count == 1)
