@@ -199,7 +199,8 @@ struct ProcessFiles: ParsableCommand {
         return .success(ProcessReport(
             near: near, far: far, out: out, configuration: configuration, seconds: inputSeconds,
             inputLevelDB: levels.input.levelDB, outputLevelDB: levels.output.levelDB,
-            metrics: stream.processor.metrics, delayMilliseconds: stream.echoDelayMilliseconds, framesWithoutFar: far == nil ? 0 : stream.framesWithoutFar,
+            metrics: stream.processor.metrics, delayMilliseconds: stream.echoDelayMilliseconds,
+            framesWithoutFar: far == nil ? 0 : stream.framesWithoutFar,
             speed: elapsed > 0 ? inputSeconds / elapsed : nil))
     }
     #endif
