@@ -32,7 +32,6 @@ silero=$(python3 scripts/silero-speed.py "$wav" 3)
 
 out=$(MICCHECK_BENCH_WAV="$wav" MICCHECK_BENCHMARKS=1 swift package --disable-sandbox benchmark \
       --filter ".*comparison WAV.*" --format markdown --no-progress 2>&1) || { echo "$out"; exit 1; }
-# The wall-clock table's p50 row, in the unit its header names.
 # The wall-clock row's p50, in the unit its name gives (the output goes through a file, not the script text).
 report=$(mktemp); echo "$out" > "$report"
 miccheck=$(python3 - "$seconds" "$report" <<'PY'

@@ -66,14 +66,7 @@ func wavSamples16k(_ path: String) -> [Float] {
         guard reader.format.sampleRate == 16_000 else {
             fatalError("\(path): the comparison WAV must be 16 kHz (it is \(reader.format.sampleRate) Hz)")
         }
-        var all: [Float] = []
-        var block = [Float](repeating: 0, count: 4096)
-        while true {
-            let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-            if n == 0 { break }
-            all += block[0..<n]
-        }
-        return all
+        return try reader.readRest()
     } catch {
         fatalError("\(path): \(error)")
     }

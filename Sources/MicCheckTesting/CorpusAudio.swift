@@ -1,5 +1,5 @@
 import Foundation
-import MicCheck
+public import MicCheck
 
 /// Audio from the public corpus (`../shared/corpus` beside the repository) and whole-file helpers.
 public enum CorpusAudio {
@@ -80,5 +80,18 @@ public enum CorpusAudio {
             for i in shift..<far.count { out[i] += w * far[i - shift] }
         }
         return out
+    }
+}
+
+extension WAVReader {
+    /// Everything left in the file, mono at the file's rate, read `blockSize` frames at a time.
+    public func readRest(blockSize: Int = WAVReader.blockFrames) throws -> [Float] {
+        var all: [Float] = []
+        var block = [Float](repeating: 0, count: blockSize)
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { try read(into: $0) }
+            if n == 0 { return all }
+            all += block[0..<n]
+        }
     }
 }

@@ -30,6 +30,11 @@ public struct EchoDelayEstimator: Sendable {
     public static let laterCorrelation: Float = 0.8
     public static let earlyCorrelation: Float = 0.9
     public static let minimumEvidence: Float = 30
+    /// Frames of far-end sound after which a lag needs only ``laterCorrelation``, then only
+    /// ``minimumCorrelation``; ``evidence`` stops counting at `evidenceLimit`.
+    private static let laterEvidence: Float = 100
+    private static let settledEvidence: Float = 200
+    private static let evidenceLimit: Float = 300
     public static let confirmationFrames = 20
 
     /// The delay found, in ms (a multiple of 10), or nil until one is found.
@@ -77,7 +82,7 @@ public struct EchoDelayEstimator: Sendable {
         newest = (newest + 1) % n
         farEnvelope[newest] = farLevel - fm
         farActive[newest] = farSquare > Self.activeFarPower
-        if farActive[newest] { evidence = min(evidence + 1, 10 * Self.minimumEvidence) }
+        if farActive[newest] { evidence = min(evidence + 1, Self.evidenceLimit) }
         let nearValue = nearLevel - nm
         var best = -1
         var bestScore: Float = 0
@@ -97,7 +102,8 @@ public struct EchoDelayEstimator: Sendable {
         (bestLag, bestCorrelation) = (best, bestScore)
         // Over a second or two, a chance likeness between two voices at one of 50 lags can reach 0.6:
         // ask for more while the evidence is short.
-        let required = evidence < 100 ? Self.earlyCorrelation : evidence < 200 ? Self.laterCorrelation : Self.minimumCorrelation
+        let required = evidence < Self.laterEvidence ? Self.earlyCorrelation
+            : evidence < Self.settledEvidence ? Self.laterCorrelation : Self.minimumCorrelation
         guard evidence >= Self.minimumEvidence, best >= 0, bestScore >= required else {
             candidateFrames = 0
             return

@@ -5,14 +5,7 @@ import Testing
 
 func readAll(_ bytes: [UInt8]) throws -> (AudioFormat, [Float]) {
     let reader = try WAVReader(source: MemoryByteSource(bytes))
-    var out: [Float] = []
-    var buf = [Float](repeating: 0, count: 1000)
-    while true {
-        let n = try buf.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-        if n == 0 { break }
-        out += buf[0..<n]
-    }
-    return (reader.format, out)
+    return (reader.format, try reader.readRest(blockSize: 1000))
 }
 
 func expectError(_ bytes: [UInt8], _ check: (AudioInputError) -> Bool) {

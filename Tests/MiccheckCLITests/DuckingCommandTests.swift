@@ -178,7 +178,7 @@ struct VoiceProcessingListenTests {
     /// A far-end voice and its echo: what the loudspeaker plays, and what reaches the microphone from
     /// it, 80 ms later and 10 dB down through a laptop-like room response. Played at the same moment
     /// into `speaker` and `micsink`, the echo keeps one delay for the whole file (80 ms plus the two
-    /// streams' start offset, about 120 ms here). `module-loopback` is no echo path for a test: it
+    /// streams' start offset and capture latencies: 50-180 ms seen). `module-loopback` is no echo path for a test: it
     /// resamples to reach its target latency, and its delay slid from 180 to 105 ms within 10 s.
     struct FarVoice {
         let far: String
@@ -186,12 +186,9 @@ struct VoiceProcessingListenTests {
 
         init(_ name: String, in dir: URL) throws {
             let samples = try #require(try CorpusAudio.mono(name, seconds: 12))
-            let echo = CorpusAudio.echo(of: samples, delaySeconds: 0.08, gainDB: -10, sampleRate: 16_000)
-            func write(_ file: String, _ x: [Float]) -> String {
-                writeWAV(dir, file, WAVWriter.file(interleaved: x, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
-            }
-            far = write("\(name).wav", samples)
-            self.echo = write("\(name)-echo.wav", echo)
+            far = VoiceProcessingListenTests.write(samples, "\(name).wav", in: dir)
+            echo = VoiceProcessingListenTests.write(CorpusAudio.echo(of: samples, delaySeconds: 0.08, gainDB: -10, sampleRate: 16_000),
+                                                    "\(name)-echo.wav", in: dir)
         }
 
         func play(on server: PrivatePulseServer) throws {
@@ -202,9 +199,12 @@ struct VoiceProcessingListenTests {
 
     /// A corpus voice, whole, written for paplay.
     static func voice(_ name: String, in dir: URL) throws -> String {
-        let samples = try #require(try CorpusAudio.mono(name, seconds: 12))
-        return writeWAV(dir, "\(name).wav", WAVWriter.file(interleaved: samples, sampleRate: 16_000, channels: 1,
-                                                           encoding: .signedInt16))
+        write(try #require(try CorpusAudio.mono(name, seconds: 12)), "\(name).wav", in: dir)
+    }
+
+    /// 16 kHz mono samples as a 16-bit WAV file in `dir`; returns its path.
+    static func write(_ samples: [Float], _ file: String, in dir: URL) -> String {
+        writeWAV(dir, file, WAVWriter.file(interleaved: samples, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
     }
 
     @Test("speech from the loudspeaker alone raises speech_started without voice processing, and not with it",
