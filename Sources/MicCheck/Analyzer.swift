@@ -16,7 +16,12 @@ public struct AnalysisFrame: Sendable, Equatable {
     public var peakDB: Float
     /// Speech probability (for the level rule: the display value of the loudest of the last levels).
     public var probability: Float
+    /// Whether this frame is speech (``SpeechFrameDecision``; for the level rule, its verdict).
     public var isSpeech: Bool
+    /// Whether an utterance is in progress: on from the frame with `speech_started` until the frame
+    /// before `speech_ended`. It stays on through the pauses inside an utterance; a speaking
+    /// indicator shows this.
+    public var isSpeaking: Bool
 }
 
 /// Something that happened at a moment of the input.
@@ -62,11 +67,14 @@ public struct Analyzer: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var detector: SpeechDetectorKind
         public var speech: SpeechEventDetector.Configuration
+        /// How each frame's `speech` is decided (the voice detector only).
+        public var frame: SpeechFrameDecision.Configuration
         public var silence: SilentMicrophoneDetector.Configuration
 
         public init(detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
+                    frame: SpeechFrameDecision.Configuration = .default,
                     silence: SilentMicrophoneDetector.Configuration = .default) {
-            self.detector = detector; self.speech = speech; self.silence = silence
+            self.detector = detector; self.speech = speech; self.frame = frame; self.silence = silence
         }
     }
 
@@ -86,6 +94,7 @@ public struct Analyzer: Sendable {
     private var pendingCount = 0
     private var vad: VoiceActivityDetector
     private var speech: SpeechEventDetector
+    private var frameDecision: SpeechFrameDecision
     private var levelRule: LevelRuleDetector
     private var silence: SilentMicrophoneDetector
     private var frameIndex = 0
@@ -112,6 +121,7 @@ public struct Analyzer: Sendable {
                                                      minimum: 0, maximum: 0, meanSquare: 0), count: 64)
         vad = VoiceActivityDetector()
         speech = SpeechEventDetector(configuration: configuration.speech)
+        frameDecision = SpeechFrameDecision(configuration: configuration.frame)
         levelRule = LevelRuleDetector()
         silence = SilentMicrophoneDetector(configuration: configuration.silence)
     }
@@ -199,18 +209,21 @@ public struct Analyzer: Sendable {
         let speechEvent: SpeechActivityEvent?
         let probability: Float
         let isSpeech: Bool
+        let isSpeaking: Bool
         switch configuration.detector {
         case .vad:
             speechEvent = speech.process(probability: prob, levelDB: level.rmsDB)
             probability = prob
-            isSpeech = speech.isSpeaking
+            isSpeech = frameDecision.process(probability: prob)
+            isSpeaking = speech.isSpeaking
         case .level:
             speechEvent = levelRule.process(levelDB: level.rmsDB)
             probability = levelRule.score
             isSpeech = levelRule.isSpeaking
+            isSpeaking = isSpeech
         }
         emit(.frame(AnalysisFrame(index: frameIndex, time: t, levelDB: level.rmsDB, peakDB: level.peakDB,
-                                  probability: probability, isSpeech: isSpeech)))
+                                  probability: probability, isSpeech: isSpeech, isSpeaking: isSpeaking)))
         switch silenceEvent {
         case .silent(let sig): emit(.event(.microphoneSilent(time: t, signature: sig)))
         case .active: emit(.event(.microphoneActive(time: t)))

@@ -31,9 +31,15 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing).")
     var minSpeechLevel: Float?
 
+    @Option(help: "Speech probability (0-1) at or above which a frame is speech (each frame's \"speech\"; events have their own thresholds).")
+    var frameThreshold: Float = SpeechFrameDecision.Configuration.default.threshold
+
+    @Option(help: "Seconds a frame at or above --frame-threshold keeps the frames after it speech.")
+    var frameHold: Double = SpeechFrameDecision.Configuration.default.hold
+
     func validate() throws {
-        guard (0...1).contains(startThreshold), (0...1).contains(endThreshold) else {
-            throw ValidationError("--start-threshold and --end-threshold must be between 0 and 1.")
+        guard (0...1).contains(startThreshold), (0...1).contains(endThreshold), (0...1).contains(frameThreshold) else {
+            throw ValidationError("--start-threshold, --end-threshold and --frame-threshold must be between 0 and 1.")
         }
         if let minSpeechLevel, !(minSpeechLevel.isFinite && (-160...0).contains(minSpeechLevel)) {
             throw ValidationError("--min-speech-level must be between -160 and 0 dBFS.")
@@ -41,7 +47,8 @@ struct SpeechOptions: ParsableArguments {
         guard endThreshold <= startThreshold else {
             throw ValidationError("--end-threshold must not be above --start-threshold.")
         }
-        for (name, v) in [("--hangover", hangover), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0)] {
+        for (name, v) in [("--hangover", hangover), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0),
+                          ("--frame-hold", frameHold)] {
             guard v.isFinite, (0...60).contains(v) else { throw ValidationError("\(name) must be between 0 and 60 seconds.") }
         }
     }
@@ -55,7 +62,8 @@ struct SpeechOptions: ParsableArguments {
             speech: SpeechEventDetector.Configuration(startThreshold: startThreshold, endThreshold: endThreshold,
                                                       minimumSpeech: minSpeech ?? base.minimumSpeech, hangover: hangover,
                                                       prefixPadding: prefixPadding,
-                                                      minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB))
+                                                      minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB),
+            frame: SpeechFrameDecision.Configuration(threshold: frameThreshold, hold: frameHold))
     }
 }
 

@@ -270,7 +270,7 @@ final class LiveDisplay {
         case .frame(let f):
             now = f.time
             level = f.levelDB
-            speaking = f.isSpeech
+            speaking = f.isSpeaking
             if format == .jsonl { out.line(frameRecord(f)) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
         case .event(let e):
             if format == .jsonl { out.line(eventRecord(e)); return }

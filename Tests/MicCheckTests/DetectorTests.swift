@@ -65,6 +65,51 @@ struct SpeechEventTests {
     }
 }
 
+@Suite("Frame decisions")
+struct SpeechFrameDecisionTests {
+    @Test("a frame is speech at or above the threshold and for the hold after it, never longer",
+          arguments: [
+            // probabilities (one per 10 ms) → which frames are speech, threshold 0.6 held 30 ms
+            ([0.2, 0.6, 0.2, 0.2, 0.2, 0.2, 0.2], [false, true, true, true, true, false, false]),
+            ([0.7, 0.1, 0.1, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1], [true, true, true, true, true, true, true, false, false]),
+            ([0.59, 0.59, 0.59], [false, false, false]),
+            ([Float.nan, 0.9, Float.nan], [false, true, true]),
+          ])
+    func decisions(probabilities: [Float], expected: [Bool]) {
+        var d = SpeechFrameDecision()
+        #expect(probabilities.map { d.process(probability: $0) } == expected)
+    }
+
+    @Test("with no hold, exactly the frames at or above the threshold")
+    func noHold() {
+        var d = SpeechFrameDecision(configuration: .init(threshold: 0.5, hold: 0))
+        #expect([0.4, 0.5, 0.49, 1].map { d.process(probability: $0) } == [false, true, false, true])
+    }
+
+    @Test("in a pause inside an utterance the frames are not speech while the utterance stays open")
+    func pauseInsideUtterance() throws {
+        let rate = 16_000
+        let floor = Signals.pinkNoise(rmsDB: -70, seconds: 5, sampleRate: rate)
+        let words = Signals.syllables(rmsDB: -25, seconds: 1.5, sampleRate: rate)
+        // 1 s of room tone, 1.5 s of syllables, a 150 ms pause, 1.5 s of syllables, room tone. With the
+        // syllables' own 70 ms gap the pause is 220 ms: shorter than the 300 ms hangover.
+        var x = [Float](repeating: 0, count: rate)
+        x += words + [Float](repeating: 0, count: rate * 15 / 100) + words
+        x += [Float](repeating: 0, count: floor.count - x.count)
+        let (frames, events) = analyse(zip(x, floor).map { $0 + $1 }, rate: rate)
+        #expect(events.filter { $0.name == "speech_started" }.count == 1)
+        // The pause: frames 243..<265; from 70 ms after the last syllable to its end.
+        let pause = frames[250..<265]
+        #expect(pause.allSatisfy { $0.isSpeaking })
+        #expect(pause.allSatisfy { !$0.isSpeech }, "\(pause.map(\.probability))")
+        // After the utterance ends nothing is speech.
+        let ended = try #require(events.first { $0.name == "speech_ended" }).time
+        #expect(frames.filter { $0.time >= ended + 0.1 }.allSatisfy { !$0.isSpeech })
+        let speech = frames.filter(\.isSpeech).count
+        #expect(speech > 200 && speech < 330, "\(speech) speech frames for 300 of syllables")
+    }
+}
+
 @Suite("Voice activity")
 struct VoiceActivityTests {
     @Test("voiced syllables score far above steady noise, hum and silence")

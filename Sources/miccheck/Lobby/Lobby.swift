@@ -114,7 +114,7 @@ struct Lobby: ParsableCommand {
                     reportedStart = true
                     log?.write(["event": "audio_started"], clock: started)
                 }
-                if s.frames > 0 { session.microphoneFrame(levelDB: s.levelDB, isSpeech: s.isSpeech, at: now) }
+                if s.frames > 0 { session.microphoneFrame(levelDB: s.levelDB, isSpeech: s.isSpeaking, at: now) }
                 for event in s.events {
                     log?.write(["event": event.name, "t": event.time], clock: now)
                     if case .speechStarted = event { lastSpeechStart = event.time }

@@ -8,7 +8,7 @@ import Synchronization
 final class LobbyAudio: Sendable {
     struct Snapshot {
         var levelDB: Float = Decibels.floor
-        var isSpeech = false
+        var isSpeaking = false
         /// Events since the last `take()`, in order.
         var events: [AnalysisEvent] = []
         /// Frames since the last `take()`.
@@ -56,7 +56,7 @@ final class LobbyAudio: Sendable {
                 switch output {
                 case .frame(let f):
                     s.levelDB = f.levelDB
-                    s.isSpeech = f.isSpeech
+                    s.isSpeaking = f.isSpeaking
                     s.frames += 1
                 case .event(let e):
                     // A screen that stopped taking (it is closing) must not grow this without end.

@@ -1,0 +1,40 @@
+/// Decides whether each 10 ms frame is speech, from the voice model's probability.
+///
+/// A frame is speech when its probability is at or above ``Configuration/threshold``, or when one of
+/// the ``Configuration/hold`` seconds before it was: the hold bridges the dips between syllables
+/// without the 300 ms hangover that keeps an utterance open. This is the per-frame `speech` of the
+/// analysis; ``SpeechEventDetector`` decides utterances (`speech_started` / `speech_ended`) from the
+/// same probabilities, so a pause inside an utterance has frames that are not speech.
+public struct SpeechFrameDecision: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// Probability at or above which a frame is speech.
+        public var threshold: Float
+        /// How long a frame at or above the threshold keeps the following frames speech (seconds).
+        public var hold: Double
+
+        public init(threshold: Float = 0.6, hold: Double = 0.03) {
+            self.threshold = threshold
+            self.hold = hold
+        }
+
+        /// Tuned on the public corpus for frame F1 (see Guides/VoiceActivityDetection.md).
+        public static let `default` = Configuration()
+    }
+
+    public let configuration: Configuration
+    private let holdFrames: Int
+    /// Frames since the last frame at or above the threshold (capped).
+    private var sinceSpeech: Int
+
+    public init(configuration: Configuration = .default, framesPerSecond: Int = LevelMeter.framesPerSecond) {
+        self.configuration = configuration
+        holdFrames = max(0, Int((configuration.hold * Double(framesPerSecond)).rounded()))
+        sinceSpeech = holdFrames + 1
+    }
+
+    /// Feeds one frame's probability; returns whether the frame is speech.
+    public mutating func process(probability p: Float) -> Bool {
+        sinceSpeech = p >= configuration.threshold ? 0 : min(sinceSpeech + 1, holdFrames + 1)
+        return sinceSpeech <= holdFrames
+    }
+}
