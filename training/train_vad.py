@@ -18,7 +18,7 @@ Guides/VoiceActivityDetection.md).
 usage: pip install -r training/requirements.txt && swift build -c release --product miccheck
        python3 training/train_vad.py [--shared ../shared] [--seed 7] [--epochs 30]
 """
-import argparse, glob, json, os, subprocess, sys, tempfile, wave
+import argparse, glob, json, os, shutil, subprocess, sys, tempfile, wave
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import soundfile as sf
@@ -27,7 +27,7 @@ from scipy import signal as sps
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SR = 16000
-D = 44
+D = 47
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
          "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
@@ -200,7 +200,7 @@ def speed(rng, x, labels):
     return y, [[a / f, b / f] for a, b in labels]
 
 
-def make_mixtures(shared, rng, tmp, espeak_count):
+def make_mixtures(shared, rng, tmp, espeak_count, noise_variants):
     speech, noise = [], []
     for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
         lab = json.load(open(j))
@@ -236,9 +236,13 @@ def make_mixtures(shared, rng, tmp, espeak_count):
                 group = voice + "|" + pkg
             mixes.append((y, lab, group))
     for nz, cat, pkg in noise:
-        for variant in range(3):
+        for variant in range(noise_variants):
             y = colour(rng, nz)
-            if cat in ("impacts_doors", "clicks", "game_sfx") and variant == 2:
+            if variant >= 3:
+                # Played faster or slower: music in another key and tempo, other animals, other machines.
+                f = rng.uniform(0.8, 1.25)
+                y = np.interp(np.arange(int(len(y) / f)) * f, np.arange(len(y)), y)
+            if cat in ("impacts_doors", "clicks", "game_sfx") and variant % 3 == 2:
                 y = y * 10 ** (rng.uniform(-12, -1) / 20) / (np.max(np.abs(y)) + 1e-12)
             else:
                 y = y * 10 ** (rng.uniform(-55, -12) / 20) / rms(y)
@@ -273,10 +277,13 @@ def frame_labels(labels, n):
 
 def build_dataset(a, rng):
     with tempfile.TemporaryDirectory() as tmp:
-        mixes = make_mixtures(a.shared, rng, tmp, a.espeak)
+        # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
+        binary = os.path.join(tmp, "miccheck")
+        shutil.copy2(a.binary, binary)
+        mixes = make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants)
         print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-            feats = list(ex.map(lambda km: features(a.binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
+            feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
     X = [f.astype(np.float32) for f in feats]
     Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
     G = [m[2] for m in mixes]
@@ -290,10 +297,18 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--noise-variants", type=int, default=6,
+                    help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
+    ap.add_argument("--hard-negatives", type=float, default=4,
+                    help="frames that are not speech weigh 1 + K p^2 more, p the model's speech probability")
+    ap.add_argument("--noise-weight", type=float, default=3,
+                    help="loss weight of frames in noise-only mixtures (each one above threshold is a false alert)")
     ap.add_argument("--dense", type=int, default=32)
     ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--corpus", help="also report frame F1 and AUC on this labelled corpus after every epoch (monitoring only)")
     ap.add_argument("--cache", help="keep the dataset in this .npz and reuse it")
     ap.add_argument("--no-validation", action="store_true", help="train on every group (the final model)")
+    ap.add_argument("--keep-epochs", help="also write each epoch's model into this folder (epoch-N.json)")
     ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json"))
     a = ap.parse_args()
     import torch
@@ -343,7 +358,7 @@ def main():
         for o in on:
             w[o:o + 15] = 3
         if "|" not in g and y.sum() == 0:
-            w *= 2   # noise alone: every frame above threshold is a false alert
+            w *= a.noise_weight   # noise alone: every frame above threshold is a false alert
         return w
 
     W = [weights(Y[i], G[i]) for i in range(len(Y))]
@@ -383,6 +398,23 @@ def main():
         npz = np.concatenate(noise_p) if noise_p else np.zeros(1)
         return roc_auc_score(y, p), f1, 100 * np.mean(npz >= 0.7)
 
+    corpus = corpus_set(a, mean, scale) if a.corpus else []
+
+    def evaluate_corpus():
+        from sklearn.metrics import roc_auc_score
+        net.eval()
+        ps, ys, noise_p = [], [], []
+        with torch.no_grad():
+            for x, y in corpus:
+                p = torch.sigmoid(net(torch.from_numpy(x[None]))[0])[0].numpy()
+                ps.append(p); ys.append(y)
+                if y.sum() == 0:
+                    noise_p.append(p)
+        net.train()
+        p = np.concatenate(ps); y = np.concatenate(ys)
+        f1 = 2 * np.sum((p >= 0.5) & (y > 0)) / (np.sum(p >= 0.5) + np.sum(y > 0))
+        return roc_auc_score(y, p), f1, 100 * np.mean(np.concatenate(noise_p) >= 0.5)
+
     rs = np.random.default_rng(a.seed + 1)
     for epoch in range(a.epochs):
         items = chunks(tr_idx, rs)
@@ -391,6 +423,11 @@ def main():
         for b0 in range(0, len(items), 32):
             xb, yb, wb = batch(items[b0:b0 + 32])
             logits, _ = net(xb)
+            if a.hard_negatives > 0:
+                # Frames that are not speech count more the surer the model is that they are: the
+                # confident false alerts on unfamiliar noise are the ones to unlearn.
+                p = torch.sigmoid(logits.detach())
+                wb = wb * (1 + a.hard_negatives * (1 - yb) * p * p)
             loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
             opt.zero_grad(); loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -399,11 +436,33 @@ def main():
         auc, f1, fa = evaluate() if va_idx else (float("nan"), float("nan"), float("nan"))
         print(f"epoch {epoch + 1}: loss {total / len(items):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
               f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
-        export(net, mean, scale, a)
+        if corpus:
+            auc, f1, fa = evaluate_corpus()
+            print(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%", file=sys.stderr)
+        export(net, mean, scale, a, a.out)
+        if a.keep_epochs:
+            os.makedirs(a.keep_epochs, exist_ok=True)
+            export(net, mean, scale, a, os.path.join(a.keep_epochs, f"epoch-{epoch + 1}.json"))
 
 
 
-def export(net, mean, scale, a):
+def corpus_set(a, mean, scale):
+    """Standardised features and frame labels of every file of a labelled corpus (score.py's grid)."""
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for j in sorted(glob.glob(os.path.join(a.corpus, "**", "*.json"), recursive=True)):
+            wav = j[:-5] + ".wav"
+            if not os.path.exists(wav):
+                continue
+            lab = json.load(open(j))
+            q = os.path.join(tmp, "f.f32")
+            subprocess.run([a.binary, "features", wav, "--output", q], check=True)
+            f = np.fromfile(q, "<f4").reshape(-1, D)
+            out.append((((f - mean) * scale).astype(np.float32), frame_labels(lab.get("speech", []), len(f)).astype(np.float32)))
+    return out
+
+
+def export(net, mean, scale, a, path):
     def t(v):
         return [float(f"{x:.7g}") for x in np.ravel(v.detach().numpy() if hasattr(v, "detach") else v)]
     model = {
@@ -416,10 +475,10 @@ def export(net, mean, scale, a):
                 "inputBias": t(net.gru.bias_ih_l0), "recurrentBias": t(net.gru.bias_hh_l0)},
         "output": {"inputs": a.hidden, "outputs": 1, "weights": t(net.out.weight), "bias": t(net.out.bias)},
     }
-    os.makedirs(os.path.dirname(a.out), exist_ok=True)
-    with open(a.out, "w") as f:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
         json.dump(model, f, separators=(",", ":"))
-    print(f"wrote {a.out} ({os.path.getsize(a.out)} bytes)", file=sys.stderr)
+    print(f"wrote {path} ({os.path.getsize(path)} bytes)", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -44,12 +44,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--split", default=os.path.join(ROOT, "..", "shared", "corpus"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
+    ap.add_argument("--model", help="a model file to evaluate instead of the bundled one")
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(a.split, "..", "bench"))
     import score
     data = []
     for it in score.load_split(a.split):
-        out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"]],
+        out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"]] + (["--model", a.model] if a.model else []),
                              capture_output=True, text=True, check=True).stdout
         p = np.array([json.loads(l)["prob"] for l in out.splitlines() if l.startswith('{"t"')])
         data.append((it, p))

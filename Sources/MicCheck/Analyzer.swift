@@ -105,7 +105,10 @@ public struct Analyzer: Sendable {
     /// The time just after the last analysed frame, in seconds.
     public var endTime: Double { time(ofFrame: frameIndex) }
 
-    public init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0) {
+    /// - Parameter model: the voice model; another than the bundled one is for evaluating retrained
+    ///   models, and must read ``VoiceFeatureExtractor/count`` features.
+    public init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0,
+                model: VoiceActivityModel = .bundled) {
         precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")
         self.inputRate = inputRate
         self.configuration = configuration
@@ -119,7 +122,7 @@ public struct Analyzer: Sendable {
         frame = [Float](repeating: 0, count: VoiceFeatureExtractor.frameLength)
         pending = [FrameLevel](repeating: FrameLevel(index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
                                                      minimum: 0, maximum: 0, meanSquare: 0), count: 64)
-        vad = VoiceActivityDetector()
+        vad = VoiceActivityDetector(model: model)
         speech = SpeechEventDetector(configuration: configuration.speech)
         frameDecision = SpeechFrameDecision(configuration: configuration.frame)
         levelRule = LevelRuleDetector()

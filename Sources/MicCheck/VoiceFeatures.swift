@@ -7,14 +7,16 @@ import Foundation
 /// floor), spectral shape (flatness, centroid, tilt, flux), and from its autocorrelation the
 /// harmonicity and pitch. Recursive averages add about a second of context without a history buffer:
 /// syllable-rate (2–8 Hz) modulation, how much the pitch moves, the share of voiced frames, and how
-/// much the level varies. These are what separate speech from music, machines and clicks. Last come
-/// the 16 band levels relative to their mean (the spectral envelope's shape).
+/// much the level varies. These are what separate speech from music, machines and clicks. Then come
+/// the 16 band levels relative to their mean (the spectral envelope's shape), and last how fast the
+/// pattern of bands above the noise floor changes over 40 and 100 ms: speech moves from phoneme to
+/// phoneme, while a held note, a sung vowel or an animal's bleat keeps its shape.
 ///
 /// - Complexity: a 512-point and a 256-point real FFT and O(bands) work per frame; nothing is
 ///   allocated after `init`. Look-ahead: none.
 public struct VoiceFeatureExtractor: Sendable {
     /// Number of features per frame.
-    public static let count = 44
+    public static let count = 47
     /// Samples per frame (10 ms at 16 kHz).
     public static let frameLength = 160
     /// Analysis window (32 ms at 16 kHz).
@@ -51,6 +53,13 @@ public struct VoiceFeatureExtractor: Sendable {
     private var fluxAvg: Float = 0
     private var snrVariance: Float = 0
     private var levelAvg: Float = -100
+    /// Each band's level above its floor (dB), minus their mean, for the last ``historyFrames`` frames.
+    private var snrHistory: [Float]
+    private var historyHead = 0
+    private var shapeChangeFast: Float = 0
+    private var shapeChangeSlow: Float = 0
+    private var shapeChangeShort: Float = 0
+    static let historyFrames = 11
 
     /// Level of the last frame's window in dBFS over 80–7600 Hz.
     public private(set) var levelDB: Float = Decibels.floor
@@ -91,6 +100,7 @@ public struct VoiceFeatureExtractor: Sendable {
         bandDB = [Float](repeating: -120, count: Self.bandCount)
         floorDB = [Float](repeating: -120, count: Self.bandCount)
         previousBandDB = [Float](repeating: -120, count: Self.bandCount)
+        snrHistory = [Float](repeating: 0, count: Self.bandCount * Self.historyFrames)
     }
 
     /// Consumes one frame of ``frameLength`` samples; writes ``count`` features into `features`.
@@ -222,6 +232,7 @@ public struct VoiceFeatureExtractor: Sendable {
             flux += max(0, e - previousBandDB[b])
             previousBandDB[b] = e
             if b % 2 == 1 { f[10 + b / 2] = (snr + prevSNR) / 40 } else { prevSNR = snr }
+            snrHistory[historyHead * bands + b] = snr
         }
         let meanSNR = snrSum / Float(bands)
         let speechSNR = snrSpeech / max(1, speechBands)
@@ -258,6 +269,7 @@ public struct VoiceFeatureExtractor: Sendable {
         f[25] = fluxAvg / 10
         f[26] = min(4, snrVariance / 100)
         f[27] = (level - levelAvg) / 20
+        shapeChanges(bands: bands, meanSNR: meanSNR, into: f)
         // Spectral shape: each band's level relative to the frame's mean band level.
         var meanBand: Float = 0
         for b in 0..<bands { meanBand += bandDB[b] }
@@ -266,4 +278,31 @@ public struct VoiceFeatureExtractor: Sendable {
     }
 
     private var prevSNR: Float = 0
+
+    /// Features 44–46: the RMS change (dB) of the above-floor band pattern, its mean removed, against
+    /// 100 ms ago (averaged over about 150 ms and 1 s) and 40 ms ago (about 150 ms).
+    private mutating func shapeChanges(bands: Int, meanSNR: Float, into f: UnsafeMutableBufferPointer<Float>) {
+        let frames = Self.historyFrames
+        let now = historyHead * bands
+        for b in 0..<bands { snrHistory[now + b] -= meanSNR }
+        let past = (historyHead + 1) % frames * bands            // 100 ms ago: the oldest kept
+        let recent = (historyHead + frames - 4) % frames * bands  // 40 ms ago
+        var far: Float = 0, near: Float = 0
+        snrHistory.withUnsafeBufferPointer { h in
+            for b in 0..<bands {
+                let x = h[now + b]
+                far += (x - h[past + b]) * (x - h[past + b])
+                near += (x - h[recent + b]) * (x - h[recent + b])
+            }
+        }
+        far = (far / Float(bands)).squareRoot()
+        near = (near / Float(bands)).squareRoot()
+        shapeChangeFast += 0.066 * (far - shapeChangeFast)
+        shapeChangeSlow += 0.01 * (far - shapeChangeSlow)
+        shapeChangeShort += 0.066 * (near - shapeChangeShort)
+        historyHead = (historyHead + 1) % frames
+        f[44] = shapeChangeFast / 10
+        f[45] = shapeChangeSlow / 10
+        f[46] = shapeChangeShort / 10
+    }
 }

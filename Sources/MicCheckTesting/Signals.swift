@@ -61,9 +61,47 @@ public enum Signals {
         return out.map { Float($0) }
     }
 
+    /// Formant frequencies of three vowels (/a/, /i/, /u/) for ``syllables(pitch:glide:vowels:rmsDB:seconds:sampleRate:)``.
+    public static let vowelFormants: [[Double]] = [[700, 1_200, 2_600], [300, 2_300, 3_000], [320, 800, 2_400]]
+
     /// A crude voiced "vowel": a glottal pulse train at `pitch` Hz (gliding by `glide` octaves)
-    /// through two formant resonators, in syllables of 180 ms with 70 ms gaps, at `rmsDB`.
-    public static func syllables(pitch: Double = 140, glide: Double = 0.3, rmsDB: Double, seconds: Double,
+    /// through three formant resonators, in syllables of 180 ms with 70 ms gaps, at `rmsDB`. With
+    /// several `vowels` (formant frequencies), each syllable takes the next.
+    public static func syllables(pitch: Double = 140, glide: Double = 0.3, vowels: [[Double]] = [vowelFormants[0]],
+                                 rmsDB: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let n = Int(seconds * Double(sampleRate))
+        var out = [Double](repeating: 0, count: n)
+        var phase = 0.0
+        precondition(vowels.allSatisfy { $0.count == 3 }, "a vowel is three formant frequencies")
+        let bandwidths: [Double] = [110, 120, 160]
+        var state = [(Double, Double)](repeating: (0, 0), count: bandwidths.count)
+        for i in 0..<n {
+            let t = Double(i) / Double(sampleRate)
+            let syl = t.truncatingRemainder(dividingBy: 0.25)
+            let vowel = vowels.isEmpty ? vowelFormants[0] : vowels[Int(t / 0.25) % vowels.count]
+            let env = syl < 0.18 ? sin(Double.pi * syl / 0.18) : 0
+            let f0 = pitch * pow(2, glide * sin(2 * Double.pi * 0.7 * t))
+            phase += f0 / Double(sampleRate)
+            var x = 0.0
+            if phase >= 1 { phase -= 1; x = 1 }
+            var y = 0.0
+            for k in 0..<3 {
+                let r = exp(-Double.pi * bandwidths[k] / Double(sampleRate))
+                let a1 = 2 * r * cos(2 * Double.pi * vowel[k] / Double(sampleRate)), a2 = -r * r
+                let v = x + a1 * state[k].0 + a2 * state[k].1
+                state[k] = (v, state[k].0)
+                y += v
+            }
+            out[i] = y * env
+        }
+        let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
+        let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
+        return out.map { Float($0 * k) }
+    }
+
+    /// A held vowel (formants of /a/) sung at `pitch` Hz with a vibrato of `vibrato` semitones at 6 Hz,
+    /// like a held note or an animal's bleat: voiced, with a moving pitch, but a steady spectral shape.
+    public static func heldVowel(pitch: Double = 250, vibrato: Double = 0.5, rmsDB: Double, seconds: Double,
                                  sampleRate: Int) -> [Float] {
         let n = Int(seconds * Double(sampleRate))
         var out = [Double](repeating: 0, count: n)
@@ -72,10 +110,7 @@ public enum Signals {
         var state = [(Double, Double)](repeating: (0, 0), count: formants.count)
         for i in 0..<n {
             let t = Double(i) / Double(sampleRate)
-            let syl = t.truncatingRemainder(dividingBy: 0.25)
-            let env = syl < 0.18 ? sin(Double.pi * syl / 0.18) : 0
-            let f0 = pitch * pow(2, glide * sin(2 * Double.pi * 0.7 * t))
-            phase += f0 / Double(sampleRate)
+            phase += pitch * pow(2, vibrato / 12 * sin(2 * Double.pi * 6 * t)) / Double(sampleRate)
             var x = 0.0
             if phase >= 1 { phase -= 1; x = 1 }
             var y = 0.0
@@ -86,7 +121,7 @@ public enum Signals {
                 state[k] = (v, state[k].0)
                 y += v
             }
-            out[i] = y * env
+            out[i] = y
         }
         let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
         let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)

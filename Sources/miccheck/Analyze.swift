@@ -98,6 +98,10 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var speech: SpeechOptions
 
+    @Option(help: ArgumentHelp("A voice model file written by training/train_vad.py, instead of the bundled one (for evaluating retrained models).",
+                               valueName: "model.json"))
+    var model: String?
+
     func validate() throws {
         if files.isEmpty && !sample { throw ValidationError("Name at least one WAV file, or use --sample.") }
         if !files.isEmpty && sample { throw ValidationError("Use either --sample or files, not both.") }
@@ -105,6 +109,17 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
+        var voiceModel = VoiceActivityModel.bundled
+        if let model {
+            do { voiceModel = try VoiceActivityModel(contentsOf: URL(fileURLWithPath: model)) } catch {
+                printError("\(model): \(error)")
+                throw ExitCode(ExitStatus.dataError)
+            }
+            guard voiceModel.featureCount == VoiceFeatureExtractor.count else {
+                printError("\(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count).")
+                throw ExitCode(ExitStatus.dataError)
+            }
+        }
         let out = OutputWriter()
         var worst: Int32 = 0
         let inputs: [(name: String, open: () -> Result<WAVReader, InputFailure>)] = sample
@@ -113,7 +128,7 @@ struct Analyze: ParsableCommand {
         for (k, input) in inputs.enumerated() {
             let plotPath = plot.map { inputs.count == 1 ? $0 : plotName($0, for: input.name) }
             let result = input.open().flatMap { reader in
-                analyse(reader, name: input.name, position: (k + 1, inputs.count), plotPath: plotPath, out: out)
+                analyse(reader, name: input.name, position: (k + 1, inputs.count), plotPath: plotPath, model: voiceModel, out: out)
             }
             if case .failure(let f) = result {
                 out.flush()
@@ -126,9 +141,9 @@ struct Analyze: ParsableCommand {
         if worst == 1 { throw ExitCode(ExitStatus.dataError) }
     }
 
-    private func analyse(_ reader: WAVReader, name: String, position: (Int, Int), plotPath: String?,
+    private func analyse(_ reader: WAVReader, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,
                          out: OutputWriter) -> Result<Void, InputFailure> {
-        var analyzer = Analyzer(inputRate: reader.format.sampleRate, configuration: speech.configuration)
+        var analyzer = Analyzer(inputRate: reader.format.sampleRate, configuration: speech.configuration, model: model)
         var summary = AnalysisSummary()
         var events: [AnalysisEvent] = []
         var plotter = plotPath.map { _ in PlotCollector() }

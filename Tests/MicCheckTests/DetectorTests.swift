@@ -105,8 +105,10 @@ struct SpeechFrameDecisionTests {
         // After the utterance ends nothing is speech.
         let ended = try #require(events.first { $0.name == "speech_ended" }).time
         #expect(frames.filter { $0.time >= ended + 0.1 }.allSatisfy { !$0.isSpeech })
-        let speech = frames.filter(\.isSpeech).count
-        #expect(speech > 200 && speech < 330, "\(speech) speech frames for 300 of syllables")
+        // Most frames of the syllables themselves (well above the -70 dBFS floor) are speech.
+        let loud = frames.filter { $0.levelDB > -40 }
+        let loudSpeech = loud.filter(\.isSpeech).count
+        #expect(Double(loudSpeech) > 0.6 * Double(loud.count), "\(loudSpeech) of \(loud.count) syllable frames are speech")
     }
 }
 

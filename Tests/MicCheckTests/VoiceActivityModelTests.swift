@@ -1,5 +1,6 @@
 import Foundation
 @testable import MicCheck
+import MicCheckTesting
 import Testing
 
 /// A model file in the format `training/train_vad.py` writes, with chosen weights.
@@ -133,5 +134,36 @@ struct VoiceActivityModelTests {
             guard case .unreadable = error as? VoiceActivityModel.LoadError else { return false }
             return true
         }
+    }
+}
+
+@Suite("Voice features")
+struct VoiceFeatureTests {
+    /// The mean of feature `index` over frames `from...` of `x` (16 kHz).
+    func meanFeature(_ index: Int, of x: [Float], from: Int) -> Float {
+        var extractor = VoiceFeatureExtractor()
+        var vector = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
+        var sum: Float = 0, count = 0
+        for (i, start) in stride(from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1,
+                                 by: VoiceFeatureExtractor.frameLength).enumerated() {
+            x[start..<start + VoiceFeatureExtractor.frameLength].withUnsafeBufferPointer { f in
+                vector.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) }
+            }
+            if i >= from { sum += vector[index]; count += 1 }
+        }
+        return sum / Float(max(1, count))
+    }
+
+    @Test("the band pattern changes faster in syllables of changing vowels than in a held, vibrato vowel",
+          arguments: [(44, Float(2)), (45, 2), (46, 1.4)])
+    func shapeChange(feature: Int, ratio: Float) {
+        let rate = 16_000
+        let floor = Signals.pinkNoise(rmsDB: -70, seconds: 4, sampleRate: rate)
+        let speech = zip(Signals.syllables(vowels: Signals.vowelFormants, rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
+        let bleat = zip(Signals.heldVowel(rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
+        let speechChange = meanFeature(feature, of: speech, from: 200)
+        let bleatChange = meanFeature(feature, of: bleat, from: 200)
+        // Over 40 ms (46) a syllable's own vowel is mostly steady, so the margin is smaller.
+        #expect(speechChange > ratio * bleatChange, "syllables \(speechChange), held vowel \(bleatChange)")
     }
 }
