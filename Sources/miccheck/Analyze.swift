@@ -113,6 +113,7 @@ struct Analyze: ParsableCommand {
         if let model {
             do { voiceModel = try VoiceActivityModel(contentsOf: URL(fileURLWithPath: model)) } catch {
                 printError("\(model): \(error)")
+                if case .unreadable = error { throw ExitCode(ExitStatus.noInput) }
                 throw ExitCode(ExitStatus.dataError)
             }
             guard voiceModel.featureCount == VoiceFeatureExtractor.count else {

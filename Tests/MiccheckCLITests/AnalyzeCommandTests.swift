@@ -124,11 +124,45 @@ struct AnalyzeCommandTests {
         #expect(directory.status == 66 && directory.stderr.contains("directory"))
     }
 
-    @Test("bad arguments exit 64", arguments: [["analyze"], ["analyze", "--format", "xml", "a.wav"], ["analyze", "--start-threshold", "2", "a.wav"]])
+    @Test("bad arguments exit 64", arguments: [["analyze"], ["analyze", "--format", "xml", "a.wav"], ["analyze", "--start-threshold", "2", "a.wav"],
+                                               ["analyze", "--frame-threshold", "-0.1", "a.wav"], ["analyze", "--frame-hold", "61", "a.wav"]])
     func usage(args: [String]) throws {
         let r = try miccheck(args)
         #expect(r.status == 64)
         #expect(!r.stderr.isEmpty)
+    }
+
+    @Test("--model: the bundled model's own file gives the same output; a model for other features, a non-model and a missing file are refused")
+    func modelOption() throws {
+        let dir = tempDir()
+        let wav = writeWAV(dir, "speech.wav", speechWAV)
+        let bundled = try #require(VoiceActivityModel.bundledURL)
+        let plain = try miccheck(["analyze", "--format", "jsonl", wav])
+        let same = try miccheck(["analyze", "--format", "jsonl", "--model", bundled.path, wav])
+        #expect(plain.status == 0 && same.status == 0)
+        #expect(same.stdout == plain.stdout)
+
+        // A well-formed model that reads two features, not the extractor's.
+        let two = dir.appendingPathComponent("two.json")
+        try Data("""
+            {"format":"miccheck-vad","version":1,"features":2,"inputMean":[0,0],"inputScale":[1,1],
+             "dense":{"inputs":2,"outputs":1,"weights":[0.5,0.5],"bias":[0]},
+             "gru":{"inputs":1,"hidden":1,"inputWeights":[0.3,0.3,0.3],"recurrentWeights":[0.2,0.2,0.2],
+                    "inputBias":[0,0,0],"recurrentBias":[0,0,0]},
+             "output":{"inputs":1,"outputs":1,"weights":[1],"bias":[0]}}
+            """.utf8).write(to: two)
+        let wrong = try miccheck(["analyze", "--model", two.path, wav])
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("reads 2 features"), "\(wrong.stderr)")
+        #expect(wrong.stdout.isEmpty)
+
+        let notModel = try miccheck(["analyze", "--model", wav, wav])
+        #expect(notModel.status == 65)
+        #expect(notModel.stderr.contains("not a MicCheck voice activity model"), "\(notModel.stderr)")
+
+        let missing = try miccheck(["analyze", "--model", dir.appendingPathComponent("none.json").path, wav])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
     }
 
     @Test("the bundled sample: speech found, microphone works")
