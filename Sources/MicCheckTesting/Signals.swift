@@ -73,8 +73,7 @@ public enum Signals {
         var out = [Double](repeating: 0, count: n)
         var phase = 0.0
         precondition(vowels.allSatisfy { $0.count == 3 }, "a vowel is three formant frequencies")
-        let bandwidths: [Double] = [110, 120, 160]
-        var state = [(Double, Double)](repeating: (0, 0), count: bandwidths.count)
+        var state = [(Double, Double)](repeating: (0, 0), count: 3)
         for i in 0..<n {
             let t = Double(i) / Double(sampleRate)
             let syl = t.truncatingRemainder(dividingBy: 0.25)
@@ -84,15 +83,7 @@ public enum Signals {
             phase += f0 / Double(sampleRate)
             var x = 0.0
             if phase >= 1 { phase -= 1; x = 1 }
-            var y = 0.0
-            for k in 0..<3 {
-                let r = exp(-Double.pi * bandwidths[k] / Double(sampleRate))
-                let a1 = 2 * r * cos(2 * Double.pi * vowel[k] / Double(sampleRate)), a2 = -r * r
-                let v = x + a1 * state[k].0 + a2 * state[k].1
-                state[k] = (v, state[k].0)
-                y += v
-            }
-            out[i] = y * env
+            out[i] = resonate(x, formants: vowel, state: &state, sampleRate: sampleRate) * env
         }
         let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
         let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
@@ -106,26 +97,33 @@ public enum Signals {
         let n = Int(seconds * Double(sampleRate))
         var out = [Double](repeating: 0, count: n)
         var phase = 0.0
-        let formants: [(Double, Double)] = [(700, 110), (1_200, 120), (2_600, 160)]
-        var state = [(Double, Double)](repeating: (0, 0), count: formants.count)
+        var state = [(Double, Double)](repeating: (0, 0), count: 3)
         for i in 0..<n {
             let t = Double(i) / Double(sampleRate)
             phase += pitch * pow(2, vibrato / 12 * sin(2 * Double.pi * 6 * t)) / Double(sampleRate)
             var x = 0.0
             if phase >= 1 { phase -= 1; x = 1 }
-            var y = 0.0
-            for (k, (fc, bw)) in formants.enumerated() {
-                let r = exp(-Double.pi * bw / Double(sampleRate))
-                let a1 = 2 * r * cos(2 * Double.pi * fc / Double(sampleRate)), a2 = -r * r
-                let v = x + a1 * state[k].0 + a2 * state[k].1
-                state[k] = (v, state[k].0)
-                y += v
-            }
-            out[i] = y
+            out[i] = resonate(x, formants: vowelFormants[0], state: &state, sampleRate: sampleRate)
         }
         let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
         let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
         return out.map { Float($0 * k) }
+    }
+
+    private static let formantBandwidths: [Double] = [110, 120, 160]
+
+    /// One sample of a glottal pulse train through three two-pole formant resonators (bandwidths 110,
+    /// 120 and 160 Hz) at `formants`, summed.
+    private static func resonate(_ x: Double, formants: [Double], state: inout [(Double, Double)], sampleRate: Int) -> Double {
+        var y = 0.0
+        for k in 0..<3 {
+            let r = exp(-Double.pi * formantBandwidths[k] / Double(sampleRate))
+            let a1 = 2 * r * cos(2 * Double.pi * formants[k] / Double(sampleRate)), a2 = -r * r
+            let v = x + a1 * state[k].0 + a2 * state[k].1
+            state[k] = (v, state[k].0)
+            y += v
+        }
+        return y
     }
 
     /// RMS level in dBFS of `samples`.
