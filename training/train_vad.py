@@ -299,7 +299,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
-    ap.add_argument("--hard-negatives", type=float, default=4,
+    ap.add_argument("--hard-negatives", type=float, default=0,
                     help="frames that are not speech weigh 1 + K p^2 more, p the model's speech probability")
     ap.add_argument("--noise-weight", type=float, default=3,
                     help="loss weight of frames in noise-only mixtures (each one above threshold is a false alert)")

@@ -89,7 +89,7 @@ struct CorpusTests {
         #expect(Double(starts) / hours < 200, "\(starts) starts in \(frames.count / 100) s")
     }
 
-    /// A regression guard on the figures in the README (F1 0.760, 43 false starts an hour on noise and
+    /// A regression guard on the figures in the README (F1 0.769, 48 false starts an hour on noise and
     /// transients, measured by ../shared/bench/score.py): the whole 16 kHz corpus through the analyzer.
     @Test("the whole corpus: frame F1 and false starts on noise stay at the published figures")
     func wholeCorpus() throws {
