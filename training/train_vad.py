@@ -17,8 +17,9 @@ Guides/VoiceActivityDetection.md).
 
 usage: pip install -r training/requirements.txt && swift build -c release --product miccheck
        python3 training/train_vad.py [--shared ../shared] [--seed 7] [--epochs 30]
+       (--distill also needs: pip install onnxruntime && pip install --no-deps silero-vad==6.2.3)
 """
-import argparse, glob, json, os, shutil, subprocess, sys, tempfile, wave
+import argparse, glob, json, os, shutil, subprocess, sys, tempfile, threading, wave
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import soundfile as sf
@@ -275,6 +276,35 @@ def frame_labels(labels, n):
     return y
 
 
+_teacher = threading.local()
+
+
+def teacher_probs(x, n):
+    """Silero VAD's speech probability for each of `n` 10 ms frames of `x` (16 kHz): its 32 ms windows run
+    as its users run them (onnxruntime, 64 samples of context, state carried), each frame taking the
+    window its centre falls in. Used at training time only (--distill); MicCheck never runs it."""
+    import importlib.util
+    import onnxruntime as ort
+    if not hasattr(_teacher, "sess"):
+        spec = importlib.util.find_spec("silero_vad")
+        if spec is None:
+            sys.exit("--distill needs Silero VAD: pip install onnxruntime && pip install --no-deps silero-vad==6.2.3")
+        so = ort.SessionOptions(); so.intra_op_num_threads = 1; so.inter_op_num_threads = 1
+        _teacher.sess = ort.InferenceSession(os.path.join(os.path.dirname(spec.origin), "data", "silero_vad.onnx"),
+                                             sess_options=so, providers=["CPUExecutionProvider"])
+    x = np.clip(x, -1, 1).astype(np.float32)
+    windows = max(1, (len(x) + 511) // 512)
+    x = np.concatenate([x, np.zeros(windows * 512 - len(x), np.float32)])
+    state = np.zeros((2, 1, 128), np.float32); ctx = np.zeros((1, 64), np.float32); sr = np.array(SR, dtype=np.int64)
+    p = np.zeros(windows, np.float32)
+    for i in range(windows):
+        inp = np.concatenate([ctx, x[None, i * 512:(i + 1) * 512]], axis=1)
+        out, state = _teacher.sess.run(None, {"input": inp, "state": state, "sr": sr})
+        p[i] = float(out.ravel()[0]); ctx = inp[:, -64:]
+    idx = np.minimum(((np.arange(n) + 0.5) * 160 / 512).astype(int), windows - 1)
+    return p[idx]
+
+
 def build_dataset(a, rng):
     with tempfile.TemporaryDirectory() as tmp:
         # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
@@ -284,10 +314,14 @@ def build_dataset(a, rng):
         print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
+        teacher = None
+        if a.distill > 0:
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+                teacher = list(ex.map(lambda mf: teacher_probs(mf[0][0], len(mf[1])), zip(mixes, feats)))
     X = [f.astype(np.float32) for f in feats]
     Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
     G = [m[2] for m in mixes]
-    return X, Y, G
+    return X, Y, G, teacher
 
 
 def main():
@@ -299,6 +333,8 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
+    ap.add_argument("--distill", type=float, default=0,
+                    help="blend this share of Silero VAD's probability into every frame's target (training only)")
     ap.add_argument("--hard-negatives", type=float, default=0,
                     help="frames that are not speech weigh 1 + K p^2 more, p the model's speech probability")
     ap.add_argument("--noise-weight", type=float, default=3,
@@ -318,10 +354,14 @@ def main():
     if a.cache and os.path.exists(a.cache):
         z = np.load(a.cache, allow_pickle=True)
         X, Y, G = list(z["X"]), list(z["Y"]), list(z["G"])
+        teacher = list(z["T"]) if "T" in z else None
+        if a.distill > 0 and teacher is None:
+            sys.exit(f"{a.cache} holds no teacher probabilities: give another --cache to build one with --distill")
     else:
-        X, Y, G = build_dataset(a, rng)
+        X, Y, G, teacher = build_dataset(a, rng)
         if a.cache:
-            np.savez(a.cache, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object))
+            extra = {"T": np.array(teacher, dtype=object)} if teacher is not None else {}
+            np.savez(a.cache, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object), **extra)
     # Hold out whole voices and noise packages.
     parts = sorted({p for g in G for p in g.split("|")})
     # Its own generator, so that the split is the same with or without --cache.
@@ -362,6 +402,8 @@ def main():
         return w
 
     W = [weights(Y[i], G[i]) for i in range(len(Y))]
+    # Targets: the labels, or with --distill a blend with the teacher's probabilities.
+    targets = Y if a.distill <= 0 else [((1 - a.distill) * Y[i] + a.distill * teacher[i]).astype(np.float32) for i in range(len(Y))]
 
     def chunks(idx, rs):
         out = []
@@ -379,7 +421,7 @@ def main():
         xb = np.zeros((len(items), L, D), np.float32); yb = np.zeros((len(items), L), np.float32)
         wb = np.zeros((len(items), L), np.float32)
         for k, (i, s, e) in enumerate(items):
-            xb[k, :e - s] = Xs[i][s:e]; yb[k, :e - s] = Y[i][s:e]; wb[k, :e - s] = W[i][s:e]
+            xb[k, :e - s] = Xs[i][s:e]; yb[k, :e - s] = targets[i][s:e]; wb[k, :e - s] = W[i][s:e]
         return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
 
     def evaluate():
