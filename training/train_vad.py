@@ -424,30 +424,14 @@ def main():
             xb[k, :e - s] = Xs[i][s:e]; yb[k, :e - s] = targets[i][s:e]; wb[k, :e - s] = W[i][s:e]
         return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
 
-    def evaluate():
+    def evaluate(pairs, noise_threshold):
+        """AUC and F1 at 0.5 over (features, labels) pairs, and the share (%) of frames of noise-only
+        pairs at or above `noise_threshold`."""
         from sklearn.metrics import roc_auc_score
         net.eval()
         ps, ys, noise_p = [], [], []
         with torch.no_grad():
-            for i in va_idx:
-                p = torch.sigmoid(net(torch.from_numpy(Xs[i][None]))[0])[0].numpy()
-                ps.append(p); ys.append(Y[i])
-                if Y[i].sum() == 0:
-                    noise_p.append(p)
-        net.train()
-        p = np.concatenate(ps); y = np.concatenate(ys)
-        f1 = 2 * np.sum((p >= 0.5) & (y > 0)) / (np.sum(p >= 0.5) + np.sum(y > 0))
-        npz = np.concatenate(noise_p) if noise_p else np.zeros(1)
-        return roc_auc_score(y, p), f1, 100 * np.mean(npz >= 0.7)
-
-    corpus = corpus_set(a, mean, scale) if a.corpus else []
-
-    def evaluate_corpus():
-        from sklearn.metrics import roc_auc_score
-        net.eval()
-        ps, ys, noise_p = [], [], []
-        with torch.no_grad():
-            for x, y in corpus:
+            for x, y in pairs:
                 p = torch.sigmoid(net(torch.from_numpy(x[None]))[0])[0].numpy()
                 ps.append(p); ys.append(y)
                 if y.sum() == 0:
@@ -455,7 +439,11 @@ def main():
         net.train()
         p = np.concatenate(ps); y = np.concatenate(ys)
         f1 = 2 * np.sum((p >= 0.5) & (y > 0)) / (np.sum(p >= 0.5) + np.sum(y > 0))
-        return roc_auc_score(y, p), f1, 100 * np.mean(np.concatenate(noise_p) >= 0.5)
+        npz = np.concatenate(noise_p) if noise_p else np.zeros(1)
+        return roc_auc_score(y, p), f1, 100 * np.mean(npz >= noise_threshold)
+
+    held_out = [(Xs[i], Y[i]) for i in va_idx]
+    corpus = corpus_set(a, mean, scale) if a.corpus else []
 
     rs = np.random.default_rng(a.seed + 1)
     for epoch in range(a.epochs):
@@ -475,11 +463,11 @@ def main():
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step(); total += float(loss.detach()) * len(xb)
         sched.step()
-        auc, f1, fa = evaluate() if va_idx else (float("nan"), float("nan"), float("nan"))
+        auc, f1, fa = evaluate(held_out, 0.7) if held_out else (float("nan"), float("nan"), float("nan"))
         print(f"epoch {epoch + 1}: loss {total / len(items):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
               f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
         if corpus:
-            auc, f1, fa = evaluate_corpus()
+            auc, f1, fa = evaluate(corpus, 0.5)
             print(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%", file=sys.stderr)
         export(net, mean, scale, a, a.out)
         if a.keep_epochs:

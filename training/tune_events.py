@@ -53,7 +53,7 @@ def main():
         out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"]] + (["--model", a.model] if a.model else []),
                              capture_output=True, text=True, check=True).stdout
         p = np.array([json.loads(l)["prob"] for l in out.splitlines() if l.startswith('{"t"')])
-        data.append((it, p))
+        data.append((it, p, score.labels_to_grid(it.get("speech", []), float(it["duration_s"]))))
     print("frame decisions: F1 by threshold (rows) and hold in frames (columns)")
     holds = [0, 2, 3, 5, 8, 12]
     print("       " + "".join(f"{h:7d}" for h in holds))
@@ -61,12 +61,11 @@ def main():
         f1s = []
         for hold in holds:
             tp = fp = fn = 0
-            for it, p in data:
+            for it, p, y in data:
                 since = np.full(len(p), hold + 1)
                 for i, v in enumerate(p):
                     since[i] = 0 if v >= th else min((since[i - 1] if i else hold) + 1, hold + 1)
-                d = grid_of(since <= hold, score.labels_to_grid(it.get("speech", []), float(it["duration_s"])))
-                y = score.labels_to_grid(it.get("speech", []), float(it["duration_s"]))
+                d = grid_of(since <= hold, y)
                 tp += int((d & y).sum()); fp += int((d & ~y).sum()); fn += int((~d & y).sum())
             f1s.append(2 * tp / (2 * tp + fp + fn))
         print(f"{th:5.2f}  " + "".join(f"{f:7.3f}" for f in f1s))
@@ -76,7 +75,7 @@ def main():
         if end > start:
             continue
         lats = []; fa = 0; fa_s = 0.0
-        for it, p in data:
+        for it, p, _ in data:
             _, starts = replay(p, start, end, mf, hang)
             for a_, b_ in score.qualifying_onsets(it.get("speech", [])):
                 c = [t for t in starts if a_ - score.ONSET_PRE <= t <= b_]

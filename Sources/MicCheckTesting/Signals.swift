@@ -46,7 +46,7 @@ public enum Signals {
     public static func pinkNoise(rmsDB: Double, seconds: Double, sampleRate: Int, seed: UInt64 = 2) -> [Float] {
         let white = whiteNoise(rmsDB: 0, seconds: seconds, sampleRate: sampleRate, seed: seed)
         var b = [Double](repeating: 0, count: 7)
-        var out = white.map { w -> Double in
+        let out = white.map { w -> Double in
             let w = Double(w)
             b[0] = 0.99886 * b[0] + w * 0.0555179; b[1] = 0.99332 * b[1] + w * 0.0750759
             b[2] = 0.96900 * b[2] + w * 0.1538520; b[3] = 0.86650 * b[3] + w * 0.3104856
@@ -55,10 +55,7 @@ public enum Signals {
             b[6] = w * 0.115926
             return p
         }
-        let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, out.count))).squareRoot()
-        let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
-        out = out.map { $0 * k }
-        return out.map { Float($0) }
+        return scaled(out, toRMSDB: rmsDB)
     }
 
     /// Formant frequencies of three vowels (/a/, /i/, /u/) for ``syllables(pitch:glide:vowels:rmsDB:seconds:sampleRate:)``.
@@ -85,9 +82,7 @@ public enum Signals {
             if phase >= 1 { phase -= 1; x = 1 }
             out[i] = resonate(x, formants: vowel, state: &state, sampleRate: sampleRate) * env
         }
-        let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
-        let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
-        return out.map { Float($0 * k) }
+        return scaled(out, toRMSDB: rmsDB)
     }
 
     /// A held vowel (formants of /a/) sung at `pitch` Hz with a vibrato of `vibrato` semitones at 6 Hz,
@@ -105,9 +100,14 @@ public enum Signals {
             if phase >= 1 { phase -= 1; x = 1 }
             out[i] = resonate(x, formants: vowelFormants[0], state: &state, sampleRate: sampleRate)
         }
-        let rms = (out.reduce(0) { $0 + $1 * $1 } / Double(max(1, n))).squareRoot()
+        return scaled(out, toRMSDB: rmsDB)
+    }
+
+    /// `signal` scaled to an RMS level of `rmsDB` dBFS, as Float samples.
+    private static func scaled(_ signal: [Double], toRMSDB rmsDB: Double) -> [Float] {
+        let rms = (signal.reduce(0) { $0 + $1 * $1 } / Double(max(1, signal.count))).squareRoot()
         let k = Decibels.amplitude(rmsDB) / max(rms, 1e-12)
-        return out.map { Float($0 * k) }
+        return signal.map { Float($0 * k) }
     }
 
     private static let formantBandwidths: [Double] = [110, 120, 160]
