@@ -34,7 +34,10 @@ let package = Package(
         // terminal back on a signal or a crash. Not API of MicCheck.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw", .when(platforms: [.linux]))]),
         // Signal generators, in-memory WAV files and a manual clock for tests and benchmarks.
-        .target(name: "MicCheckTesting", dependencies: ["MicCheck", "MicCheckCall"], swiftSettings: strict),
+        // Its voice.wav is written by scripts/make_test_voice.py.
+        .target(
+            name: "MicCheckTesting", dependencies: ["MicCheck", "MicCheckCall"],
+            resources: [.copy("Resources/voice.wav")], swiftSettings: strict),
         // libpulse (PulseAudio, and PipeWire's Pulse server): a system library, not API.
         // Headers and library from Debian's libpulse-dev (scripts/setup.sh installs it). No pkgConfig: its
         // -D_REENTRANT and -pthread flags are refused by SwiftPM with a warning, and neither is needed.

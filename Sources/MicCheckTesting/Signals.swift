@@ -103,6 +103,40 @@ public enum Signals {
         return scaled(out, toRMSDB: rmsDB)
     }
 
+    /// Recorded-style speech for tests that need a detector to hear a voice: two espeak-ng voices (a man's
+    /// and a woman's, one sentence each; `scripts/make_test_voice.py`), looped to `seconds`, at
+    /// `sampleRate`, scaled to an RMS level of `rmsDB` dBFS over the whole result. It starts with
+    /// speech and has no room tone; a loop joins the last word to the first without a pause.
+    public static func voice(rmsDB: Double, seconds: Double, sampleRate: Int) -> [Float] {
+        let clip = sampleRate == 16_000 ? voiceClip : resampled(voiceClip, from: 16_000, to: sampleRate)
+        let n = Int(seconds * Double(sampleRate))
+        guard !clip.isEmpty else { return [Float](repeating: 0, count: n) }
+        return scaled((0..<n).map { Double(clip[$0 % clip.count]) }, toRMSDB: rmsDB)
+    }
+
+    /// The bundled voice at 16 kHz (empty, and every test using it failing, if the resource is missing).
+    private static let voiceClip: [Float] = {
+        guard let url = Bundle.module.url(forResource: "voice", withExtension: "wav"),
+              let x = try? CorpusAudio.readMono(path: url.path, sampleRate: 16_000) else { return [] }
+        return x
+    }()
+
+    /// `x` resampled from `from` to `to` Hz with MicCheck's ``Resampler``, flushed to the end.
+    public static func resampled(_ x: [Float], from: Int, to: Int) -> [Float] {
+        var r = Resampler(inputRate: from, outputRate: to)
+        var out: [Float] = []
+        var buf = [Float](repeating: 0, count: r.maxOutput(forInput: Resampler.maxInputBlock))
+        var i = 0
+        while i < x.count {
+            let end = min(x.count, i + Resampler.maxInputBlock)
+            let n = x[i..<end].withUnsafeBufferPointer { p in buf.withUnsafeMutableBufferPointer { r.process(p, output: $0) } }
+            out += buf[0..<n]
+            i = end
+        }
+        let n = buf.withUnsafeMutableBufferPointer { r.flush(output: $0) }
+        return out + buf[0..<n]
+    }
+
     /// `signal` scaled to an RMS level of `rmsDB` dBFS, as Float samples.
     private static func scaled(_ signal: [Double], toRMSDB rmsDB: Double) -> [Float] {
         let rms = (signal.reduce(0) { $0 + $1 * $1 } / Double(max(1, signal.count))).squareRoot()

@@ -90,35 +90,36 @@ struct SpeechFrameDecisionTests {
     func pauseInsideUtterance() throws {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -70, seconds: 5, sampleRate: rate)
-        let words = Signals.syllables(rmsDB: -25, seconds: 1.5, sampleRate: rate)
-        // 1 s of room tone, 1.5 s of syllables, a 150 ms pause, 1.5 s of syllables, room tone. With the
-        // syllables' own 70 ms gap the pause is 220 ms: shorter than the 300 ms hangover.
+        // "Can you hear me now?" (the test voice's first 1.08 s), a 200 ms pause, the same again: the
+        // pause is shorter than the 300 ms hangover.
+        let words = Signals.voice(rmsDB: -25, seconds: 1.08, sampleRate: rate)
         var x = [Float](repeating: 0, count: rate)
-        x += words + [Float](repeating: 0, count: rate * 15 / 100) + words
+        x += words + [Float](repeating: 0, count: rate / 5) + words
         x += [Float](repeating: 0, count: floor.count - x.count)
         let (frames, events) = analyse(zip(x, floor).map { $0 + $1 }, rate: rate)
         #expect(events.filter { $0.name == "speech_started" }.count == 1)
-        // The pause: frames 243..<265; from 70 ms after the last syllable to its end.
-        let pause = frames[250..<265]
+        // The pause is frames 208..<228; these are its middle: from 80 ms in (the probability takes a
+        // few frames to fall, then the 30 ms hold) to 40 ms before its end (clear of any look-ahead).
+        let pause = frames[216..<224]
         #expect(pause.allSatisfy { $0.isSpeaking })
         #expect(pause.allSatisfy { !$0.isSpeech }, "\(pause.map(\.probability))")
         // After the utterance ends nothing is speech.
         let ended = try #require(events.first { $0.name == "speech_ended" }).time
         #expect(frames.filter { $0.time >= ended + 0.1 }.allSatisfy { !$0.isSpeech })
-        // Most frames of the syllables themselves (well above the -70 dBFS floor) are speech.
+        // Most frames of the words themselves (well above the -70 dBFS floor) are speech.
         let loud = frames.filter { $0.levelDB > -40 }
         let loudSpeech = loud.filter(\.isSpeech).count
-        #expect(Double(loudSpeech) > 0.6 * Double(loud.count), "\(loudSpeech) of \(loud.count) syllable frames are speech")
+        #expect(Double(loudSpeech) > 0.6 * Double(loud.count), "\(loudSpeech) of \(loud.count) word frames are speech")
     }
 }
 
 @Suite("Voice activity")
 struct VoiceActivityTests {
-    @Test("voiced syllables score far above steady noise, hum and silence")
+    @Test("a voice scores far above steady noise, hum and silence")
     func separates() {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -65, seconds: 4, sampleRate: rate)
-        let voice = zip(Signals.syllables(rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
+        let voice = zip(Signals.voice(rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
         let (vf, _) = analyse(floor + voice, rate: rate)
         let speechProb = vf[500..<800].map(\.probability).reduce(0, +) / 300
         let floorProb = vf[100..<400].map(\.probability).reduce(0, +) / 300
@@ -131,8 +132,8 @@ struct VoiceActivityTests {
 
     @Test("the same audio at 48 kHz stereo-downmixed gives the same decisions as at 16 kHz")
     func rateIndependent() {
-        let v16 = Signals.syllables(rmsDB: -25, seconds: 3, sampleRate: 16_000)
-        let v48 = resample(v16, from: 16_000, to: 48_000)
+        let v16 = Signals.voice(rmsDB: -25, seconds: 3, sampleRate: 16_000)
+        let v48 = Signals.resampled(v16, from: 16_000, to: 48_000)
         let (a, _) = analyse(v16, rate: 16_000)
         let (b, _) = analyse(v48, rate: 48_000)
         #expect(abs(a.count - b.count) <= 1)

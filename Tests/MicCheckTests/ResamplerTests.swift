@@ -2,27 +2,12 @@ import MicCheck
 import MicCheckTesting
 import Testing
 
-func resample(_ x: [Float], from: Int, to: Int) -> [Float] {
-    var r = Resampler(inputRate: from, outputRate: to)
-    var out: [Float] = []
-    var buf = [Float](repeating: 0, count: r.maxOutput(forInput: Resampler.maxInputBlock))
-    var i = 0
-    while i < x.count {
-        let end = min(x.count, i + Resampler.maxInputBlock)
-        let n = x[i..<end].withUnsafeBufferPointer { p in buf.withUnsafeMutableBufferPointer { r.process(p, output: $0) } }
-        out += buf[0..<n]
-        i = end
-    }
-    let n = buf.withUnsafeMutableBufferPointer { r.flush(output: $0) }
-    return out + buf[0..<n]
-}
-
 @Suite("Resampling")
 struct ResamplerTests {
     @Test("a 12 kHz tone in 48 kHz input comes out at least 60 dB down at 16 kHz")
     func antiAliasing() {
         let tone = Signals.sine(frequency: 12_000, rmsDB: -6, seconds: 1, sampleRate: 48_000)
-        let out = resample(tone, from: 48_000, to: 16_000)
+        let out = Signals.resampled(tone, from: 48_000, to: 16_000)
         let level = Signals.rmsDB(out[1_000..<15_000])
         #expect(level < -66, "aliased tone at \(level) dBFS")
     }
@@ -32,7 +17,7 @@ struct ResamplerTests {
     func passband(from: Int, to: Int) {
         let f = 440.0
         let tone = Signals.sine(frequency: f, rmsDB: -20, seconds: 1, sampleRate: from)
-        let out = resample(tone, from: from, to: to)
+        let out = Signals.resampled(tone, from: from, to: to)
         #expect(abs(out.count - Int((Double(tone.count) * Double(to) / Double(from)).rounded(.up))) <= 1)
         #expect(abs(Signals.rmsDB(out[2_000..<14_000]) - -20) < 0.05)
         // Zero delay: the output matches the same sine sampled at the new rate.

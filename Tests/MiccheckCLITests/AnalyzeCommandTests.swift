@@ -48,7 +48,7 @@ func writeWAV(_ dir: URL, _ name: String, _ bytes: [UInt8]) -> String {
 struct AnalyzeCommandTests {
     let speechWAV: [UInt8] = {
         let rate = 16_000
-        let x = [Float](repeating: 0, count: rate / 2) + Signals.syllables(rmsDB: -24, seconds: 2, sampleRate: rate)
+        let x = [Float](repeating: 0, count: rate / 2) + Signals.voice(rmsDB: -24, seconds: 2, sampleRate: rate)
             + Signals.pinkNoise(rmsDB: -70, seconds: 2, sampleRate: rate)
         return WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16)
     }()
