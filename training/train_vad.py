@@ -276,6 +276,13 @@ def frame_labels(labels, n):
     return y
 
 
+def delayed(v, k):
+    """`v` later by `k` frames (the first value repeated): what the model's output after frame n is
+    trained on when it decides frame n - k."""
+    v = np.asarray(v, np.float32)
+    return v if k <= 0 else np.concatenate([np.full(k, v[0] if len(v) else 0, np.float32), v[:-k]])[:len(v)]
+
+
 _teacher = threading.local()
 
 
@@ -329,6 +336,7 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2, help="PyTorch threads")
     ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
@@ -339,6 +347,8 @@ def main():
                     help="frames that are not speech weigh 1 + K p^2 more, p the model's speech probability")
     ap.add_argument("--noise-weight", type=float, default=3,
                     help="loss weight of frames in noise-only mixtures (each one above threshold is a false alert)")
+    ap.add_argument("--lookahead", type=int, default=0,
+                    help="frames (10 ms) of audio after a frame that the model hears before deciding it (at most 3)")
     ap.add_argument("--dense", type=int, default=32)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--corpus", help="also report frame F1 and AUC on this labelled corpus after every epoch (monitoring only)")
@@ -349,7 +359,7 @@ def main():
     a = ap.parse_args()
     import torch
     torch.manual_seed(a.seed)
-    torch.set_num_threads(os.cpu_count() or 2)
+    torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
     if a.cache and os.path.exists(a.cache):
         z = np.load(a.cache, allow_pickle=True)
@@ -401,9 +411,13 @@ def main():
             w *= a.noise_weight   # noise alone: every frame above threshold is a false alert
         return w
 
-    W = [weights(Y[i], G[i]) for i in range(len(Y))]
-    # Targets: the labels, or with --distill a blend with the teacher's probabilities.
-    targets = Y if a.distill <= 0 else [((1 - a.distill) * Y[i] + a.distill * teacher[i]).astype(np.float32) for i in range(len(Y))]
+    if not 0 <= a.lookahead <= 3:
+        sys.exit("--lookahead must be 0...3 frames (the detector may look at most 30 ms ahead)")
+    W = [delayed(weights(Y[i], G[i]), a.lookahead) for i in range(len(Y))]
+    # Targets: the labels, or with --distill a blend with the teacher's probabilities; with --lookahead
+    # the output after frame n is frame n - lookahead's.
+    targets = [delayed(Y[i] if a.distill <= 0 else (1 - a.distill) * Y[i] + a.distill * teacher[i], a.lookahead)
+               for i in range(len(Y))]
 
     def chunks(idx, rs):
         out = []
@@ -442,7 +456,7 @@ def main():
         npz = np.concatenate(noise_p) if noise_p else np.zeros(1)
         return roc_auc_score(y, p), f1, 100 * np.mean(npz >= noise_threshold)
 
-    held_out = [(Xs[i], Y[i]) for i in va_idx]
+    held_out = [(Xs[i], delayed(Y[i], a.lookahead)) for i in va_idx]
     corpus = corpus_set(a, mean, scale) if a.corpus else []
 
     rs = np.random.default_rng(a.seed + 1)
@@ -488,7 +502,8 @@ def corpus_set(a, mean, scale):
             q = os.path.join(tmp, "f.f32")
             subprocess.run([a.binary, "features", wav, "--output", q], check=True)
             f = np.fromfile(q, "<f4").reshape(-1, D)
-            out.append((((f - mean) * scale).astype(np.float32), frame_labels(lab.get("speech", []), len(f)).astype(np.float32)))
+            y = frame_labels(lab.get("speech", []), len(f)).astype(np.float32)
+            out.append((((f - mean) * scale).astype(np.float32), delayed(y, a.lookahead)))
     return out
 
 
@@ -496,7 +511,7 @@ def export(net, mean, scale, a, path):
     def t(v):
         return [float(f"{x:.7g}") for x in np.ravel(v.detach().numpy() if hasattr(v, "detach") else v)]
     model = {
-        "format": "miccheck-vad", "version": 1, "features": D,
+        "format": "miccheck-vad", "version": 1, "features": D, "lookahead": a.lookahead,
         "trainedBy": "training/train_vad.py", "seed": a.seed,
         "inputMean": t(mean), "inputScale": t(scale),
         "dense": {"inputs": D, "outputs": a.dense, "weights": t(net.inp.weight), "bias": t(net.inp.bias)},

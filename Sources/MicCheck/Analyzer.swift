@@ -54,12 +54,25 @@ public enum AnalysisEvent: Sendable, Equatable {
 public enum AnalysisOutput: Sendable, Equatable {
     case frame(AnalysisFrame)
     case event(AnalysisEvent)
+
+    /// The frame's start or the event's time.
+    public var time: Double {
+        switch self {
+        case .frame(let f): f.time
+        case .event(let e): e.time
+        }
+    }
 }
 
 /// The analysis engine: mono samples at any supported rate in, frames and events out.
 ///
 /// Levels are measured at the input's own rate; the voice detector reads the signal resampled to
-/// 16 kHz. Records come out in time order; an event follows the frame on which it was decided.
+/// 16 kHz. An event comes out as soon as it is decided, stamped with the frame whose audio decided it.
+/// Frame records come out in order, but with a look-ahead model (``VoiceActivityModel/lookahead``) each
+/// waits until the model has heard that many frames more, so an event can come before the last few
+/// frames' records (at most 30 ms of them); ``TimeOrderedRecords`` puts a stream back in time order.
+/// Without look-ahead (and with the level rule) everything is in time order, an event after the frame
+/// on which it was decided.
 ///
 /// - Important: `process` and `finish` allocate nothing and take no locks; the engine is meant to be
 ///   owned by one thread (a capture callback or a file loop).
@@ -99,6 +112,13 @@ public struct Analyzer: Sendable {
     private var silence: SilentMicrophoneDetector
     private var frameIndex = 0
     private var finished = false
+    /// Frames whose record waits for the model's look-ahead: their levels, oldest first (a ring).
+    private let lookahead: Int
+    private var awaiting: [FrameLevel]
+    private var awaitingHead = 0
+    private var awaitingCount = 0
+    private var lastProbability: Float = 0
+    private var recordIndex = 0
 
     /// Frames analysed so far.
     public var frameCount: Int { frameIndex }
@@ -123,6 +143,8 @@ public struct Analyzer: Sendable {
         pending = [FrameLevel](repeating: FrameLevel(index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
                                                      minimum: 0, maximum: 0, meanSquare: 0), count: 64)
         vad = VoiceActivityDetector(model: model)
+        lookahead = configuration.detector == .vad ? model.lookahead : 0
+        awaiting = [FrameLevel](repeating: pending[0], count: VoiceActivityModel.maximumLookahead + 1)
         speech = SpeechEventDetector(configuration: configuration.speech)
         frameDecision = SpeechFrameDecision(configuration: configuration.frame)
         levelRule = LevelRuleDetector()
@@ -159,6 +181,8 @@ public struct Analyzer: Sendable {
                 feedResampled(count: n, emit: emit)
             } while n == resampled.count && n > 0
         }
+        // The last frames' records waited for audio that will not come: they keep the last probability.
+        while awaitingCount > 0 { emitFrame(probability: lastProbability, emit: emit) }
         if speech.isSpeaking || (configuration.detector == .level && levelRule.isSpeaking) {
             emit(.event(.speechEnded(time: time(ofFrame: frameIndex))))
         }
@@ -210,23 +234,20 @@ public struct Analyzer: Sendable {
         let t = time(ofFrame: frameIndex)
         let silenceEvent = silence.process(level: level, bandFlatness: vad.features.bandFlatness)
         let speechEvent: SpeechActivityEvent?
-        let probability: Float
-        let isSpeech: Bool
-        let isSpeaking: Bool
         switch configuration.detector {
         case .vad:
+            // With look-ahead, `prob` is an earlier frame's: its record goes out now, this frame's later.
             speechEvent = speech.process(probability: prob, levelDB: level.rmsDB)
-            probability = prob
-            isSpeech = frameDecision.process(probability: prob)
-            isSpeaking = speech.isSpeaking
+            awaiting[(awaitingHead + awaitingCount) % awaiting.count] = level
+            awaitingCount += 1
+            lastProbability = prob
+            if awaitingCount > lookahead { emitFrame(probability: prob, emit: emit) }
         case .level:
             speechEvent = levelRule.process(levelDB: level.rmsDB)
-            probability = levelRule.score
-            isSpeech = levelRule.isSpeaking
-            isSpeaking = isSpeech
+            let isSpeech = levelRule.isSpeaking
+            emit(.frame(AnalysisFrame(index: frameIndex, time: t, levelDB: level.rmsDB, peakDB: level.peakDB,
+                                      probability: levelRule.score, isSpeech: isSpeech, isSpeaking: isSpeech)))
         }
-        emit(.frame(AnalysisFrame(index: frameIndex, time: t, levelDB: level.rmsDB, peakDB: level.peakDB,
-                                  probability: probability, isSpeech: isSpeech, isSpeaking: isSpeaking)))
         switch silenceEvent {
         case .silent(let sig): emit(.event(.microphoneSilent(time: t, signature: sig)))
         case .active: emit(.event(.microphoneActive(time: t)))
@@ -239,5 +260,50 @@ public struct Analyzer: Sendable {
         case nil: break
         }
         frameIndex += 1
+    }
+
+    /// Emits the oldest awaiting frame's record with `probability`.
+    private mutating func emitFrame(probability: Float, emit: (AnalysisOutput) -> Void) {
+        let level = awaiting[awaitingHead]
+        awaitingHead = (awaitingHead + 1) % awaiting.count
+        awaitingCount -= 1
+        let index = recordIndex
+        recordIndex += 1
+        emit(.frame(AnalysisFrame(index: index, time: time(ofFrame: index), levelDB: level.rmsDB, peakDB: level.peakDB,
+                                  probability: probability, isSpeech: frameDecision.process(probability: probability),
+                                  isSpeaking: speech.isSpeaking)))
+    }
+}
+
+/// Puts an ``Analyzer``'s records in time order, for outputs that promise it (JSON Lines): an event
+/// waits until the frame records up to its time are out, which with a look-ahead model is at most
+/// 30 ms. Holds a few events; allocates nothing after `init`.
+public struct TimeOrderedRecords: Sendable {
+    private var held: [AnalysisEvent] = []
+    private var lastFrameTime = -Double.infinity
+
+    public init() { held.reserveCapacity(16) }
+
+    /// Passes `record` on, or holds it if it is an event ahead of the frames.
+    public mutating func add(_ record: AnalysisOutput, emit: (AnalysisOutput) -> Void) {
+        switch record {
+        case .frame(let f):
+            emit(record)
+            lastFrameTime = f.time
+            guard !held.isEmpty else { return }
+            var kept = 0
+            for e in held {
+                if e.time <= lastFrameTime + 1e-9 { emit(.event(e)) } else { held[kept] = e; kept += 1 }
+            }
+            held.removeLast(held.count - kept)
+        case .event(let e):
+            if e.time <= lastFrameTime + 1e-9 { emit(record) } else { held.append(e) }
+        }
+    }
+
+    /// Passes on what is held (at the end of the input, after ``Analyzer/finish(emit:)``).
+    public mutating func flush(emit: (AnalysisOutput) -> Void) {
+        for e in held { emit(.event(e)) }
+        held.removeAll(keepingCapacity: true)
     }
 }

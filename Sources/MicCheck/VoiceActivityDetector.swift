@@ -5,7 +5,8 @@
 /// maps that to a probability, keeping its own memory of the stream in a GRU state. Turning
 /// probabilities into speech segments and events is ``SpeechEventDetector``'s job.
 ///
-/// - Complexity: O(1) per frame; nothing is allocated after `init`. Look-ahead: none.
+/// - Complexity: O(1) per frame; nothing is allocated after `init`. Look-ahead: the model's
+///   (``VoiceActivityModel/lookahead``, at most 3 frames): `process` then answers for an earlier frame.
 public struct VoiceActivityDetector: Sendable {
     public private(set) var features: VoiceFeatureExtractor
     public let model: VoiceActivityModel
@@ -25,7 +26,8 @@ public struct VoiceActivityDetector: Sendable {
     }
 
     /// Consumes one frame (``VoiceFeatureExtractor/frameLength`` samples at 16 kHz) and returns the
-    /// probability that it holds speech.
+    /// probability that it holds speech; with a look-ahead model, that the frame `model.lookahead`
+    /// frames before it does.
     public mutating func process(frame: UnsafeBufferPointer<Float>) -> Float {
         vector.withUnsafeMutableBufferPointer { features.process(frame: frame, into: $0) }
         return vector.withUnsafeBufferPointer { model.predict($0, state: &state) }

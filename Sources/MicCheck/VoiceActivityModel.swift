@@ -39,6 +39,11 @@ public struct VoiceActivityModel: Sendable, Equatable {
     }
 
     public let featureCount: Int
+    /// Frames (10 ms each) of audio after a frame that the model hears before deciding it, 0...3: its
+    /// output after frame n is frame n − lookahead's probability.
+    public let lookahead: Int
+    /// The most look-ahead a model may have (30 ms).
+    public static let maximumLookahead = 3
     public let denseWidth: Int
     public let hiddenWidth: Int
     let inputMean: [Float]
@@ -76,6 +81,7 @@ public struct VoiceActivityModel: Sendable, Equatable {
         let format: String
         let version: Int
         let features: Int
+        let lookahead: Int?
         let inputMean: [Float]
         let inputScale: [Float]
         let dense: Layer
@@ -104,6 +110,9 @@ public struct VoiceActivityModel: Sendable, Equatable {
         let all = [file.inputMean, file.inputScale, file.dense.weights, file.dense.bias, file.gru.inputWeights,
                    file.gru.recurrentWeights, file.gru.inputBias, file.gru.recurrentBias, file.output.weights, file.output.bias]
         try check(all.allSatisfy { $0.allSatisfy(\.isFinite) }, "a weight is not a finite number")
+        let lookahead = file.lookahead ?? 0
+        try check((0...Self.maximumLookahead).contains(lookahead), "a look-ahead of \(lookahead) frames (at most \(Self.maximumLookahead))")
+        self.lookahead = lookahead
         featureCount = d; denseWidth = w; hiddenWidth = h
         inputMean = file.inputMean; inputScale = file.inputScale
         // Each gate's h rows start at a multiple of 8: gate g, unit j goes to g·hp + j.

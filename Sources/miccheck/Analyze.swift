@@ -168,13 +168,15 @@ struct Analyze: ParsableCommand {
                 }
             }
         }
+        var order = TimeOrderedRecords()
+        let ordered: (AnalysisOutput) -> Void = { order.add($0, emit: handle) }
         var buffer = [Float](repeating: 0, count: WAVReader.blockFrames)
         var samplesRead = 0
         do {
             while true {
                 let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
                 if n == 0 { break }
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: handle) }
+                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: ordered) }
                 samplesRead += n
                 progress?.update(samplesRead)
             }
@@ -182,7 +184,8 @@ struct Analyze: ParsableCommand {
             progress?.clear()
             return .failure(failure(name, error))
         }
-        analyzer.finish(emit: handle)
+        analyzer.finish(emit: ordered)
+        order.flush(emit: handle)
         progress?.clear()
         switch format {
         case .text:

@@ -92,9 +92,14 @@ struct Listen: ParsableCommand {
         defer { handlers.forEach { $0.cancel() } }
 
         var summary = AnalysisSummary()
-        let handle: (AnalysisOutput) -> Void = { record in
+        // The display and the summary see records in time order; the ducker hears events at once.
+        var order = TimeOrderedRecords()
+        let show: (AnalysisOutput) -> Void = { record in
             summary.add(record)
             display.record(record)
+        }
+        let handle: (AnalysisOutput) -> Void = { record in
+            order.add(record, emit: show)
             #if canImport(MicCheckPulse)
             if case .event(let event) = record, let session = duckingSession {
                 if case .speechStarted = event { session.ducker.setSomeoneSpeaking(true) }
@@ -131,6 +136,7 @@ struct Listen: ParsableCommand {
                 display.tick()
             case .restarted:
                 analyzer.finish(emit: handle)
+                order.flush(emit: show)
                 let wall = Double(DispatchTime.now().uptimeNanoseconds - captureStart.uptimeNanoseconds) / 1e9
                 // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
                 let resume = (max(analyzer.endTime, wall) * Double(LevelMeter.framesPerSecond)).rounded(.up)
@@ -157,6 +163,7 @@ struct Listen: ParsableCommand {
             #endif
         }
         analyzer.finish(emit: handle)
+        order.flush(emit: show)
         if let note = input.closingNote { display.message(note) }
         if let failure { display.message(failure.sentence) }
         display.finish(summary: summary, input: input.label, dropped: input.droppedSamples,

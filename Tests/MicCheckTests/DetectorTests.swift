@@ -4,15 +4,17 @@ import MicCheckTesting
 import Testing
 
 /// Runs the whole analysis on `x` and returns its frames and events.
-func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad) -> ([AnalysisFrame], [AnalysisEvent]) {
-    var a = Analyzer(inputRate: rate, configuration: .init(detector: detector))
-    var frames: [AnalysisFrame] = [], events: [AnalysisEvent] = []
-    let sink: (AnalysisOutput) -> Void = {
-        switch $0 {
-        case .frame(let f): frames.append(f)
-        case .event(let e): events.append(e)
-        }
-    }
+func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad,
+             model: VoiceActivityModel = .bundled) -> ([AnalysisFrame], [AnalysisEvent]) {
+    analyseRecords(x, rate: rate, detector: detector, model: model).split
+}
+
+/// Runs the whole analysis on `x` and returns its records in the order they came.
+func analyseRecords(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad,
+                    model: VoiceActivityModel = .bundled) -> [AnalysisOutput] {
+    var a = Analyzer(inputRate: rate, configuration: .init(detector: detector), model: model)
+    var records: [AnalysisOutput] = []
+    let sink: (AnalysisOutput) -> Void = { records.append($0) }
     var i = 0
     while i < x.count {  // odd-sized blocks, as a capture callback would deliver them
         let end = min(x.count, i + 333)
@@ -20,7 +22,13 @@ func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad) -> ([
         i = end
     }
     a.finish(emit: sink)
-    return (frames, events)
+    return records
+}
+
+extension [AnalysisOutput] {
+    var split: ([AnalysisFrame], [AnalysisEvent]) {
+        (compactMap { if case .frame(let f) = $0 { f } else { nil } }, compactMap { if case .event(let e) = $0 { e } else { nil } })
+    }
 }
 
 func silentTimes(_ events: [AnalysisEvent]) -> [Double] {
@@ -140,6 +148,53 @@ struct VoiceActivityTests {
         let agree = zip(a, b).filter { $0.isSpeech == $1.isSpeech }.count
         #expect(Double(agree) / Double(min(a.count, b.count)) > 0.97)
         for (x, y) in zip(a, b).dropFirst(10) where x.levelDB > -60 { #expect(abs(x.levelDB - y.levelDB) < 0.5) }
+    }
+}
+
+@Suite("Look-ahead")
+struct LookaheadTests {
+    /// The bundled model, told that its output after frame n is frame n − `frames`'s.
+    func bundled(lookahead frames: Int) throws -> VoiceActivityModel {
+        let url = try #require(VoiceActivityModel.bundledURL)
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        json["lookahead"] = frames
+        return try VoiceActivityModel(json: JSONSerialization.data(withJSONObject: json))
+    }
+
+    @Test("with 30 ms of look-ahead a frame's record carries the probability the model gave 3 frames later; events do not move")
+    func delaysFrames() throws {
+        let rate = 16_000
+        let x = zip([Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 3, sampleRate: rate),
+                    Signals.pinkNoise(rmsDB: -65, seconds: 4, sampleRate: rate)).map { $0 + $1 }
+        let (plain, plainEvents) = analyse(x, rate: rate)
+        let (ahead, aheadEvents) = analyse(x, rate: rate, model: try bundled(lookahead: 3))
+        #expect(ahead.count == plain.count && plain.count == 400)
+        #expect(ahead.map(\.index) == Array(0..<ahead.count))
+        #expect(zip(ahead, plain).allSatisfy { $0.time == $1.time && $0.levelDB == $1.levelDB })
+        #expect(zip(ahead, plain.dropFirst(3)).allSatisfy { $0.probability == $1.probability && $0.isSpeaking == $1.isSpeaking })
+        // The last three records had no later audio: they keep the last probability.
+        #expect(ahead.suffix(3).allSatisfy { $0.probability == plain[plain.count - 1].probability })
+        #expect(aheadEvents == plainEvents)
+        #expect(plainEvents.contains { $0.name == "speech_started" })
+    }
+
+    @Test("records put back in time order: every record once, frames in order, each event after the frames before it")
+    func timeOrder() throws {
+        let rate = 16_000
+        let x = [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 2, sampleRate: rate)
+            + [Float](repeating: 0, count: rate)
+        let raw = analyseRecords(x, rate: rate, model: try bundled(lookahead: 3))
+        // As they come, a speech event precedes the last frames' records.
+        let times = raw.map(\.time)
+        #expect(zip(times, times.dropFirst()).contains { $0 > $1 })
+        var order = TimeOrderedRecords()
+        var ordered: [AnalysisOutput] = []
+        for r in raw { order.add(r) { ordered.append($0) } }
+        order.flush { ordered.append($0) }
+        let t = ordered.map(\.time)
+        #expect(zip(t, t.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(ordered.count == raw.count)
+        #expect(ordered.split.0 == raw.split.0 && ordered.split.1 == raw.split.1)
     }
 }
 

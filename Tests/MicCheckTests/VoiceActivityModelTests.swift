@@ -7,10 +7,10 @@ import Testing
 func modelJSON(features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]? = nil, scale: [Float]? = nil,
                denseWeights: [Float]? = nil, inputWeights: [Float]? = nil, recurrentWeights: [Float]? = nil,
                inputBias: [Float]? = nil, recurrentBias: [Float]? = nil, output: [Float]? = nil,
-               outputBias: Float = 0, format: String = "miccheck-vad") -> Data {
+               outputBias: Float = 0, format: String = "miccheck-vad", lookahead: Int? = nil) -> Data {
     func list(_ v: [Float]) -> String { "[" + v.map { $0.isFinite ? "\($0)" : "\"nan\"" }.joined(separator: ",") + "]" }
     let text = """
-    {"format":"\(format)","version":1,"features":\(features),
+    {"format":"\(format)","version":1,"features":\(features),\(lookahead.map { "\"lookahead\":\($0)," } ?? "")
      "inputMean":\(list(mean ?? [Float](repeating: 0, count: features))),
      "inputScale":\(list(scale ?? [Float](repeating: 1, count: features))),
      "dense":{"inputs":\(features),"outputs":\(dense),"weights":\(list(denseWeights ?? [Float](repeating: 0.5, count: features * dense))),"bias":\(list([Float](repeating: 0, count: dense)))},
@@ -121,9 +121,16 @@ struct VoiceActivityModelTests {
             ("GRU weights short", modelJSON(inputWeights: [0.1, 0.2])),
             ("standardisation short", modelJSON(mean: [0])),
             ("a weight not a number", modelJSON(output: [Float.nan])),
+            ("more than 30 ms of look-ahead", modelJSON(lookahead: 4)),
+            ("a negative look-ahead", modelJSON(lookahead: -1)),
           ])
     func refused(what: String, data: Data) {
         #expect(throws: VoiceActivityModel.LoadError.self, "\(what)") { try VoiceActivityModel(json: data) }
+    }
+
+    @Test("a model's look-ahead is read from its file, none when the file has none", arguments: [nil, 0, 3])
+    func lookahead(frames: Int?) throws {
+        #expect(try VoiceActivityModel(json: modelJSON(lookahead: frames)).lookahead == (frames ?? 0))
     }
 
     @Test("a missing model file is unreadable, with the system's reason")

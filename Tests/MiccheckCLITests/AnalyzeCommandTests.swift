@@ -53,11 +53,22 @@ struct AnalyzeCommandTests {
         return WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16)
     }()
 
-    @Test("jsonl: a frame record every 10 ms with the contract's keys, events in time order")
-    func jsonlContract() throws {
+    @Test("jsonl: a frame record every 10 ms with the contract's keys, events in time order (also with a look-ahead model)",
+          arguments: [nil, 3])
+    func jsonlContract(lookahead: Int?) throws {
         let dir = tempDir()
         let wav = writeWAV(dir, "speech.wav", speechWAV)
-        let r = try miccheck(["analyze", "--format", "jsonl", wav])
+        var modelArguments: [String] = []
+        if let lookahead {
+            // The bundled model, told it hears `lookahead` frames ahead: frame records then lag the events.
+            let url = try #require(VoiceActivityModel.bundledURL)
+            var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            json["lookahead"] = lookahead
+            let path = dir.appendingPathComponent("ahead.json")
+            try JSONSerialization.data(withJSONObject: json).write(to: path)
+            modelArguments = ["--model", path.path]
+        }
+        let r = try miccheck(["analyze", "--format", "jsonl"] + modelArguments + [wav])
         #expect(r.status == 0)
         var lastT = -1.0, frames = 0, events: [String] = []
         for line in r.stdout.split(separator: "\n") {
