@@ -117,15 +117,23 @@ public struct RealFFT: Sendable {
                             splitSin.withUnsafeBufferPointer { ss in
                                 xr[0] = zr[0] + zi[0]; xi[0] = 0
                                 xr[n] = zr[0] - zi[0]; xi[n] = 0
-                                for k in 1..<n {
+                                guard let zrp = zr.baseAddress, let zip = zi.baseAddress, let xrp = xr.baseAddress,
+                                      let xip = xi.baseAddress, let cp = sc.baseAddress, let sp = ss.baseAddress else { return }
+                                // Eight bins at a time; Z[n-k] is read backwards (a lane reversal).
+                                var k = 1
+                                while k + 8 <= n {
+                                    Self.split8(k, n, zrp, zip, cp, sp, xrp, xip)
+                                    k += 8
+                                }
+                                while k < n {
                                     let ar = zr[k], ai = zi[k]
                                     let br = zr[n - k], bi = -zi[n - k]   // conj(Z[n-k])
-                                    let er = (ar + br) / 2, ei = (ai + bi) / 2
-                                    // (Z[k] - conj(Z[n-k])) / 2i
-                                    let or = (ai - bi) / 2, oi = -(ar - br) / 2
+                                    let er = (ar + br) * 0.5, ei = (ai + bi) * 0.5
+                                    let or = (ai - bi) * 0.5, oi = (br - ar) * 0.5   // (Z[k] - conj(Z[n-k])) / 2i
                                     let wr = sc[k], wi = ss[k]
                                     xr[k] = er + or * wr - oi * wi
                                     xi[k] = ei + or * wi + oi * wr
+                                    k += 1
                                 }
                             }
                         }
@@ -133,6 +141,26 @@ public struct RealFFT: Sendable {
                 }
             }
         }
+    }
+
+    /// Bins k ..< k + `V.scalarCount` of the real transform from the half-size complex one:
+    /// X[k] = E + W^k·O with E = (Z[k] + conj Z[n−k]) / 2 and O = (Z[k] − conj Z[n−k]) / 2i.
+    @inline(__always)
+    private static func split8(_ k: Int, _ n: Int, _ zr: UnsafeMutablePointer<Float>, _ zi: UnsafeMutablePointer<Float>,
+                               _ wr: UnsafePointer<Float>, _ wi: UnsafePointer<Float>,
+                               _ xr: UnsafeMutablePointer<Float>, _ xi: UnsafeMutablePointer<Float>) {
+        typealias V = SIMD8<Float>
+        func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+        func reversed(_ v: V) -> V { V(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]) }
+        let back = n - k - 7   // Z[n-k-7 ... n-k], reversed, lines up with k ... k+7
+        let ar = load(zr + k), ai = load(zi + k)
+        let br = reversed(load(zr + back)), bi = -reversed(load(zi + back))
+        let er = (ar + br) * 0.5, ei = (ai + bi) * 0.5
+        let or = (ai - bi) * 0.5, oi = (br - ar) * 0.5
+        let cr = load(wr + k), ci = load(wi + k)
+        store(er + or * cr - oi * ci, xr + k)
+        store(ei + or * ci + oi * cr, xi + k)
     }
 
     /// `V.scalarCount` radix-2 butterflies: b ← a − w·b, a ← a + w·b, on split real and imaginary parts.
@@ -150,3 +178,4 @@ public struct RealFFT: Sendable {
         store(yr + tr, ar); store(yi + ti, ai)
     }
 }
+

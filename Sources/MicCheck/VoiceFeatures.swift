@@ -219,20 +219,33 @@ public struct VoiceFeatureExtractor: Sendable {
         }
         var snrSum: Float = 0, snrSpeech: Float = 0, snrMax: Float = 0, flux: Float = 0
         var speechBands: Float = 0
-        for b in 0..<bands {
-            let e = bandDB[b]
-            var fl = floorDB[b]
-            if e < fl { fl += 0.3 * (e - fl) } else { fl += max(0.01, 0.002 * (e - fl)) ; fl = min(fl, e) }
-            floorDB[b] = fl
-            let snr = min(60, max(0, e - fl))
-            snrSum += snr
-            snrMax = max(snrMax, snr)
-            let lo = Float(bandStart[b]) * binHz
-            if lo >= 250, lo < 3400 { snrSpeech += snr; speechBands += 1 }
-            flux += max(0, e - previousBandDB[b])
-            previousBandDB[b] = e
-            if b % 2 == 1 { f[10 + b / 2] = (snr + prevSNR) / 40 } else { prevSNR = snr }
-            snrHistory[historyHead * bands + b] = snr
+        var prevSNR: Float = 0
+        let head = historyHead * bands
+        // One exclusive access per buffer for the whole loop (no copy-on-write check per element).
+        floorDB.withUnsafeMutableBufferPointer { floor in
+            previousBandDB.withUnsafeMutableBufferPointer { previous in
+                snrHistory.withUnsafeMutableBufferPointer { history in
+                    bandDB.withUnsafeBufferPointer { bdb in
+                        bandStart.withUnsafeBufferPointer { start in
+                            for b in 0..<bands {
+                                let e = bdb[b]
+                                var fl = floor[b]
+                                if e < fl { fl += 0.3 * (e - fl) } else { fl += max(0.01, 0.002 * (e - fl)); fl = min(fl, e) }
+                                floor[b] = fl
+                                let snr = min(60, max(0, e - fl))
+                                snrSum += snr
+                                snrMax = max(snrMax, snr)
+                                let lo = Float(start[b]) * binHz
+                                if lo >= 250, lo < 3400 { snrSpeech += snr; speechBands += 1 }
+                                flux += max(0, e - previous[b])
+                                previous[b] = e
+                                if b % 2 == 1 { f[10 + b / 2] = (snr + prevSNR) / 40 } else { prevSNR = snr }
+                                history[head + b] = snr
+                            }
+                        }
+                    }
+                }
+            }
         }
         let meanSNR = snrSum / Float(bands)
         let speechSNR = snrSpeech / max(1, speechBands)
@@ -277,19 +290,17 @@ public struct VoiceFeatureExtractor: Sendable {
         for b in 0..<bands { f[28 + b] = (bandDB[b] - meanBand) / 20 }
     }
 
-    private var prevSNR: Float = 0
-
     /// Features 44–46: the RMS change (dB) of the above-floor band pattern, its mean removed, against
     /// 100 ms ago (averaged over about 150 ms and 1 s) and 40 ms ago (about 150 ms).
     private mutating func shapeChanges(bands: Int, meanSNR: Float, into f: UnsafeMutableBufferPointer<Float>) {
         let frames = Self.historyFrames
         let now = historyHead * bands
-        for b in 0..<bands { snrHistory[now + b] -= meanSNR }
         let past = (historyHead + 1) % frames * bands            // 100 ms ago: the oldest kept
         let recent = (historyHead + frames - 4) % frames * bands  // 40 ms ago
         var far: Float = 0, near: Float = 0
-        snrHistory.withUnsafeBufferPointer { h in
+        snrHistory.withUnsafeMutableBufferPointer { h in
             for b in 0..<bands {
+                h[now + b] -= meanSNR
                 let x = h[now + b]
                 far += (x - h[past + b]) * (x - h[past + b])
                 near += (x - h[recent + b]) * (x - h[recent + b])
