@@ -18,7 +18,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def replay(p, start, end, min_frames, hang):
+def replay(p, start, end, min_frames, hang, lookahead=0):
+    """Replays SpeechEventDetector over frame records' probabilities. With a look-ahead model, record i's
+    probability was computed `lookahead` frames later, which is when an event on it is decided."""
     speaking, run = False, 0
     dec = np.zeros(len(p), bool); starts = []
     for i, v in enumerate(p):
@@ -29,7 +31,7 @@ def replay(p, start, end, min_frames, hang):
         else:
             run = run + 1 if v >= start else 0
             if run >= min_frames:
-                speaking, run = True, 0; starts.append(i * 0.01)
+                speaking, run = True, 0; starts.append((i + lookahead) * 0.01)
         dec[i] = speaking
     return dec, starts
 
@@ -48,6 +50,8 @@ def main():
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(a.split, "..", "bench"))
     import score
+    model = a.model or os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")
+    lookahead = json.load(open(model)).get("lookahead", 0)
     data = []
     for it in score.load_split(a.split):
         out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"]] + (["--model", a.model] if a.model else []),
@@ -76,7 +80,7 @@ def main():
             continue
         lats = []; fa = 0; fa_s = 0.0
         for it, p, _ in data:
-            _, starts = replay(p, start, end, mf, hang)
+            _, starts = replay(p, start, end, mf, hang, lookahead)
             for a_, b_ in score.qualifying_onsets(it.get("speech", [])):
                 c = [t for t in starts if a_ - score.ONSET_PRE <= t <= b_]
                 lats.append(c[0] - a_ if c else None)

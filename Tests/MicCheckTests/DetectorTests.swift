@@ -53,13 +53,16 @@ struct SpeechEventTests {
         #expect(got == expected)
     }
 
-    @Test("the defaults: start at 0.6 held for 30 ms, end below 0.4 held for 300 ms")
+    @Test("the defaults: start at 0.5 held for 80 ms, end below 0.3 held for 300 ms")
     func defaults() {
         var d = SpeechEventDetector()
-        let p: [Float] = [0.7, 0.7, 0.5] + [0.7, 0.7, 0.7, 0.7] + [Float](repeating: 0.45, count: 10) + [Float](repeating: 0.2, count: 30)
+        let p: [Float] = [0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.45] + [Float](repeating: 0.5, count: 8)
+            + [Float](repeating: 0.35, count: 10) + [Float](repeating: 0.2, count: 30)
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
-        #expect(got == [5: .started, 46: .ended])
+        // Seven frames then a dip do not start; eight do (frame 15). A 0.35 is not below 0.3: the end
+        // comes 30 frames into the 0.2s (frame 55).
+        #expect(got == [15: .started, 55: .ended])
     }
 
     @Test("the level rule fires while any of the last three levels is above -50 dBFS")
@@ -153,7 +156,8 @@ struct VoiceActivityTests {
 
 @Suite("Look-ahead")
 struct LookaheadTests {
-    /// The bundled model, told that its output after frame n is frame n − `frames`'s.
+    /// The bundled model, told that its output after frame n is frame n − `frames`'s (it was trained
+    /// with 3).
     func bundled(lookahead frames: Int) throws -> VoiceActivityModel {
         let url = try #require(VoiceActivityModel.bundledURL)
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
@@ -166,7 +170,7 @@ struct LookaheadTests {
         let rate = 16_000
         let x = zip([Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 3, sampleRate: rate),
                     Signals.pinkNoise(rmsDB: -65, seconds: 4, sampleRate: rate)).map { $0 + $1 }
-        let (plain, plainEvents) = analyse(x, rate: rate)
+        let (plain, plainEvents) = analyse(x, rate: rate, model: try bundled(lookahead: 0))
         let (ahead, aheadEvents) = analyse(x, rate: rate, model: try bundled(lookahead: 3))
         #expect(ahead.count == plain.count && plain.count == 400)
         #expect(ahead.map(\.index) == Array(0..<ahead.count))

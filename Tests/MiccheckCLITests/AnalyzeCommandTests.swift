@@ -53,14 +53,14 @@ struct AnalyzeCommandTests {
         return WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16)
     }()
 
-    @Test("jsonl: a frame record every 10 ms with the contract's keys, events in time order (also with a look-ahead model)",
-          arguments: [nil, 3])
+    @Test("jsonl: a frame record every 10 ms with the contract's keys, events in time order (the bundled model's look-ahead, and none)",
+          arguments: [nil, 0])
     func jsonlContract(lookahead: Int?) throws {
         let dir = tempDir()
         let wav = writeWAV(dir, "speech.wav", speechWAV)
         var modelArguments: [String] = []
         if let lookahead {
-            // The bundled model, told it hears `lookahead` frames ahead: frame records then lag the events.
+            // The bundled model (3 frames of look-ahead: its frame records lag the events), told otherwise.
             let url = try #require(VoiceActivityModel.bundledURL)
             var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
             json["lookahead"] = lookahead
