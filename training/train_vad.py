@@ -13,11 +13,14 @@ Validation holds out whole noise packages and whole voices (never other stretche
 trained on), which is how unseen noise shows up.
 
 The model: features standardised, a dense tanh layer, one GRU, a sigmoid output (see
-Guides/VoiceActivityDetection.md).
+Guides/VoiceActivityDetection.md). Targets are the labels blended with Silero VAD's per-frame
+probability (--distill 0.3; Silero runs here only, never in MicCheck), and the output after frame n is
+trained on frame n - 3 (--lookahead 3: the model hears 30 ms past the frame it decides).
 
-usage: pip install -r training/requirements.txt && swift build -c release --product miccheck
+usage: pip install -r training/requirements.txt && pip install --no-deps silero-vad==6.2.3
+       swift build -c release --product miccheck
        python3 training/train_vad.py [--shared ../shared] [--seed 7] [--epochs 30]
-       (--distill also needs: pip install onnxruntime && pip install --no-deps silero-vad==6.2.3)
+       (the bundled model is exactly this, with the defaults)
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile, threading, wave
 from concurrent.futures import ThreadPoolExecutor
@@ -223,6 +226,8 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants):
             y = colour(rng, y)
             if rng.random() < (0.5 if quiet else 0.2):
                 y = reverb(rng, y)
+            # What the teacher hears with --teacher-hears clean: this voice alone, at a normal level.
+            clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
             y = y * 10 ** (target / 20) / active_rms(y, lab)
             floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
             if variant in (0, 3):
@@ -235,7 +240,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants):
                 nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
                 y = y + nn + floor
                 group = voice + "|" + pkg
-            mixes.append((y, lab, group))
+            mixes.append((y, lab, group, clean))
     for nz, cat, pkg in noise:
         for variant in range(noise_variants):
             y = colour(rng, nz)
@@ -253,7 +258,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants):
                 other, _, opkg = noise[rng.integers(len(noise))]
                 y = y + colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other) * 10 ** (rng.uniform(-20, 0) / 20)
                 pkg = pkg + "|" + opkg
-            mixes.append((y, [], pkg))
+            mixes.append((y, [], pkg, None))
     return mixes
 
 
@@ -324,7 +329,8 @@ def build_dataset(a, rng):
         teacher = None
         if a.distill > 0:
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-                teacher = list(ex.map(lambda mf: teacher_probs(mf[0][0], len(mf[1])), zip(mixes, feats)))
+                heard = lambda m: m[3] if a.teacher_hears == "clean" and m[3] is not None else m[0]
+                teacher = list(ex.map(lambda mf: teacher_probs(heard(mf[0]), len(mf[1])), zip(mixes, feats)))
     X = [f.astype(np.float32) for f in feats]
     Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
     G = [m[2] for m in mixes]
@@ -336,18 +342,21 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2, help="PyTorch threads")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="PyTorch threads (1: as fast as 2 for this small model, and the bundled model's setting)")
     ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
-    ap.add_argument("--distill", type=float, default=0,
+    ap.add_argument("--distill", type=float, default=0.3,
                     help="blend this share of Silero VAD's probability into every frame's target (training only)")
+    ap.add_argument("--teacher-hears", choices=["mix", "clean"], default="mix",
+                    help="what Silero judges for --distill: the mixture, or (speech mixtures) the voice alone at -26 dBFS")
     ap.add_argument("--hard-negatives", type=float, default=0,
                     help="frames that are not speech weigh 1 + K p^2 more, p the model's speech probability")
     ap.add_argument("--noise-weight", type=float, default=3,
                     help="loss weight of frames in noise-only mixtures (each one above threshold is a false alert)")
-    ap.add_argument("--lookahead", type=int, default=0,
+    ap.add_argument("--lookahead", type=int, default=3,
                     help="frames (10 ms) of audio after a frame that the model hears before deciding it (at most 3)")
     ap.add_argument("--dense", type=int, default=32)
     ap.add_argument("--hidden", type=int, default=32)
