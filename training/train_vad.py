@@ -189,6 +189,31 @@ def colour(rng, x):
     return y
 
 
+def voice_effect(rng, x, tmp):
+    """A voice as games, phones and excited people make it: driven into saturation, ring-modulated
+    (robotic), pitch-shifted without changing its timing (sox), or with a tremolo. Labels still hold."""
+    kind = rng.integers(4)
+    peak = np.max(np.abs(x)) + 1e-12
+    if kind == 0:
+        drive = rng.uniform(3, 20)
+        return np.tanh(drive * x / peak) * peak
+    if kind == 1:
+        t = np.arange(len(x)) / SR
+        mix = rng.uniform(0.4, 1.0)
+        return x * ((1 - mix) + mix * np.sin(2 * np.pi * rng.uniform(30, 150) * t))
+    if kind == 2:
+        p = os.path.join(tmp, f"fx{rng.integers(1 << 30)}")
+        sf.write(p + "a.wav", (x / peak * 0.5).astype(np.float32), SR, subtype="FLOAT")
+        subprocess.run(["sox", p + "a.wav", p + "b.wav", "pitch", str(int(rng.choice([-1, 1]) * rng.uniform(250, 700)))],
+                       check=True, capture_output=True)
+        y, _ = sf.read(p + "b.wav", dtype="float64")
+        os.remove(p + "a.wav"); os.remove(p + "b.wav")
+        y = np.concatenate([y, np.zeros(max(0, len(x) - len(y)))])[:len(x)]
+        return y * peak / 0.5
+    t = np.arange(len(x)) / SR
+    return x * (1 - rng.uniform(0.3, 0.8) * (0.5 + 0.5 * np.sin(2 * np.pi * rng.uniform(4, 12) * t)))
+
+
 def fit_loop(rng, noise, n):
     if len(noise) >= n:
         s = rng.integers(0, len(noise) - n + 1)
@@ -204,7 +229,7 @@ def speed(rng, x, labels):
     return y, [[a / f, b / f] for a, b in labels]
 
 
-def make_mixtures(shared, rng, tmp, espeak_count, noise_variants):
+def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0):
     speech, noise = [], []
     for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
         lab = json.load(open(j))
@@ -223,6 +248,8 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants):
             y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
             quiet = variant == 3
             target = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
+            if effects > 0 and not quiet and rng.random() < effects:
+                y = voice_effect(rng, y, tmp)
             y = colour(rng, y)
             if rng.random() < (0.5 if quiet else 0.2):
                 y = reverb(rng, y)
@@ -322,7 +349,7 @@ def build_dataset(a, rng):
         # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
         binary = os.path.join(tmp, "miccheck")
         shutil.copy2(a.binary, binary)
-        mixes = make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants)
+        mixes = make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects)
         print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
@@ -350,6 +377,9 @@ def main():
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
     ap.add_argument("--distill", type=float, default=0.3,
                     help="blend this share of Silero VAD's probability into every frame's target (training only)")
+    ap.add_argument("--voice-effects", type=float, default=0,
+                    help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
+                         "modulation, a pitch shift or a tremolo")
     ap.add_argument("--teacher-hears", choices=["mix", "clean"], default="mix",
                     help="what Silero judges for --distill: the mixture, or (speech mixtures) the voice alone at -26 dBFS")
     ap.add_argument("--hard-negatives", type=float, default=0,

@@ -13,6 +13,7 @@ public struct RealFFT: Sendable {
     private let splitCos: [Float]   // twiddles for the real split, k = 0..<half
     private let splitSin: [Float]
     private let bitReverse: [Int]
+    private let quarterReverse: [Int]   // 4 · (m bit-reversed over the quarter's bits), m < half / 4
     private var zr: [Float]
     private var zi: [Float]
     /// Real and imaginary parts of bins 0 ... size/2 after ``transform(_:)``.
@@ -42,6 +43,12 @@ public struct RealFFT: Sendable {
             for b in 0..<bits where i & (1 << b) != 0 { r |= 1 << (bits - 1 - b) }
             return r
         }
+        let quarterBits = max(0, bits - 2)
+        quarterReverse = (0..<max(1, size / 8)).map { m in
+            var r = 0
+            for b in 0..<quarterBits where m & (1 << b) != 0 { r |= 1 << (quarterBits - 1 - b) }
+            return 4 * r
+        }
         zr = [Float](repeating: 0, count: size / 2)
         zi = [Float](repeating: 0, count: size / 2)
         real = [Float](repeating: 0, count: size / 2 + 1)
@@ -54,25 +61,39 @@ public struct RealFFT: Sendable {
         let n = half
         zr.withUnsafeMutableBufferPointer { zr in
             zi.withUnsafeMutableBufferPointer { zi in
-                bitReverse.withUnsafeBufferPointer { rev in
-                    for i in 0..<n {
-                        zr[rev[i]] = input[2 * i]
-                        zi[rev[i]] = input[2 * i + 1]
+                if n >= 32, let inp = input.baseAddress, let zrp = zr.baseAddress, let zip = zi.baseAddress {
+                    // Bit reversal and the first two stages in one pass, eight groups at a time: group
+                    // rev(m) takes x[m], x[m + 2q], x[m + q], x[m + 3q] (q = n/4) in that order, read
+                    // contiguously across m; only the results are scattered.
+                    let q = n / 4
+                    quarterReverse.withUnsafeBufferPointer { qr in
+                        var m = 0
+                        while m < q {
+                            Self.firstStages(inp, m, q, qr, zrp, zip)
+                            m += 8
+                        }
                     }
-                }
-                // Lengths 2 and 4 together: their twiddles are 1 and -i, so no multiplications.
-                var start = 0
-                while start + 3 < n {
-                    let a0r = zr[start] + zr[start + 1], a0i = zi[start] + zi[start + 1]
-                    let a1r = zr[start] - zr[start + 1], a1i = zi[start] - zi[start + 1]
-                    let b0r = zr[start + 2] + zr[start + 3], b0i = zi[start + 2] + zi[start + 3]
-                    let b1r = zr[start + 2] - zr[start + 3], b1i = zi[start + 2] - zi[start + 3]
-                    zr[start] = a0r + b0r; zi[start] = a0i + b0i
-                    zr[start + 2] = a0r - b0r; zi[start + 2] = a0i - b0i
-                    // (b1r + i b1i)(-i) = b1i - i b1r
-                    zr[start + 1] = a1r + b1i; zi[start + 1] = a1i - b1r
-                    zr[start + 3] = a1r - b1i; zi[start + 3] = a1i + b1r
-                    start += 4
+                } else {
+                    bitReverse.withUnsafeBufferPointer { rev in
+                        for i in 0..<n {
+                            zr[rev[i]] = input[2 * i]
+                            zi[rev[i]] = input[2 * i + 1]
+                        }
+                    }
+                    // Lengths 2 and 4 together: their twiddles are 1 and -i, so no multiplications.
+                    var start = 0
+                    while start + 3 < n {
+                        let a0r = zr[start] + zr[start + 1], a0i = zi[start] + zi[start + 1]
+                        let a1r = zr[start] - zr[start + 1], a1i = zi[start] - zi[start + 1]
+                        let b0r = zr[start + 2] + zr[start + 3], b0i = zi[start + 2] + zi[start + 3]
+                        let b1r = zr[start + 2] - zr[start + 3], b1i = zi[start + 2] - zi[start + 3]
+                        zr[start] = a0r + b0r; zi[start] = a0i + b0i
+                        zr[start + 2] = a0r - b0r; zi[start + 2] = a0i - b0i
+                        // (b1r + i b1i)(-i) = b1i - i b1r
+                        zr[start + 1] = a1r + b1i; zi[start + 1] = a1i - b1r
+                        zr[start + 3] = a1r - b1i; zi[start + 3] = a1i + b1r
+                        start += 4
+                    }
                 }
                 if n == 2 {
                     let ar = zr[0], ai = zi[0]
@@ -161,6 +182,27 @@ public struct RealFFT: Sendable {
         let cr = load(wr + k), ci = load(wi + k)
         store(er + or * cr - oi * ci, xr + k)
         store(ei + or * ci + oi * cr, xi + k)
+    }
+
+    /// The first two radix-2 stages (twiddles 1 and −i) for groups rev(m) ..< rev(m + 8), straight
+    /// from the interleaved input.
+    @inline(__always)
+    private static func firstStages(_ input: UnsafePointer<Float>, _ m: Int, _ q: Int, _ quarterReverse: UnsafeBufferPointer<Int>,
+                                    _ zr: UnsafeMutablePointer<Float>, _ zi: UnsafeMutablePointer<Float>) {
+        func load(_ k: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+            let v = UnsafeRawPointer(input + 2 * k).loadUnaligned(as: SIMD16<Float>.self)
+            return (v.evenHalf, v.oddHalf)
+        }
+        let (ar, ai) = load(m), (cr, ci) = load(m + 2 * q), (br, bi) = load(m + q), (dr, di) = load(m + 3 * q)
+        let a0r = ar + cr, a0i = ai + ci, a1r = ar - cr, a1i = ai - ci
+        let b0r = br + dr, b0i = bi + di, b1r = br - dr, b1i = bi - di
+        let o0r = a0r + b0r, o0i = a0i + b0i, o2r = a0r - b0r, o2i = a0i - b0i
+        let o1r = a1r + b1i, o1i = a1i - b1r, o3r = a1r - b1i, o3i = a1i + b1r
+        for l in 0..<8 {
+            let g = quarterReverse[m + l]
+            zr[g] = o0r[l]; zr[g + 1] = o1r[l]; zr[g + 2] = o2r[l]; zr[g + 3] = o3r[l]
+            zi[g] = o0i[l]; zi[g + 1] = o1i[l]; zi[g + 2] = o2i[l]; zi[g + 3] = o3i[l]
+        }
     }
 
     /// `V.scalarCount` radix-2 butterflies: b ← a − w·b, a ← a + w·b, on split real and imaginary parts.
