@@ -219,7 +219,8 @@ public struct VoiceActivityModel: Sendable, Equatable {
         }
     }
 
-    /// y = M·x + b, eight rows at a time: each block of rows accumulates column × x[column].
+    /// y = M·x + b, eight rows at a time: each block of rows accumulates column × x[column]. Four
+    /// blocks go together, so each x[column] is read once per 32 rows.
     @inline(__always)
     private static func multiply(_ m: Matrix, _ x: UnsafeBufferPointer<Float>, bias: [Float],
                                  into y: UnsafeMutableBufferPointer<Float>) {
@@ -229,7 +230,29 @@ public struct VoiceActivityModel: Sendable, Equatable {
                 let bp = UnsafeRawPointer(b.baseAddress!)   // height > 0
                 let yp = UnsafeMutableRawPointer(y.baseAddress!)   // sized to the height in State.init
                 let columnBytes = m.height * 4
-                for k in 0..<(m.height / 8) {
+                let blocks = m.height / 8
+                var k = 0
+                while k + 4 <= blocks {
+                    var a0 = bp.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
+                    var a1 = bp.loadUnaligned(fromByteOffset: 32 * k + 32, as: SIMD8<Float>.self)
+                    var a2 = bp.loadUnaligned(fromByteOffset: 32 * k + 64, as: SIMD8<Float>.self)
+                    var a3 = bp.loadUnaligned(fromByteOffset: 32 * k + 96, as: SIMD8<Float>.self)
+                    var offset = 32 * k
+                    for c in 0..<m.columns {
+                        let v = x[c]
+                        a0 += wp.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * v
+                        a1 += wp.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self) * v
+                        a2 += wp.loadUnaligned(fromByteOffset: offset + 64, as: SIMD8<Float>.self) * v
+                        a3 += wp.loadUnaligned(fromByteOffset: offset + 96, as: SIMD8<Float>.self) * v
+                        offset += columnBytes
+                    }
+                    yp.storeBytes(of: a0, toByteOffset: 32 * k, as: SIMD8<Float>.self)
+                    yp.storeBytes(of: a1, toByteOffset: 32 * k + 32, as: SIMD8<Float>.self)
+                    yp.storeBytes(of: a2, toByteOffset: 32 * k + 64, as: SIMD8<Float>.self)
+                    yp.storeBytes(of: a3, toByteOffset: 32 * k + 96, as: SIMD8<Float>.self)
+                    k += 4
+                }
+                while k < blocks {
                     var acc = bp.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
                     var offset = 32 * k
                     for c in 0..<m.columns {
@@ -237,6 +260,7 @@ public struct VoiceActivityModel: Sendable, Equatable {
                         offset += columnBytes
                     }
                     yp.storeBytes(of: acc, toByteOffset: 32 * k, as: SIMD8<Float>.self)
+                    k += 1
                 }
             }
         }
