@@ -20,7 +20,8 @@ public struct AnalysisFrame: Sendable, Equatable {
     public var isSpeech: Bool
     /// Whether an utterance is in progress: on from the frame with `speech_started` until the frame
     /// before `speech_ended`. It stays on through the pauses inside an utterance; a speaking
-    /// indicator shows this.
+    /// indicator shows this. With a look-ahead model a frame's record is decided that many frames
+    /// later, so this turns on and off that many frames before the events' times.
     public var isSpeaking: Bool
 }
 
