@@ -30,7 +30,7 @@ public struct SpeechEventDetector: Sendable {
         /// see ``afterEchoCancellation``.
         public var minimumLevelDB: Float
 
-        public init(startThreshold: Float = 0.5, endThreshold: Float = 0.3, minimumSpeech: Double = 0.08,
+        public init(startThreshold: Float = 0.7, endThreshold: Float = 0.3, minimumSpeech: Double = 0.03,
                     hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold

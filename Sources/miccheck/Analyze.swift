@@ -25,7 +25,7 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Speech probability (0-1) below which speech may end.")
     var endThreshold: Float = SpeechEventDetector.Configuration.default.endThreshold
 
-    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.08; 0.1 with listen --voice-processing).")
+    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.03; 0.1 with listen --voice-processing).")
     var minSpeech: Double?
 
     @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing).")

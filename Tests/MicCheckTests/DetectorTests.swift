@@ -53,16 +53,16 @@ struct SpeechEventTests {
         #expect(got == expected)
     }
 
-    @Test("the defaults: start at 0.5 held for 80 ms, end below 0.3 held for 300 ms")
+    @Test("the defaults: start at 0.7 held for 30 ms, end below 0.3 held for 300 ms")
     func defaults() {
         var d = SpeechEventDetector()
-        let p: [Float] = [0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.45] + [Float](repeating: 0.5, count: 8)
-            + [Float](repeating: 0.35, count: 10) + [Float](repeating: 0.2, count: 30)
+        let p: [Float] = [0.8, 0.8, 0.65] + [0.7, 0.7, 0.7, 0.7] + [Float](repeating: 0.35, count: 10)
+            + [Float](repeating: 0.2, count: 30)
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
-        // Seven frames then a dip do not start; eight do (frame 15). A 0.35 is not below 0.3: the end
-        // comes 30 frames into the 0.2s (frame 55).
-        #expect(got == [15: .started, 55: .ended])
+        // Two frames then a dip below 0.7 do not start; three do (frame 5). A 0.35 is not below 0.3:
+        // the end comes 30 frames into the 0.2s (frame 46).
+        #expect(got == [5: .started, 46: .ended])
     }
 
     @Test("the level rule fires while any of the last three levels is above -50 dBFS")
