@@ -37,18 +37,15 @@ public struct RealFFT: Sendable {
         stageSin = ss
         splitCos = (0..<size / 2).map { Float(cos(-2 * Double.pi * Double($0) / Double(size))) }
         splitSin = (0..<size / 2).map { Float(sin(-2 * Double.pi * Double($0) / Double(size))) }
-        let bits = (size / 2).trailingZeroBitCount
-        bitReverse = (0..<size / 2).map { i in
+        /// `i`'s lowest `bits` bits in reverse order.
+        func reversed(_ i: Int, bits: Int) -> Int {
             var r = 0
             for b in 0..<bits where i & (1 << b) != 0 { r |= 1 << (bits - 1 - b) }
             return r
         }
-        let quarterBits = max(0, bits - 2)
-        quarterReverse = (0..<max(1, size / 8)).map { m in
-            var r = 0
-            for b in 0..<quarterBits where m & (1 << b) != 0 { r |= 1 << (quarterBits - 1 - b) }
-            return 4 * r
-        }
+        let bits = (size / 2).trailingZeroBitCount
+        bitReverse = (0..<size / 2).map { reversed($0, bits: bits) }
+        quarterReverse = (0..<max(1, size / 8)).map { 4 * reversed($0, bits: max(0, bits - 2)) }
         zr = [Float](repeating: 0, count: size / 2)
         zi = [Float](repeating: 0, count: size / 2)
         real = [Float](repeating: 0, count: size / 2 + 1)
@@ -220,4 +217,3 @@ public struct RealFFT: Sendable {
         store(yr + tr, ar); store(yi + ti, ai)
     }
 }
-

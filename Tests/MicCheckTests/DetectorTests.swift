@@ -159,10 +159,7 @@ struct LookaheadTests {
     /// The bundled model, told that its output after frame n is frame n − `frames`'s (it was trained
     /// with 3).
     func bundled(lookahead frames: Int) throws -> VoiceActivityModel {
-        let url = try #require(VoiceActivityModel.bundledURL)
-        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        json["lookahead"] = frames
-        return try VoiceActivityModel(json: JSONSerialization.data(withJSONObject: json))
+        try VoiceActivityModel(json: ModelFiles.bundled(lookahead: frames))
     }
 
     @Test("with 30 ms of look-ahead a frame's record carries the probability the model gave 3 frames later; events do not move")

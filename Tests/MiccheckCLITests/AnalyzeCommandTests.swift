@@ -61,11 +61,8 @@ struct AnalyzeCommandTests {
         var modelArguments: [String] = []
         if let lookahead {
             // The bundled model (3 frames of look-ahead: its frame records lag the events), told otherwise.
-            let url = try #require(VoiceActivityModel.bundledURL)
-            var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-            json["lookahead"] = lookahead
             let path = dir.appendingPathComponent("ahead.json")
-            try JSONSerialization.data(withJSONObject: json).write(to: path)
+            try ModelFiles.bundled(lookahead: lookahead).write(to: path)
             modelArguments = ["--model", path.path]
         }
         let r = try miccheck(["analyze", "--format", "jsonl"] + modelArguments + [wav])

@@ -1,0 +1,17 @@
+public import Foundation
+import MicCheck
+
+/// Voice model files for tests.
+public enum ModelFiles {
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String { "the bundled voice model is not among MicCheck's resources, or is not a JSON object" }
+    }
+
+    /// The bundled model's file with its "lookahead" set to `frames` (the bundled model was trained with 3).
+    public static func bundled(lookahead frames: Int) throws -> Data {
+        guard let url = VoiceActivityModel.bundledURL,
+              var json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else { throw Missing() }
+        json["lookahead"] = frames
+        return try JSONSerialization.data(withJSONObject: json)
+    }
+}
