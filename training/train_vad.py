@@ -224,10 +224,14 @@ def fit_loop(rng, noise, n):
     return np.concatenate([reps, noise])[s:s + n]
 
 
+def stretched(x, f):
+    """`x` played `f` times as fast (linear interpolation)."""
+    return np.interp(np.arange(int(len(x) / f)) * f, np.arange(len(x)), x)
+
+
 def speed(rng, x, labels):
     f = rng.uniform(0.88, 1.12)
-    y = np.interp(np.arange(int(len(x) / f)) * f, np.arange(len(x)), x)
-    return y, [[a / f, b / f] for a, b in labels]
+    return stretched(x, f), [[a / f, b / f] for a, b in labels]
 
 
 def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0):
@@ -274,8 +278,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0):
             y = colour(rng, nz)
             if variant >= 3:
                 # Played faster or slower: music in another key and tempo, other animals, other machines.
-                f = rng.uniform(0.8, 1.25)
-                y = np.interp(np.arange(int(len(y) / f)) * f, np.arange(len(y)), y)
+                y = stretched(y, rng.uniform(0.8, 1.25))
             if cat in ("impacts_doors", "clicks", "game_sfx") and variant % 3 == 2:
                 y = y * 10 ** (rng.uniform(-12, -1) / 20) / (np.max(np.abs(y)) + 1e-12)
             else:
@@ -295,10 +298,15 @@ def features(binary, y, path):
     pcm = (np.clip(y, -1, 1) * 32767).astype("<i2")
     with wave.open(p, "wb") as w:
         w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
-    subprocess.run([binary, "features", p, "--output", q], check=True)
-    f = np.fromfile(q, "<f4").reshape(-1, D)
+    f = features_of(binary, p, q)
     os.remove(p); os.remove(q)
     return f
+
+
+def features_of(binary, wav, out):
+    """`miccheck features` of a WAV file, through the file `out`: one row of D per 10 ms frame."""
+    subprocess.run([binary, "features", wav, "--output", out], check=True)
+    return np.fromfile(out, "<f4").reshape(-1, D)
 
 
 def frame_labels(labels, n):
@@ -540,8 +548,7 @@ def corpus_set(a, mean, scale):
                 continue
             lab = json.load(open(j))
             q = os.path.join(tmp, "f.f32")
-            subprocess.run([a.binary, "features", wav, "--output", q], check=True)
-            f = np.fromfile(q, "<f4").reshape(-1, D)
+            f = features_of(a.binary, wav, q)
             y = frame_labels(lab.get("speech", []), len(f)).astype(np.float32)
             out.append((((f - mean) * scale).astype(np.float32), delayed(y, a.lookahead)))
     return out
