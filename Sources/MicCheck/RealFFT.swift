@@ -98,7 +98,8 @@ public struct RealFFT: Sendable {
                     zr[1] = ar - zr[1]; zi[1] = ai - zi[1]
                 }
                 // Longer stages: each stage's twiddles lie contiguously, so the inner loop runs over
-                // consecutive memory only (and vectorises).
+                // consecutive memory only (and vectorises). Stages go two at a time (radix 4) while two
+                // remain, with the same operations as two radix-2 passes but one trip through memory.
                 stageCos.withUnsafeBufferPointer { ct in
                     stageSin.withUnsafeBufferPointer { st in
                         guard let zrp = zr.baseAddress, let zip = zi.baseAddress,
@@ -107,11 +108,25 @@ public struct RealFFT: Sendable {
                         var offset = 0
                         while len <= n {
                             let halfLen = len / 2
+                            let pair = 2 * len <= n
                             var start = 0
                             while start < n {
                                 let ar = zrp + start, ai = zip + start
-                                let br = ar + halfLen, bi = ai + halfLen
                                 let wr = cp + offset, wi = sp + offset
+                                if pair {
+                                    if halfLen >= 8 {
+                                        var j = 0
+                                        while j < halfLen {
+                                            Self.twoStages(SIMD8<Float>.self, ar + j, ai + j, halfLen, wr + j, wi + j)
+                                            j += 8
+                                        }
+                                    } else {
+                                        Self.twoStages(SIMD4<Float>.self, ar, ai, halfLen, wr, wi)
+                                    }
+                                    start += 2 * len
+                                    continue
+                                }
+                                let br = ar + halfLen, bi = ai + halfLen
                                 if halfLen >= 8 {
                                     // Eight butterflies at a time (halfLen is a power of two ≥ 8).
                                     var j = 0
@@ -124,8 +139,9 @@ public struct RealFFT: Sendable {
                                 }
                                 start += len
                             }
-                            offset += halfLen
-                            len *= 2
+                            // The next stage's twiddles follow this stage's halfLen; a pair used both.
+                            offset += pair ? halfLen + len : halfLen
+                            len *= pair ? 4 : 2
                         }
                     }
                 }
@@ -195,11 +211,59 @@ public struct RealFFT: Sendable {
         let b0r = br + dr, b0i = bi + di, b1r = br - dr, b1i = bi - di
         let o0r = a0r + b0r, o0i = a0i + b0i, o2r = a0r - b0r, o2i = a0i - b0i
         let o1r = a1r + b1i, o1i = a1i - b1r, o3r = a1r - b1i, o3i = a1i + b1r
-        for l in 0..<8 {
-            let g = quarterReverse[m + l]
-            zr[g] = o0r[l]; zr[g + 1] = o1r[l]; zr[g + 2] = o2r[l]; zr[g + 3] = o3r[l]
-            zi[g] = o0i[l]; zi[g + 1] = o1i[l]; zi[g + 2] = o2i[l]; zi[g + 3] = o3i[l]
+        // Group m + l's four outputs are lane l of o0…o3: a 4 × 8 transpose into eight 4-wide stores.
+        let r = transposed(o0r, o1r, o2r, o3r), i = transposed(o0i, o1i, o2i, o3i)
+        let zrRaw = UnsafeMutableRawPointer(zr), ziRaw = UnsafeMutableRawPointer(zi)
+        func store(_ l: Int, _ re: SIMD4<Float>, _ im: SIMD4<Float>) {
+            let offset = quarterReverse[m &+ l] &* 4
+            zrRaw.storeBytes(of: re, toByteOffset: offset, as: SIMD4<Float>.self)
+            ziRaw.storeBytes(of: im, toByteOffset: offset, as: SIMD4<Float>.self)
         }
+        store(0, r.0, i.0); store(1, r.1, i.1); store(2, r.2, i.2); store(3, r.3, i.3)
+        store(4, r.4, i.4); store(5, r.5, i.5); store(6, r.6, i.6); store(7, r.7, i.7)
+    }
+
+    /// The columns of the 4 × 8 matrix with rows `a`, `b`, `c`, `d`: lane l of each, as eight 4-vectors.
+    /// Built from even/odd-half shuffles only, which compile to vector shuffles.
+    @inline(__always)
+    private static func transposed(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>)
+        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        /// The 4 × 4 transpose of rows w, x, y, z: (w0 x0 y0 z0), (w1 x1 y1 z1), (w2 …), (w3 …).
+        func transpose4(_ w: SIMD4<Float>, _ x: SIMD4<Float>, _ y: SIMD4<Float>, _ z: SIMD4<Float>)
+            -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            let wx = SIMD8(lowHalf: w, highHalf: x), yz = SIMD8(lowHalf: y, highHalf: z)
+            let even = SIMD8(lowHalf: wx.evenHalf, highHalf: yz.evenHalf)   // w0 w2 x0 x2 y0 y2 z0 z2
+            let odd = SIMD8(lowHalf: wx.oddHalf, highHalf: yz.oddHalf)      // w1 w3 x1 x3 y1 y3 z1 z3
+            return (even.evenHalf, odd.evenHalf, even.oddHalf, odd.oddHalf)
+        }
+        let low = transpose4(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf)
+        let high = transpose4(a.highHalf, b.highHalf, c.highHalf, d.highHalf)
+        return (low.0, low.1, low.2, low.3, high.0, high.1, high.2, high.3)
+    }
+
+    /// Two radix-2 stages at once, lengths 2h and 4h, on the four quarters a, b, c, d (h apart) of a
+    /// 4h-long group: a, b and c, d combine with the first stage's twiddles (`wr`, `wi`, then the next
+    /// stage's follow h later), then a, c and b, d with the second's. The operations, and so the
+    /// results, are exactly those of two ``butterflies(_:_:_:_:_:_:_:)`` passes.
+    @inline(__always)
+    private static func twoStages<V: SIMD>(_: V.Type, _ ar: UnsafeMutablePointer<Float>, _ ai: UnsafeMutablePointer<Float>,
+                                           _ h: Int, _ wr: UnsafePointer<Float>, _ wi: UnsafePointer<Float>) where V.Scalar == Float {
+        func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+        /// (yr + i yi) ± (xr + i xi)(cr + i ci), as `butterflies` computes it.
+        func butterfly(_ yr: V, _ yi: V, _ xr: V, _ xi: V, _ cr: V, _ ci: V) -> (V, V, V, V) {
+            let tr = xr * cr - xi * ci
+            let ti = xr * ci + xi * cr
+            return (yr + tr, yi + ti, yr - tr, yi - ti)
+        }
+        let w1r = load(wr), w1i = load(wi)
+        let (a1r, a1i, b1r, b1i) = butterfly(load(ar), load(ai), load(ar + h), load(ai + h), w1r, w1i)
+        let (c1r, c1i, d1r, d1i) = butterfly(load(ar + 2 * h), load(ai + 2 * h), load(ar + 3 * h), load(ai + 3 * h), w1r, w1i)
+        // The second stage's twiddles: j (for a, c) and j + h (for b, d), after this stage's h.
+        let (a2r, a2i, c2r, c2i) = butterfly(a1r, a1i, c1r, c1i, load(wr + h), load(wi + h))
+        let (b2r, b2i, d2r, d2i) = butterfly(b1r, b1i, d1r, d1i, load(wr + 2 * h), load(wi + 2 * h))
+        store(a2r, ar); store(a2i, ai); store(b2r, ar + h); store(b2i, ai + h)
+        store(c2r, ar + 2 * h); store(c2i, ai + 2 * h); store(d2r, ar + 3 * h); store(d2i, ai + 3 * h)
     }
 
     /// `V.scalarCount` radix-2 butterflies: b ← a − w·b, a ← a + w·b, on split real and imaginary parts.

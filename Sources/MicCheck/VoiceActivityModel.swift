@@ -270,7 +270,11 @@ public struct VoiceActivityModel: Sendable, Equatable {
     /// last place of a Float over the whole line and free of `exp`, eight lanes at a time.
     @inline(__always)
     static func tanh(_ v: SIMD8<Float>) -> SIMD8<Float> {
-        let x = v.clamped(lowerBound: SIMD8(repeating: -7.905311), upperBound: SIMD8(repeating: 7.905311))
+        // Clamped to ±7.905311 with masks (`clamped` is an out-of-line call per vector here).
+        let limit = SIMD8<Float>(repeating: 7.905311)
+        var x = v
+        x.replace(with: limit, where: x .> limit)
+        x.replace(with: -limit, where: x .< -limit)
         let x2 = x * x
         var p = x2 * -2.76076847742355e-16 + 2.00018790482477e-13
         p = p * x2 + -8.60467152213735e-11

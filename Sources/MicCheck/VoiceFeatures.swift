@@ -109,8 +109,9 @@ public struct VoiceFeatureExtractor: Sendable {
         let n = Self.windowLength, hop = Self.frameLength
         // Slide the analysis window by one frame.
         signal.withUnsafeMutableBufferPointer { s in
-            for i in 0..<(n - hop) { s[i] = s[i + hop] }
-            for i in 0..<hop { s[n - hop + i] = frame[i] }
+            guard let base = s.baseAddress, let new = frame.baseAddress else { return }   // n > hop > 0
+            base.update(from: base + hop, count: n - hop)   // overlapping, front to back: a memmove
+            (base + (n - hop)).update(from: new, count: hop)
         }
         scratch.withUnsafeMutableBufferPointer { sc in
             signal.withUnsafeBufferPointer { s in
@@ -143,7 +144,9 @@ public struct VoiceFeatureExtractor: Sendable {
         let loBin = 3, hiBin = m / 2
         scratch.withUnsafeMutableBufferPointer { sc in
             power.withUnsafeBufferPointer { p in
-                for k in 0..<m { sc[k] = 0 }
+                // Bins below loBin and their mirror images stay zero; the rest is written below.
+                for k in 0..<loBin { sc[k] = 0 }
+                for k in (m - loBin + 1)..<m { sc[k] = 0 }
                 for k in loBin..<hiBin {
                     sc[k] = p[k]
                     sc[m - k] = p[k]
@@ -165,7 +168,7 @@ public struct VoiceFeatureExtractor: Sendable {
                     let shift: Float = curve < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curve)) : 0
                     let peak = b - 0.25 * (a - c) * shift
                     let lag = 2 * (Float(half) + shift)
-                    let index = min(Int(lag.rounded()), wac.count - 1)
+                    let index = min(Int(lag + 0.5), wac.count - 1)   // lag > 0: rounds half away from zero, as rounded()
                     let v = peak / (r0 * wac[index])
                     if v > best { best = v; bestLag = lag }
                 }
@@ -196,17 +199,21 @@ public struct VoiceFeatureExtractor: Sendable {
         let binHz = Float(Self.sampleRate) / Float(Self.windowLength)
         power.withUnsafeBufferPointer { p in
             bandDB.withUnsafeMutableBufferPointer { bdb in
-                for b in 0..<bands {
-                    var e: Float = 0
-                    for k in bandStart[b]..<bandEnd[b] {
-                        e += p[k]
-                        centroidNum += p[k] * Float(k) * binHz
+                bandStart.withUnsafeBufferPointer { start in
+                    bandEnd.withUnsafeBufferPointer { end in
+                        for b in 0..<bands {
+                            var e: Float = 0
+                            for k in start[b]..<end[b] {
+                                e += p[k]
+                                centroidNum += p[k] * Float(k) * binHz
+                            }
+                            total += e
+                            if Float(end[b]) * binHz <= 1000 { low += e } else { high += e }
+                            let perBin = e / Float(end[b] - start[b]) + 1e-14
+                            logSum += log(perBin); linSum += perBin
+                            bdb[b] = max(-120, 10 * log10(e + 1e-12))
+                        }
                     }
-                    total += e
-                    if Float(bandEnd[b]) * binHz <= 1000 { low += e } else { high += e }
-                    let perBin = e / Float(bandEnd[b] - bandStart[b]) + 1e-14
-                    logSum += log(perBin); linSum += perBin
-                    bdb[b] = max(-120, 10 * log10(e + 1e-12))
                 }
             }
         }
