@@ -165,7 +165,7 @@ public struct Analyzer: Sendable {
                 let n = resampled.withUnsafeMutableBufferPointer { out in resampler?.process(part, output: out) ?? 0 }
                 feedResampled(count: n, emit: emit)
             } else {
-                for x in part { feed(x, emit: emit) }
+                feed(part, emit: emit)
             }
             start = end
         }
@@ -204,16 +204,26 @@ public struct Analyzer: Sendable {
     }
 
     private mutating func feedResampled(count: Int, emit: (AnalysisOutput) -> Void) {
-        for i in 0..<count { feed(resampled[i], emit: emit) }
+        // A copy of the array reference, so that `resampled` stays unshared while `feed` runs.
+        let samples = resampled
+        samples.withUnsafeBufferPointer { feed(UnsafeBufferPointer(rebasing: $0[0..<count]), emit: emit) }
     }
 
-    @inline(__always)
-    private mutating func feed(_ x: Float, emit: (AnalysisOutput) -> Void) {
-        frame[frameFill] = x
-        frameFill += 1
-        if frameFill == frame.count {
-            frameFill = 0
-            analyseFrame(emit: emit)
+    /// Fills frames from `samples`, a frame's worth of copying at a time, and analyses each full one.
+    private mutating func feed(_ samples: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
+        var i = 0
+        while i < samples.count {
+            let n = min(samples.count - i, frame.count - frameFill)
+            let fill = frameFill
+            frame.withUnsafeMutableBufferPointer { f in
+                for k in 0..<n { f[fill + k] = samples[i + k] }
+            }
+            frameFill += n
+            i += n
+            if frameFill == frame.count {
+                frameFill = 0
+                analyseFrame(emit: emit)
+            }
         }
     }
 

@@ -44,14 +44,23 @@ public struct LevelMeter: Sendable {
 
     /// Feeds samples; calls `onFrame` once for every frame they complete, in order.
     public mutating func process(_ samples: UnsafeBufferPointer<Float>, onFrame: (FrameLevel) -> Void) {
-        for x in samples {
-            sumSquares += Double(x) * Double(x)
-            let a = abs(x)
-            if a > peak { peak = a }
-            if x < lo { lo = x }
-            if x > hi { hi = x }
-            count += 1
-            sampleIndex += 1
+        var i = 0
+        while i < samples.count {
+            // Up to the end of the current frame, in locals (the same sums in the same order).
+            let n = min(samples.count - i, max(1, frameEnd - sampleIndex))   // 1: rates under 100 Hz never end a frame
+            var sum = sumSquares, pk = peak, l = lo, h = hi
+            for k in i..<(i + n) {
+                let x = samples[k]
+                sum += Double(x) * Double(x)
+                let a = abs(x)
+                if a > pk { pk = a }
+                if x < l { l = x }
+                if x > h { h = x }
+            }
+            sumSquares = sum; peak = pk; lo = l; hi = h
+            count += n
+            sampleIndex += n
+            i += n
             if sampleIndex == frameEnd { emit(onFrame) }
         }
     }
