@@ -42,6 +42,9 @@ TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my sc
          "Could everyone please introduce themselves briefly?", "I have a hard stop at three, sorry.",
          "Let's take that offline.", "Next slide, please.", "Twenty-five, thirty, forty-two, one hundred.",
          "My internet is really slow today.", "No, no, go ahead.", "What do you think about the new design?"]
+# Single letters, syllables and one-word answers: short utterances, whose onset is all there is.
+SHORT = ["A", "B", "E", "K", "M", "O", "S", "T", "ka", "to", "mi", "pa", "lu", "ne", "da", "shi", "Yes.", "No.",
+         "Hi!", "Okay.", "Hmm.", "Right.", "What?", "So.", "Thanks.", "Sure."]
 VOICES = ["en-us", "en-gb", "en-gb-scotland", "en-029", "de", "fr-fr", "es", "es-419", "it", "nl", "pt", "pt-br",
           "pl", "sv", "ru", "cs", "da", "fi", "el", "hu", "ro", "tr", "hi", "id", "vi", "cmn", "ja", "ko", "ar",
           "he", "uk", "sk", "hr", "sw", "ta", "bn", "fa", "ca", "eu", "cy"]
@@ -82,18 +85,20 @@ def read(path):
     return x
 
 
-def espeak_set(rng, tmp, count):
-    """Phrases by espeak-ng in many languages and voices, joined by pauses of digital silence."""
+def espeak_set(rng, tmp, count, short=False):
+    """Phrases by espeak-ng in many languages and voices, joined by pauses of digital silence; with
+    `short`, sets of 4-9 single letters, syllables or one-word answers."""
     out = []
+    texts = SHORT if short else TEXTS
     for k in range(count):
         lang = VOICES[k % len(VOICES)]
         parts, labels = [np.zeros(int(rng.uniform(0.3, 1.5) * SR))], []
         t = len(parts[0]) / SR
-        for _ in range(rng.integers(2, 6)):
+        for _ in range(rng.integers(4, 10) if short else rng.integers(2, 6)):
             v = lang + VARIANTS[rng.integers(len(VARIANTS))]
             p = os.path.join(tmp, f"e{k}.wav")
             subprocess.run(["espeak-ng", "-v", v, "-s", str(rng.integers(110, 220)), "-p", str(rng.integers(15, 85)),
-                            "-w", p, TEXTS[rng.integers(len(TEXTS))]], check=True, capture_output=True)
+                            "-w", p, texts[rng.integers(len(texts))]], check=True, capture_output=True)
             with wave.open(p) as w:
                 y = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(float) / 32768
                 r = w.getframerate()
@@ -105,7 +110,7 @@ def espeak_set(rng, tmp, count):
             labels += [[a + t, b + t] for a, b in label_rule(y)]
             parts.append(y); t += len(y) / SR
             gap = np.zeros(int(rng.uniform(0.2, 3.0) * SR)); parts.append(gap); t += len(gap) / SR
-        out.append((np.concatenate(parts), labels, f"espeak-{lang}"))
+        out.append((np.concatenate(parts), labels, f"espeak-{'short-' if short else ''}{lang}"))
     return out
 
 
@@ -234,7 +239,7 @@ def speed(rng, x, labels):
     return stretched(x, f), [[a / f, b / f] for a, b in labels]
 
 
-def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0):
+def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
     speech, noise = [], []
     for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
         lab = json.load(open(j))
@@ -244,6 +249,8 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0):
         pkg = lab.get("source_pkg", "?").split()[0]
         noise.append((read(j[:-5] + ".flac"), lab["category"], pkg))
     speech += espeak_set(rng, tmp, espeak_count)
+    if short_count > 0:
+        speech += espeak_set(rng, tmp, short_count, short=True)
     print(f"{len(speech)} speech files, {len(noise)} noise files", file=sys.stderr)
     for k, kind in enumerate(SYNTHETIC * 3):
         noise.append((synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}"))
@@ -358,7 +365,7 @@ def build_dataset(a, rng):
         # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
         binary = os.path.join(tmp, "miccheck")
         shutil.copy2(a.binary, binary)
-        mixes = make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects)
+        mixes = make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short)
         print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
@@ -381,6 +388,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1,
                     help="PyTorch threads (1: as fast as 2 for this small model, and the bundled model's setting)")
     ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
+    ap.add_argument("--espeak-short", type=int, default=0,
+                    help="espeak-ng sets of short utterances (letters, syllables, one-word answers) to synthesise")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
