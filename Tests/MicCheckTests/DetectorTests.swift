@@ -154,6 +154,36 @@ struct VoiceActivityTests {
     }
 }
 
+@Suite("Analyzer blocks")
+struct AnalyzerBlockTests {
+    /// Everything the analyzer emits for `x` at `rate`, fed in blocks of `sizes` (cycled).
+    func outputs(_ x: [Float], rate: Int, sizes: [Int]) -> [AnalysisOutput] {
+        var analyzer = Analyzer(inputRate: rate)
+        var out: [AnalysisOutput] = []
+        var start = 0, k = 0
+        x.withUnsafeBufferPointer { all in
+            while start < all.count {
+                let end = min(all.count, start + sizes[k % sizes.count])
+                analyzer.process(UnsafeBufferPointer(rebasing: all[start..<end])) { out.append($0) }
+                start = end; k += 1
+            }
+        }
+        analyzer.finish { out.append($0) }
+        return out
+    }
+
+    @Test("frames, probabilities and events do not depend on the block size", arguments: [16_000, 48_000])
+    func blockSizes(rate: Int) {
+        let voice = Signals.voice(rmsDB: -24, seconds: 3, sampleRate: rate)
+        let x = [Float](repeating: 0, count: rate / 2) + zip(voice, Signals.pinkNoise(rmsDB: -55, seconds: 3, sampleRate: rate)).map { $0 + $1 }
+        let whole = outputs(x, rate: rate, sizes: [x.count])
+        #expect(whole.contains { if case .event(.speechStarted) = $0 { return true } else { return false } })
+        for sizes in [[1, 159], [160], [4_096], [7, 333, 1_000]] {
+            #expect(outputs(x, rate: rate, sizes: sizes) == whole, "blocks of \(sizes)")
+        }
+    }
+}
+
 @Suite("Look-ahead")
 struct LookaheadTests {
     /// The bundled model, told that its output after frame n is frame n − `frames`'s (it was trained

@@ -27,6 +27,27 @@ struct LevelMeterTests {
         }
     }
 
+    @Test("frames do not depend on how the input is split into blocks", arguments: [16_000, 11_025, 44_100])
+    func blockSizes(rate: Int) {
+        let x = zip(Signals.voice(rmsDB: -24, seconds: 2, sampleRate: rate),
+                    Signals.whiteNoise(rmsDB: -50, seconds: 2, sampleRate: rate)).map { $0 + $1 }
+        let whole = levels(x, rate: rate)
+        #expect(whole.count == 200)
+        for sizes in [[1], [7, 160, 333], [rate / 100], [4_096, 13]] {
+            var m = LevelMeter(sampleRate: rate)
+            var out: [FrameLevel] = []
+            var start = 0, k = 0
+            x.withUnsafeBufferPointer { all in
+                while start < all.count {
+                    let end = min(all.count, start + sizes[k % sizes.count])
+                    m.process(UnsafeBufferPointer(rebasing: all[start..<end])) { out.append($0) }
+                    start = end; k += 1
+                }
+            }
+            #expect(out == whole, "blocks of \(sizes)")
+        }
+    }
+
     @Test("peak of a full-scale sine is 0 dBFS; digital silence is -160")
     func peakAndFloor() {
         let s = Signals.sine(frequency: 250, rmsDB: -3.0103, seconds: 0.1, sampleRate: 16_000)
