@@ -160,14 +160,7 @@ struct AnalyzerBlockTests {
     func outputs(_ x: [Float], rate: Int, sizes: [Int]) -> [AnalysisOutput] {
         var analyzer = Analyzer(inputRate: rate)
         var out: [AnalysisOutput] = []
-        var start = 0, k = 0
-        x.withUnsafeBufferPointer { all in
-            while start < all.count {
-                let end = min(all.count, start + sizes[k % sizes.count])
-                analyzer.process(UnsafeBufferPointer(rebasing: all[start..<end])) { out.append($0) }
-                start = end; k += 1
-            }
-        }
+        forEachBlock(of: x, sizes: sizes) { analyzer.process($0) { out.append($0) } }
         analyzer.finish { out.append($0) }
         return out
     }

@@ -36,14 +36,7 @@ struct LevelMeterTests {
         for sizes in [[1], [7, 160, 333], [rate / 100], [4_096, 13]] {
             var m = LevelMeter(sampleRate: rate)
             var out: [FrameLevel] = []
-            var start = 0, k = 0
-            x.withUnsafeBufferPointer { all in
-                while start < all.count {
-                    let end = min(all.count, start + sizes[k % sizes.count])
-                    m.process(UnsafeBufferPointer(rebasing: all[start..<end])) { out.append($0) }
-                    start = end; k += 1
-                }
-            }
+            forEachBlock(of: x, sizes: sizes) { m.process($0) { out.append($0) } }
             #expect(out == whole, "blocks of \(sizes)")
         }
     }
