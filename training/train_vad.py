@@ -14,7 +14,7 @@ trained on), which is how unseen noise shows up.
 
 The model: features standardised, a dense tanh layer, one GRU, a sigmoid output (see
 Guides/VoiceActivityDetection.md). Targets are the labels blended with Silero VAD's per-frame
-probability (--distill 0.3; Silero runs here only, never in MicCheck), and the output after frame n is
+probability (--distill 0.5; Silero runs here only, never in MicCheck), and the output after frame n is
 trained on frame n - 3 (--lookahead 3: the model hears 30 ms past the frame it decides). A third of the
 voices get an effect (--voice-effects 0.3: saturation, ring modulation, a pitch shift, a tremolo).
 
@@ -393,7 +393,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
-    ap.add_argument("--distill", type=float, default=0.3,
+    ap.add_argument("--distill", type=float, default=0.5,
                     help="blend this share of Silero VAD's probability into every frame's target (training only)")
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "

@@ -2,7 +2,7 @@
 ///
 /// A frame is speech when its probability is at or above ``Configuration/threshold``, or when one of
 /// the ``Configuration/hold`` seconds before it was: the hold bridges the dips between syllables
-/// without the 300 ms hangover that keeps an utterance open. This is the per-frame `speech` of the
+/// without the hangover that keeps an utterance open. This is the per-frame `speech` of the
 /// analysis; ``SpeechEventDetector`` decides utterances (`speech_started` / `speech_ended`) from the
 /// same probabilities, so a pause inside an utterance has frames that are not speech.
 public struct SpeechFrameDecision: Sendable {
@@ -12,7 +12,7 @@ public struct SpeechFrameDecision: Sendable {
         /// How long a frame at or above the threshold keeps the following frames speech (seconds).
         public var hold: Double
 
-        public init(threshold: Float = 0.6, hold: Double = 0.03) {
+        public init(threshold: Float = 0.5, hold: Double = 0.03) {
             self.threshold = threshold
             self.hold = hold
         }

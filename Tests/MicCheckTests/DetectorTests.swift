@@ -4,15 +4,15 @@ import MicCheckTesting
 import Testing
 
 /// Runs the whole analysis on `x` and returns its frames and events.
-func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad,
-             model: VoiceActivityModel = .bundled) -> ([AnalysisFrame], [AnalysisEvent]) {
-    analyseRecords(x, rate: rate, detector: detector, model: model).split
+func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
+             speech: SpeechEventDetector.Configuration = .default) -> ([AnalysisFrame], [AnalysisEvent]) {
+    analyseRecords(x, rate: rate, detector: detector, model: model, speech: speech).split
 }
 
 /// Runs the whole analysis on `x` and returns its records in the order they came.
-func analyseRecords(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad,
-                    model: VoiceActivityModel = .bundled) -> [AnalysisOutput] {
-    var a = Analyzer(inputRate: rate, configuration: .init(detector: detector), model: model)
+func analyseRecords(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
+                    speech: SpeechEventDetector.Configuration = .default) -> [AnalysisOutput] {
+    var a = Analyzer(inputRate: rate, configuration: .init(detector: detector, speech: speech), model: model)
     var records: [AnalysisOutput] = []
     let sink: (AnalysisOutput) -> Void = { records.append($0) }
     var i = 0
@@ -53,16 +53,16 @@ struct SpeechEventTests {
         #expect(got == expected)
     }
 
-    @Test("the defaults: start at 0.7 held for 30 ms, end below 0.3 held for 300 ms")
+    @Test("the defaults: start at 0.5 held for 50 ms, end below 0.3 held for 100 ms")
     func defaults() {
         var d = SpeechEventDetector()
-        let p: [Float] = [0.8, 0.8, 0.65] + [0.7, 0.7, 0.7, 0.7] + [Float](repeating: 0.35, count: 10)
-            + [Float](repeating: 0.2, count: 30)
+        let p: [Float] = [0.8, 0.8, 0.8, 0.8, 0.45] + [0.5, 0.5, 0.5, 0.5, 0.5] + [Float](repeating: 0.35, count: 10)
+            + [Float](repeating: 0.2, count: 15)
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
-        // Two frames then a dip below 0.7 do not start; three do (frame 5). A 0.35 is not below 0.3:
-        // the end comes 30 frames into the 0.2s (frame 46).
-        #expect(got == [5: .started, 46: .ended])
+        // Four frames then a dip below 0.5 do not start; five at exactly 0.5 do (frame 9). A 0.35 is
+        // not below 0.3: the end comes 10 frames into the 0.2s (frame 29).
+        #expect(got == [9: .started, 29: .ended])
     }
 
     @Test("the level rule fires while any of the last three levels is above -50 dBFS")
@@ -80,10 +80,10 @@ struct SpeechEventTests {
 struct SpeechFrameDecisionTests {
     @Test("a frame is speech at or above the threshold and for the hold after it, never longer",
           arguments: [
-            // probabilities (one per 10 ms) → which frames are speech, threshold 0.6 held 30 ms
-            ([0.2, 0.6, 0.2, 0.2, 0.2, 0.2, 0.2], [false, true, true, true, true, false, false]),
+            // probabilities (one per 10 ms) → which frames are speech, threshold 0.5 held 30 ms
+            ([0.2, 0.5, 0.2, 0.2, 0.2, 0.2, 0.2], [false, true, true, true, true, false, false]),
             ([0.7, 0.1, 0.1, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1], [true, true, true, true, true, true, true, false, false]),
-            ([0.59, 0.59, 0.59], [false, false, false]),
+            ([0.49, 0.49, 0.49], [false, false, false]),
             ([Float.nan, 0.9, Float.nan], [false, true, true]),
           ])
     func decisions(probabilities: [Float], expected: [Bool]) {
@@ -102,12 +102,12 @@ struct SpeechFrameDecisionTests {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -70, seconds: 5, sampleRate: rate)
         // "Can you hear me now?" (the test voice's first 1.08 s), a 200 ms pause, the same again: the
-        // pause is shorter than the 300 ms hangover.
+        // pause is shorter than a 300 ms hangover (the default, 100 ms, would end the utterance in it).
         let words = Signals.voice(rmsDB: -25, seconds: 1.08, sampleRate: rate)
         var x = [Float](repeating: 0, count: rate)
         x += words + [Float](repeating: 0, count: rate / 5) + words
         x += [Float](repeating: 0, count: floor.count - x.count)
-        let (frames, events) = analyse(zip(x, floor).map { $0 + $1 }, rate: rate)
+        let (frames, events) = analyse(zip(x, floor).map { $0 + $1 }, rate: rate, speech: .init(hangover: 0.3))
         #expect(events.filter { $0.name == "speech_started" }.count == 1)
         // The pause is frames 208..<228; these are its middle: from 80 ms in (the probability takes a
         // few frames to fall, then the 30 ms hold) to 40 ms before its end (clear of any look-ahead).
