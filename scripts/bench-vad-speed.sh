@@ -35,7 +35,7 @@ silero_before=$(python3 scripts/silero-speed.py "$wav" 3 --all)
 
 out=$(MICCHECK_BENCH_WAV="$wav" MICCHECK_BENCHMARKS=1 swift package --disable-sandbox benchmark \
       --filter ".*comparison WAV.*" --format markdown --no-progress 2>&1) || { echo "$out"; exit 1; }
-# The wall-clock row's p50, in the unit its name gives (the output goes through a file, not the script text).
+# The wall-clock row's p0 and p50, in the unit its name gives (the output goes through a file, not the script text).
 report=$(mktemp); echo "$out" > "$report"
 read -r miccheck miccheck_median < <(python3 - "$seconds" "$report" <<'PY'
 import re, sys
