@@ -9,18 +9,14 @@ func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model
     analyseRecords(x, rate: rate, detector: detector, model: model, speech: speech).split
 }
 
-/// Runs the whole analysis on `x` and returns its records in the order they came.
+/// Runs the whole analysis on `x`, fed in blocks of `blocks` samples (cycled; by default odd-sized
+/// blocks, as a capture callback would deliver them), and returns its records in the order they came.
 func analyseRecords(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
-                    speech: SpeechEventDetector.Configuration = .default) -> [AnalysisOutput] {
+                    speech: SpeechEventDetector.Configuration = .default, blocks: [Int] = [333]) -> [AnalysisOutput] {
     var a = Analyzer(inputRate: rate, configuration: .init(detector: detector, speech: speech), model: model)
     var records: [AnalysisOutput] = []
     let sink: (AnalysisOutput) -> Void = { records.append($0) }
-    var i = 0
-    while i < x.count {  // odd-sized blocks, as a capture callback would deliver them
-        let end = min(x.count, i + 333)
-        x[i..<end].withUnsafeBufferPointer { a.process($0, emit: sink) }
-        i = end
-    }
+    forEachBlock(of: x, sizes: blocks) { a.process($0, emit: sink) }
     a.finish(emit: sink)
     return records
 }
@@ -156,23 +152,14 @@ struct VoiceActivityTests {
 
 @Suite("Analyzer blocks")
 struct AnalyzerBlockTests {
-    /// Everything the analyzer emits for `x` at `rate`, fed in blocks of `sizes` (cycled).
-    func outputs(_ x: [Float], rate: Int, sizes: [Int]) -> [AnalysisOutput] {
-        var analyzer = Analyzer(inputRate: rate)
-        var out: [AnalysisOutput] = []
-        forEachBlock(of: x, sizes: sizes) { analyzer.process($0) { out.append($0) } }
-        analyzer.finish { out.append($0) }
-        return out
-    }
-
     @Test("frames, probabilities and events do not depend on the block size", arguments: [16_000, 48_000])
     func blockSizes(rate: Int) {
         let voice = Signals.voice(rmsDB: -24, seconds: 3, sampleRate: rate)
         let x = [Float](repeating: 0, count: rate / 2) + zip(voice, Signals.pinkNoise(rmsDB: -55, seconds: 3, sampleRate: rate)).map { $0 + $1 }
-        let whole = outputs(x, rate: rate, sizes: [x.count])
+        let whole = analyseRecords(x, rate: rate, blocks: [x.count])
         #expect(whole.contains { if case .event(.speechStarted) = $0 { return true } else { return false } })
         for sizes in [[1, 159], [160], [4_096], [7, 333, 1_000]] {
-            #expect(outputs(x, rate: rate, sizes: sizes) == whole, "blocks of \(sizes)")
+            #expect(analyseRecords(x, rate: rate, blocks: sizes) == whole, "blocks of \(sizes)")
         }
     }
 }
