@@ -162,6 +162,30 @@ def synthetic_noise(rng, n, kind):
 SYNTHETIC = ["white", "pink", "brown", "hum", "fan", "breathing", "clicks", "silence"]
 
 
+def texture(rng, n):
+    """Applause, rain, crackling fire, gravel: many short band-passed noise bursts at random times (8 to
+    400 a second, 2-30 ms each, log-normal loudness), swelling in and dying away; unit RMS. Broadband
+    and busy, so that it masks speech more than any steady noise of its level does."""
+    y = np.zeros(n + SR)
+    rate = np.exp(rng.uniform(np.log(8), np.log(400)))
+    longest = rng.uniform(0.004, 0.03)
+    centre = rng.uniform(500, 4000)
+    t = rng.exponential(1 / rate)
+    while t * SR < n:
+        L = max(16, int(rng.uniform(0.002, longest) * SR))
+        burst = rng.standard_normal(L) * np.exp(-np.arange(L) / (L / rng.uniform(3, 6)))
+        f = min(6000, centre * np.exp(rng.normal(0, 0.4))); q = rng.uniform(0.4, 1.5)
+        b, a = sps.butter(2, [max(60, f / (1 + q)) / (SR / 2), min(7800, f * (1 + q)) / (SR / 2)], "band")
+        s = int(t * SR)
+        y[s:s + L] += sps.lfilter(b, a, burst) * np.exp(rng.normal(0, 0.6))
+        t += rng.exponential(1 / rate)
+    y = y[:n]
+    tt = np.arange(n) / SR
+    env = np.clip(np.minimum(tt / rng.uniform(0.05, 1.5), (n / SR - tt) / rng.uniform(0.05, 2)), 0, 1)
+    y = y * env
+    return y / rms(y)
+
+
 def rms(x):
     return np.sqrt(np.mean(x ** 2)) + 1e-12
 
@@ -300,6 +324,32 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
     return mixes
 
 
+def texture_mixtures(shared, rng, count):
+    """`count` textures (see `texture`), each alone at three levels and under one voice of the training
+    pool at -5...25 dB SNR (also three times). Their own generator, so the other mixtures stay the same."""
+    voices = []
+    for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
+        voices.append((j, os.path.basename(os.path.dirname(j))))
+    mixes = []
+    for k in range(count):
+        nz = texture(rng, int(rng.uniform(10, 25) * SR))
+        pkg = "texture"
+        for variant in range(3):
+            y = colour(rng, nz) * 10 ** (rng.uniform(-55, -15) / 20)
+            y = y + coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+            mixes.append((y, [], pkg, None))
+        for variant in range(3):
+            j, voice = voices[rng.integers(len(voices))]
+            x, labels = read(j[:-5] + ".flac"), json.load(open(j))["speech"]
+            y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
+            y = colour(rng, y)
+            y = y * 10 ** (rng.uniform(-42, -18) / 20) / active_rms(y, lab)
+            nn = colour(rng, fit_loop(rng, nz, len(y)))
+            nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 25) / 20)
+            mixes.append((y + nn, lab, voice + "|" + pkg, None))
+    return mixes
+
+
 def features(binary, y, path):
     p = path + ".wav"; q = path + ".f32"
     pcm = (np.clip(y, -1, 1) * 32767).astype("<i2")
@@ -362,10 +412,16 @@ def teacher_probs(x, n):
 
 def build_dataset(a, rng):
     with tempfile.TemporaryDirectory() as tmp:
+        return analysed(a, make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects,
+                                         a.espeak_short))
+
+
+def analysed(a, mixes):
+    """Features, frame labels, groups and (with --distill) teacher probabilities of `mixes`."""
+    with tempfile.TemporaryDirectory() as tmp:
         # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
         binary = os.path.join(tmp, "miccheck")
         shutil.copy2(a.binary, binary)
-        mixes = make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short)
         print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
@@ -380,6 +436,21 @@ def build_dataset(a, rng):
     return X, Y, G, teacher
 
 
+def cached(a, path, build):
+    """`build()`'s (X, Y, G, teacher), kept in the .npz `path` (if given) and read back from it."""
+    if path and os.path.exists(path):
+        z = np.load(path, allow_pickle=True)
+        teacher = list(z["T"]) if "T" in z else None
+        if a.distill > 0 and teacher is None:
+            sys.exit(f"{path} holds no teacher probabilities: give another --cache to build one with --distill")
+        return list(z["X"]), list(z["Y"]), list(z["G"]), teacher
+    X, Y, G, teacher = build()
+    if path:
+        extra = {"T": np.array(teacher, dtype=object)} if teacher is not None else {}
+        np.savez(path, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object), **extra)
+    return X, Y, G, teacher
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
@@ -390,6 +461,8 @@ def main():
     ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
     ap.add_argument("--espeak-short", type=int, default=0,
                     help="espeak-ng sets of short utterances (letters, syllables, one-word answers) to synthesise")
+    ap.add_argument("--textures", type=int, default=0,
+                    help="synthetic applause/rain/crackle textures to add, each alone and under voices")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
@@ -418,19 +491,16 @@ def main():
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
-    if a.cache and os.path.exists(a.cache):
-        z = np.load(a.cache, allow_pickle=True)
-        X, Y, G = list(z["X"]), list(z["Y"]), list(z["G"])
-        teacher = list(z["T"]) if "T" in z else None
-        if a.distill > 0 and teacher is None:
-            sys.exit(f"{a.cache} holds no teacher probabilities: give another --cache to build one with --distill")
-    else:
-        X, Y, G, teacher = build_dataset(a, rng)
-        if a.cache:
-            extra = {"T": np.array(teacher, dtype=object)} if teacher is not None else {}
-            np.savez(a.cache, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object), **extra)
-    # Hold out whole voices and noise packages.
+    X, Y, G, teacher = cached(a, a.cache, lambda: build_dataset(a, rng))
+    # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     parts = sorted({p for g in G for p in g.split("|")})
+    if a.textures > 0:
+        # Their own generator and cache file: the main mixtures stay exactly as they are without them.
+        path = a.cache and a.cache.removesuffix(".npz") + f"-textures{a.textures}.npz"
+        mixes = lambda: texture_mixtures(a.shared, np.random.default_rng(a.seed + 1000), a.textures)
+        tX, tY, tG, tT = cached(a, path, lambda: analysed(a, mixes()))
+        X, Y, G = X + tX, Y + tY, G + tG
+        teacher = teacher + tT if teacher is not None else None
     # Its own generator, so that the split is the same with or without --cache.
     held = set(np.random.default_rng(a.seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     val = [False] * len(G) if a.no_validation else [any(p in held for p in g.split("|")) for g in G]
