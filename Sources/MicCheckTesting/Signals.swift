@@ -103,6 +103,36 @@ public enum Signals {
         return scaled(out, toRMSDB: rmsDB)
     }
 
+    /// Applause: `clapsPerSecond` claps at random times, each a 5–25 ms burst of white noise dying away
+    /// through a two-pole resonance at 700–3,000 Hz, with loudness varying by about ±5 dB; at `rmsDB`.
+    /// Broadband and busy, so it masks a voice more than steady noise of the same level does.
+    public static func applause(clapsPerSecond: Double = 40, rmsDB: Double, seconds: Double, sampleRate: Int,
+                                seed: UInt64 = 3) -> [Float] {
+        var g = SeededGenerator(seed: seed)
+        func uniform() -> Double { Double(g.next() >> 11) / Double(1 << 53) }
+        let n = Int(seconds * Double(sampleRate))
+        var out = [Double](repeating: 0, count: n)
+        let rate = Double(sampleRate)
+        var t = 0.0
+        while true {
+            t += -log(max(Double.leastNonzeroMagnitude, uniform())) / max(clapsPerSecond, 0.1)
+            let start = Int(t * rate)
+            guard start < n else { break }
+            let length = Int((0.005 + 0.02 * uniform()) * rate)
+            let gain = pow(10, (uniform() - 0.5) / 2)
+            let r = exp(-Double.pi * 1_500 / rate)
+            let a1 = 2 * r * cos(2 * Double.pi * (700 + 2_300 * uniform()) / rate), a2 = -r * r
+            var (y1, y2) = (0.0, 0.0)
+            for i in 0..<min(length, n - start) {
+                let x = (uniform() * 2 - 1) * exp(-4 * Double(i) / Double(length))
+                let y = x + a1 * y1 + a2 * y2
+                (y2, y1) = (y1, y)
+                out[start + i] += gain * y
+            }
+        }
+        return scaled(out, toRMSDB: rmsDB)
+    }
+
     /// Recorded-style speech for tests that need a detector to hear a voice: two espeak-ng voices (a man's
     /// and a woman's, one sentence each; `scripts/make_test_voice.py`), looped to `seconds`, at
     /// `sampleRate`, scaled to an RMS level of `rmsDB` dBFS over the whole result. It starts with

@@ -137,6 +137,23 @@ struct VoiceActivityTests {
         #expect(!we.contains { $0.name == "speech_started" })
     }
 
+    @Test("applause alone starts nothing; a voice over it at 5 dB SNR is heard within 300 ms and held",
+          arguments: [UInt64(3), 4])
+    func voiceOverApplause(seed: UInt64) {
+        let rate = 16_000
+        let applause = Signals.applause(rmsDB: -30, seconds: 7, sampleRate: rate, seed: seed)
+        let voice = Signals.voice(rmsDB: -25, seconds: 4, sampleRate: rate)
+        var x = applause
+        for (i, v) in voice.enumerated() { x[3 * rate + i] += v }
+        let (frames, events) = analyse(x, rate: rate)
+        let starts = events.compactMap { if case .speechStarted(let t, _) = $0 { t } else { nil } }
+        #expect(starts.allSatisfy { $0 >= 3 }, "applause alone started speech at \(starts)")
+        #expect(starts.contains { $0 >= 3 && $0 <= 3.3 }, "the voice's first start: \(starts)")
+        let voiced = frames[330..<700]
+        let heard = Double(voiced.filter(\.isSpeech).count) / Double(voiced.count)
+        #expect(heard > 0.8, "share of the voice's frames called speech: \(heard)")
+    }
+
     @Test("the same audio at 48 kHz stereo-downmixed gives the same decisions as at 16 kHz")
     func rateIndependent() {
         let v16 = Signals.voice(rmsDB: -25, seconds: 3, sampleRate: 16_000)
