@@ -7,7 +7,7 @@ three reflections within 15 ms, over a -70 dBFS noise floor. For each file:
   - echo return loss enhancement after the first second (echo energy over output energy);
   - double talk: the next voice talks over the echo; how much quieter it comes out;
   - false speech_started from the echo alone, after processing (analyze with --min-speech-level -50,
-    --min-speech 0.1, --start-threshold 0.7 and --hangover 0.3, as listen --voice-processing runs) and,
+    --min-speech 0.1 and otherwise analyze's defaults, as listen --voice-processing runs) and,
     for comparison, without processing (analyze's defaults);
   - processing speed in x real time (reported by `process`, which times only the processing).
 
@@ -87,7 +87,7 @@ def main():
             erle = db(echo[RATE:len(out)]) - db(out[RATE:])
             drop = db(talker[RATE:len(dtout)]) - db(dtout[RATE:])
             # As listen --voice-processing runs: SpeechEventDetector.Configuration.afterEchoCancellation.
-            p = starts(args.binary, files["out"], ["--min-speech-level=-50", "--min-speech=0.1", "--start-threshold=0.7", "--hangover=0.3"])
+            p = starts(args.binary, files["out"], ["--min-speech-level=-50", "--min-speech=0.1"])
             r = starts(args.binary, files["near"], [])
             fa_processed += p; fa_raw += r; seconds += n / RATE
             rows.append((os.path.basename(path), n / RATE, erle, drop, p, r, report["x_real_time"], report["erle_db"], report["delay_ms"]))

@@ -480,7 +480,7 @@ def main():
     ap.add_argument("--lookahead", type=int, default=3,
                     help="frames (10 ms) of audio after a frame that the model hears before deciding it (at most 3)")
     ap.add_argument("--dense", type=int, default=32)
-    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--hidden", type=int, default=48)
     ap.add_argument("--corpus", help="also report frame F1 and AUC on this labelled corpus after every epoch (monitoring only)")
     ap.add_argument("--cache", help="keep the dataset in this .npz and reuse it")
     ap.add_argument("--no-validation", action="store_true", help="train on every group (the final model)")

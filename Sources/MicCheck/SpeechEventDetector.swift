@@ -30,8 +30,8 @@ public struct SpeechEventDetector: Sendable {
         /// see ``afterEchoCancellation``.
         public var minimumLevelDB: Float
 
-        public init(startThreshold: Float = 0.5, endThreshold: Float = 0.3, minimumSpeech: Double = 0.05,
-                    hangover: Double = 0.1, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
+        public init(startThreshold: Float = 0.8, endThreshold: Float = 0.7, minimumSpeech: Double = 0.03,
+                    hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold
             self.minimumSpeech = minimumSpeech
@@ -44,10 +44,9 @@ public struct SpeechEventDetector: Sendable {
         public static let `default` = Configuration()
 
         /// For audio after echo cancellation, whose residue is faint but speech-like: frames below
-        /// -50 dBFS never start speech and a start needs 100 ms at 0.7 or more (ending after 300 ms
-        /// below 0.3), while a talker's own voice (-45 dBFS and up at the loudest) still starts it.
-        public static let afterEchoCancellation = Configuration(startThreshold: 0.7, minimumSpeech: 0.1, hangover: 0.3,
-                                                                minimumLevelDB: -50)
+        /// -50 dBFS never start speech and a start needs 100 ms at 0.8 or more (ending after 300 ms
+        /// below 0.7), while a talker's own voice (-45 dBFS and up at the loudest) still starts it.
+        public static let afterEchoCancellation = Configuration(minimumSpeech: 0.1, minimumLevelDB: -50)
     }
 
     public let configuration: Configuration

@@ -13,19 +13,19 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Speech detector: vad (MicCheck's detector) or level (the call-SDK rule: a level above -50 dBFS among the last three).")
     var detector: SpeechDetectorKind = .vad
 
-    @Option(help: "Seconds below the end threshold before speech ends (default: 0.1; 0.3 with listen --voice-processing).")
+    @Option(help: "Seconds below the end threshold before speech ends (default: 0.3).")
     var hangover: Double?
 
     @Option(help: "Seconds of audio before a speech start that belong to the utterance (reported as audio_start).")
     var prefixPadding: Double = SpeechEventDetector.Configuration.default.prefixPadding
 
-    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.5; 0.7 with listen --voice-processing).")
+    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.8).")
     var startThreshold: Float?
 
-    @Option(help: "Speech probability (0-1) below which speech may end.")
-    var endThreshold: Float = SpeechEventDetector.Configuration.default.endThreshold
+    @Option(help: "Speech probability (0-1) below which speech may end (default: 0.7, or the start threshold if that is lower).")
+    var endThreshold: Float?
 
-    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.05; 0.1 with listen --voice-processing).")
+    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.03; 0.1 with listen --voice-processing).")
     var minSpeech: Double?
 
     @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing).")
@@ -38,14 +38,14 @@ struct SpeechOptions: ParsableArguments {
     var frameHold: Double = SpeechFrameDecision.Configuration.default.hold
 
     func validate() throws {
-        guard (0...1).contains(startThreshold ?? 0), (0...1).contains(endThreshold), (0...1).contains(frameThreshold) else {
+        guard (0...1).contains(startThreshold ?? 0), (0...1).contains(endThreshold ?? 0), (0...1).contains(frameThreshold) else {
             throw ValidationError("--start-threshold, --end-threshold and --frame-threshold must be between 0 and 1.")
         }
         if let minSpeechLevel, !(minSpeechLevel.isFinite && (-160...0).contains(minSpeechLevel)) {
             throw ValidationError("--min-speech-level must be between -160 and 0 dBFS.")
         }
-        // Against the lower of the two defaults when --start-threshold is not given.
-        guard endThreshold <= startThreshold ?? SpeechEventDetector.Configuration.default.startThreshold else {
+        // Against the default start when --start-threshold is not given (every mode starts at the same 0.8).
+        guard (endThreshold ?? 0) <= startThreshold ?? SpeechEventDetector.Configuration.default.startThreshold else {
             throw ValidationError("--end-threshold must not be above --start-threshold.")
         }
         for (name, v) in [("--hangover", hangover ?? 0), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0),
@@ -56,12 +56,13 @@ struct SpeechOptions: ParsableArguments {
 
     var configuration: Analyzer.Configuration { configuration(base: .default) }
 
-    /// The configuration; `base` gives --start-threshold, --min-speech, --hangover and --min-speech-level
-    /// when they are not given.
+    /// The configuration; `base` gives --start-threshold, --end-threshold (never above the start),
+    /// --min-speech, --hangover and --min-speech-level when they are not given.
     func configuration(base: SpeechEventDetector.Configuration) -> Analyzer.Configuration {
-        Analyzer.Configuration(
+        let start = startThreshold ?? base.startThreshold
+        return Analyzer.Configuration(
             detector: detector,
-            speech: SpeechEventDetector.Configuration(startThreshold: startThreshold ?? base.startThreshold, endThreshold: endThreshold,
+            speech: SpeechEventDetector.Configuration(startThreshold: start, endThreshold: endThreshold ?? min(base.endThreshold, start),
                                                       minimumSpeech: minSpeech ?? base.minimumSpeech,
                                                       hangover: hangover ?? base.hangover,
                                                       prefixPadding: prefixPadding,

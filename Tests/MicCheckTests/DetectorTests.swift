@@ -49,16 +49,16 @@ struct SpeechEventTests {
         #expect(got == expected)
     }
 
-    @Test("the defaults: start at 0.5 held for 50 ms, end below 0.3 held for 100 ms")
+    @Test("the defaults: start at 0.8 held for 30 ms, end below 0.7 held for 300 ms")
     func defaults() {
         var d = SpeechEventDetector()
-        let p: [Float] = [0.8, 0.8, 0.8, 0.8, 0.45] + [0.5, 0.5, 0.5, 0.5, 0.5] + [Float](repeating: 0.35, count: 10)
-            + [Float](repeating: 0.2, count: 15)
+        let p: [Float] = [0.9, 0.9, 0.75] + [0.8, 0.8, 0.8] + [Float](repeating: 0.7, count: 10)
+            + [Float](repeating: 0.6, count: 35)
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
-        // Four frames then a dip below 0.5 do not start; five at exactly 0.5 do (frame 9). A 0.35 is
-        // not below 0.3: the end comes 10 frames into the 0.2s (frame 29).
-        #expect(got == [9: .started, 29: .ended])
+        // Two frames then a dip below 0.8 do not start; three at exactly 0.8 do (frame 5). A 0.7 is
+        // not below 0.7: the end comes 30 frames into the 0.6s (frame 45).
+        #expect(got == [5: .started, 45: .ended])
     }
 
     @Test("the level rule fires while any of the last three levels is above -50 dBFS")
@@ -98,12 +98,12 @@ struct SpeechFrameDecisionTests {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -70, seconds: 5, sampleRate: rate)
         // "Can you hear me now?" (the test voice's first 1.08 s), a 200 ms pause, the same again: the
-        // pause is shorter than a 300 ms hangover (the default, 100 ms, would end the utterance in it).
+        // pause is shorter than the default 300 ms hangover.
         let words = Signals.voice(rmsDB: -25, seconds: 1.08, sampleRate: rate)
         var x = [Float](repeating: 0, count: rate)
         x += words + [Float](repeating: 0, count: rate / 5) + words
         x += [Float](repeating: 0, count: floor.count - x.count)
-        let (frames, events) = analyse(zip(x, floor).map { $0 + $1 }, rate: rate, speech: .init(hangover: 0.3))
+        let (frames, events) = analyse(zip(x, floor).map { $0 + $1 }, rate: rate)
         #expect(events.filter { $0.name == "speech_started" }.count == 1)
         // The pause is frames 208..<228; these are its middle: from 80 ms in (the probability takes a
         // few frames to fall, then the 30 ms hold) to 40 ms before its end (clear of any look-ahead).

@@ -133,11 +133,23 @@ struct AnalyzeCommandTests {
     }
 
     @Test("bad arguments exit 64", arguments: [["analyze"], ["analyze", "--format", "xml", "a.wav"], ["analyze", "--start-threshold", "2", "a.wav"],
-                                               ["analyze", "--frame-threshold", "-0.1", "a.wav"], ["analyze", "--frame-hold", "61", "a.wav"]])
+                                               ["analyze", "--frame-threshold", "-0.1", "a.wav"], ["analyze", "--frame-hold", "61", "a.wav"],
+                                               ["analyze", "--end-threshold", "0.9", "a.wav"],
+                                               ["analyze", "--start-threshold", "0.5", "--end-threshold", "0.6", "a.wav"]])
     func usage(args: [String]) throws {
         let r = try miccheck(args)
         #expect(r.status == 64)
         #expect(!r.stderr.isEmpty)
+    }
+
+    @Test("a start threshold below the default end threshold is accepted alone: the end threshold follows it down")
+    func lowStartThreshold() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = writeWAV(dir, "speech.wav", speechWAV)
+        let r = try miccheck(["analyze", "--format", "jsonl", "--start-threshold", "0.4", wav])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"speech_started\""))
     }
 
     @Test("--model: the bundled model's own file gives the same output; a model for other features, a non-model and a missing file are refused")
