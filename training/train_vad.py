@@ -263,11 +263,16 @@ def speed(rng, x, labels):
     return stretched(x, f), [[a / f, b / f] for a, b in labels]
 
 
-def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
-    speech, noise = [], []
+def pool_voices(shared):
+    """The training pool's real voices: (signal, labels, voice folder) for every speech file."""
+    voices = []
     for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
-        lab = json.load(open(j))
-        speech.append((read(j[:-5] + ".flac"), lab["speech"], os.path.basename(os.path.dirname(j))))
+        voices.append((read(j[:-5] + ".flac"), json.load(open(j))["speech"], os.path.basename(os.path.dirname(j))))
+    return voices
+
+
+def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
+    speech, noise = pool_voices(shared), []
     for j in sorted(glob.glob(os.path.join(shared, "training", "noise", "*.json"))):
         lab = json.load(open(j))
         pkg = lab.get("source_pkg", "?").split()[0]
@@ -327,20 +332,17 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
 def texture_mixtures(shared, rng, count):
     """`count` textures (see `texture`), each alone at three levels and under one voice of the training
     pool at -5...25 dB SNR (also three times). Their own generator, so the other mixtures stay the same."""
-    voices = []
-    for j in sorted(glob.glob(os.path.join(shared, "training", "speech", "*", "*.json"))):
-        voices.append((j, os.path.basename(os.path.dirname(j))))
+    voices = pool_voices(shared)
+    pkg = "texture"
     mixes = []
     for k in range(count):
         nz = texture(rng, int(rng.uniform(10, 25) * SR))
-        pkg = "texture"
         for variant in range(3):
             y = colour(rng, nz) * 10 ** (rng.uniform(-55, -15) / 20)
             y = y + coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
             mixes.append((y, [], pkg, None))
         for variant in range(3):
-            j, voice = voices[rng.integers(len(voices))]
-            x, labels = read(j[:-5] + ".flac"), json.load(open(j))["speech"]
+            x, labels, voice = voices[rng.integers(len(voices))]
             y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
             y = colour(rng, y)
             y = y * 10 ** (rng.uniform(-42, -18) / 20) / active_rms(y, lab)
