@@ -113,6 +113,7 @@ public enum Signals {
         let n = Int(seconds * Double(sampleRate))
         var out = [Double](repeating: 0, count: n)
         let rate = Double(sampleRate)
+        let r = exp(-Double.pi * 1_500 / rate), a2 = -r * r   // every clap's resonance is 1,500 Hz wide
         var t = 0.0
         while true {
             t += -log(max(Double.leastNonzeroMagnitude, uniform())) / max(clapsPerSecond, 0.1)
@@ -120,8 +121,7 @@ public enum Signals {
             guard start < n else { break }
             let length = Int((0.005 + 0.02 * uniform()) * rate)
             let gain = pow(10, (uniform() - 0.5) / 2)
-            let r = exp(-Double.pi * 1_500 / rate)
-            let a1 = 2 * r * cos(2 * Double.pi * (700 + 2_300 * uniform()) / rate), a2 = -r * r
+            let a1 = 2 * r * cos(2 * Double.pi * (700 + 2_300 * uniform()) / rate)
             var (y1, y2) = (0.0, 0.0)
             for i in 0..<min(length, n - start) {
                 let x = (uniform() * 2 - 1) * exp(-4 * Double(i) / Double(length))
