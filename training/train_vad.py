@@ -470,6 +470,9 @@ def main():
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
     ap.add_argument("--distill", type=float, default=0.5,
                     help="blend this share of Silero VAD's probability into every frame's target (training only)")
+    ap.add_argument("--distill-speech", type=float,
+                    help="the share blended into frames labelled speech instead (default: --distill); lower keeps "
+                         "the teacher's doubt about quiet and noisy speech out of the targets")
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
                          "modulation, a pitch shift or a tremolo")
@@ -489,6 +492,9 @@ def main():
     ap.add_argument("--keep-epochs", help="also write each epoch's model into this folder (epoch-N.json)")
     ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json"))
     a = ap.parse_args()
+    on_speech = a.distill if a.distill_speech is None else a.distill_speech
+    if not (0 <= a.distill <= 1 and 0 <= on_speech <= 1):
+        sys.exit("--distill and --distill-speech must be 0...1")
     import torch
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -545,8 +551,13 @@ def main():
     W = [delayed(weights(Y[i], G[i]), a.lookahead) for i in range(len(Y))]
     # Targets: the labels, or with --distill a blend with the teacher's probabilities; with --lookahead
     # the output after frame n is frame n - lookahead's.
-    targets = [delayed(Y[i] if a.distill <= 0 else (1 - a.distill) * Y[i] + a.distill * teacher[i], a.lookahead)
-               for i in range(len(Y))]
+    def target(y, t):
+        if a.distill <= 0:
+            return y
+        share = np.where(y > 0, on_speech, a.distill).astype(np.float32)
+        return (1 - share) * y + share * t
+
+    targets = [delayed(target(Y[i], teacher[i] if teacher is not None else None), a.lookahead) for i in range(len(Y))]
 
     def chunks(idx, rs):
         out = []
