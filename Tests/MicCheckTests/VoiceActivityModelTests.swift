@@ -66,34 +66,71 @@ struct VoiceActivityModelTests {
         #expect(again == first)
     }
 
+    /// `modelJSON`'s model (zero means, unit scales, zero dense bias) computed in Double, step by step.
+    struct Reference {
+        let d: Int, w: Int, hw: Int
+        let dw: [Float], iw: [Float], rw: [Float], ib: [Float], rb: [Float], ow: [Float]
+
+        var json: Data {
+            modelJSON(features: d, dense: w, hidden: hw, denseWeights: dw, inputWeights: iw, recurrentWeights: rw,
+                      inputBias: ib, recurrentBias: rb, output: ow)
+        }
+
+        func probabilities(_ inputs: [[Float]]) -> [Double] {
+            var h = [Double](repeating: 0, count: hw)
+            return inputs.map { x in
+                let a = (0..<w).map { o in tanh((0..<d).reduce(0.0) { $0 + Double(dw[o * d + $1]) * Double(x[$1]) }) }
+                func gi(_ row: Int) -> Double { (0..<w).reduce(Double(ib[row])) { $0 + Double(iw[row * w + $1]) * a[$1] } }
+                func gh(_ row: Int) -> Double { (0..<hw).reduce(Double(rb[row])) { $0 + Double(rw[row * hw + $1]) * h[$1] } }
+                var next = h
+                for j in 0..<hw {
+                    let r = 1 / (1 + exp(-(gi(j) + gh(j))))
+                    let z = 1 / (1 + exp(-(gi(hw + j) + gh(hw + j))))
+                    let n = tanh(gi(2 * hw + j) + r * gh(2 * hw + j))
+                    next[j] = (1 - z) * n + z * h[j]
+                }
+                h = next
+                return 1 / (1 + exp(-(0..<hw).reduce(0.0) { $0 + Double(ow[$1]) * h[$1] }))
+            }
+        }
+
+        /// The largest difference between the model's answers and the reference's.
+        func worstError(_ inputs: [[Float]]) throws -> Double {
+            let model = try VoiceActivityModel(json: json)
+            var state = VoiceActivityModel.State(for: model)
+            let got = inputs.map { x in x.withUnsafeBufferPointer { model.predict($0, state: &state) } }
+            return zip(got, probabilities(inputs)).map { abs(Double($0) - $1) }.max() ?? 0
+        }
+    }
+
+    // The GRU's products run in 16 bits: inputs to 1/16384, weights to 1/32767 of their row's largest or
+    // finer, which moves a probability by about 1e-5 here (and by at most 0.001 over the public corpus).
     @Test("widths that are not multiples of eight are padded without changing the result",
           arguments: [(11, 3, 5), (20, 10, 12), (9, 17, 19)])
     func padding(d: Int, w: Int, hw: Int) throws {
-        // d features, dense w, hidden hw; compare with the same model computed in Double here.
         func values(_ n: Int, _ seed: Int) -> [Float] { (0..<n).map { Float(sin(Double($0 * 7 + seed))) * 0.5 } }
-        let dw = values(w * d, 1), iw = values(3 * hw * w, 2), rw = values(3 * hw * hw, 3)
-        let ib = values(3 * hw, 4), rb = values(3 * hw, 5), ow = values(hw, 6)
-        let model = try VoiceActivityModel(json: modelJSON(features: d, dense: w, hidden: hw, denseWeights: dw, inputWeights: iw,
-                                                           recurrentWeights: rw, inputBias: ib, recurrentBias: rb, output: ow))
-        var state = VoiceActivityModel.State(for: model)
-        var h = [Double](repeating: 0, count: hw)
-        for step in 0..<4 {
-            let x = values(d, 10 + step)
-            let a = (0..<w).map { o in tanh((0..<d).reduce(0.0) { $0 + Double(dw[o * d + $1]) * Double(x[$1]) }) }
-            func gi(_ row: Int) -> Double { (0..<w).reduce(Double(ib[row])) { $0 + Double(iw[row * w + $1]) * a[$1] } }
-            func gh(_ row: Int) -> Double { (0..<hw).reduce(Double(rb[row])) { $0 + Double(rw[row * hw + $1]) * h[$1] } }
-            var next = h
-            for j in 0..<hw {
-                let r = 1 / (1 + exp(-(gi(j) + gh(j))))
-                let z = 1 / (1 + exp(-(gi(hw + j) + gh(hw + j))))
-                let n = tanh(gi(2 * hw + j) + r * gh(2 * hw + j))
-                next[j] = (1 - z) * n + z * h[j]
-            }
-            h = next
-            let expected = 1 / (1 + exp(-(0..<hw).reduce(0.0) { $0 + Double(ow[$1]) * h[$1] }))
-            let got = x.withUnsafeBufferPointer { model.predict($0, state: &state) }
-            #expect(abs(Double(got) - expected) < 1e-5)
-        }
+        let reference = Reference(d: d, w: w, hw: hw, dw: values(w * d, 1), iw: values(3 * hw * w, 2),
+                                  rw: values(3 * hw * hw, 3), ib: values(3 * hw, 4), rb: values(3 * hw, 5), ow: values(hw, 6))
+        #expect(try reference.worstError((0..<4).map { values(d, 10 + $0) }) < 5e-5)
+    }
+
+    @Test("the 16-bit gate products cannot overflow: the largest possible sums come out right")
+    func largestSums() throws {
+        // Every dense output saturates at ±1 and every gate weight is ±40 with one sign per gate, so each
+        // gate's sum is as large as its weights allow. Had the weights been scaled to fill 16 bits
+        // (32767), 6 and 5 columns of them times 16384 would pass 2^31 and wrap to the other sign: the
+        // reset and candidate gates would flip and the update gate open, and the state and the answer
+        // would change sign. Inputs alternate in sign so that both extremes are reached.
+        let d = 4, w = 6, hw = 5
+        let gates = (0..<3 * hw).map { $0 / hw == 1 ? Float(-40) : 40 }   // z closed, r and n open
+        let reference = Reference(d: d, w: w, hw: hw, dw: [Float](repeating: 30, count: w * d),
+                                  iw: (0..<3 * hw * w).map { gates[$0 / w] }, rw: (0..<3 * hw * hw).map { gates[$0 / hw] },
+                                  ib: [Float](repeating: 0, count: 3 * hw), rb: [Float](repeating: 0, count: 3 * hw),
+                                  ow: [Float](repeating: 0.3, count: hw))
+        let inputs = (0..<6).map { step in [Float](repeating: step % 2 == 0 ? 1 : -1, count: d) }
+        let expected = reference.probabilities(inputs)
+        #expect(expected.allSatisfy { abs($0 - 0.5) > 0.3 })   // a sign flip would show
+        #expect(try reference.worstError(inputs) < 1e-4)
     }
 
     @Test("the eight-lane tanh and sigmoid agree with the library's to within 5e-7 (a few units in the last place)")
