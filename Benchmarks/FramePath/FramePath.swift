@@ -36,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         let frames = stride(from: 0, to: samples.count - 159, by: 160).map { Array(samples[$0..<$0 + 160]) }
         Benchmark("Voice activity detector, the comparison WAV (\(frames.count) frames)",
                   configuration: .init(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                       maxDuration: .seconds(10), maxIterations: 50)) { benchmark in
+                                       maxDuration: .seconds(10), maxIterations: 200)) { benchmark in
             var vad = VoiceActivityDetector()
             benchmark.startMeasurement()
             for f in frames { blackHole(f.withUnsafeBufferPointer { vad.process(frame: $0) }) }
