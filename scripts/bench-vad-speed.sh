@@ -30,7 +30,7 @@ PY
 fi
 seconds=$(python3 -c "import wave,sys; w=wave.open(sys.argv[1]); print(w.getnframes()/w.getframerate())" "$wav")
 
-# This machine's speed drifts by half over minutes, so the comparison goes in rounds: each round times
+# This machine's speed drifts by up to half within seconds, so the comparison goes in rounds: each round times
 # Silero five times just before and five times just after one package-benchmark run of MicCheck, and
 # compares them with each other only (fastest against fastest, median against median). The rounds'
 # medians are the result; every round is printed too.
