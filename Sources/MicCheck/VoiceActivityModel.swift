@@ -216,8 +216,7 @@ public struct VoiceActivityModel: Sendable, Equatable {
 
         /// Forgets the stream so far.
         public mutating func reset() {
-            for i in h.indices { h[i] = 0 }
-            for i in hPairs.indices { hPairs[i] = 0 }
+            for i in h.indices { h[i] = 0 }   // hPairs is made from h anew every frame
         }
     }
 
