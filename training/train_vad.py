@@ -495,6 +495,8 @@ def main():
     on_speech = a.distill if a.distill_speech is None else a.distill_speech
     if not (0 <= a.distill <= 1 and 0 <= on_speech <= 1):
         sys.exit("--distill and --distill-speech must be 0...1")
+    if a.distill_speech is not None and a.distill <= 0:
+        sys.exit("--distill-speech needs --distill above 0 (without it there is no teacher to blend)")
     import torch
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -551,13 +553,13 @@ def main():
     W = [delayed(weights(Y[i], G[i]), a.lookahead) for i in range(len(Y))]
     # Targets: the labels, or with --distill a blend with the teacher's probabilities; with --lookahead
     # the output after frame n is frame n - lookahead's.
-    def target(y, t):
+    def target(i):
         if a.distill <= 0:
-            return y
-        share = np.where(y > 0, on_speech, a.distill).astype(np.float32)
-        return (1 - share) * y + share * t
+            return Y[i]
+        share = np.where(Y[i] > 0, on_speech, a.distill).astype(np.float32)
+        return (1 - share) * Y[i] + share * teacher[i]
 
-    targets = [delayed(target(Y[i], teacher[i] if teacher is not None else None), a.lookahead) for i in range(len(Y))]
+    targets = [delayed(target(i), a.lookahead) for i in range(len(Y))]
 
     def chunks(idx, rs):
         out = []
