@@ -11,10 +11,12 @@ python3 -c "import onnxruntime, silero_vad" 2>/dev/null || {
     pip install -q onnxruntime && pip install -q --no-deps silero-vad==6.2.3; }
 
 wav=${1:-}
+wav_tmp=""   # the joined corpus file when no WAV is given; removed at exit with the report
+report=$(mktemp)
+trap 'rm -f "$report" $wav_tmp' EXIT
 if [[ -z "$wav" ]]; then
     wav=$(mktemp /tmp/miccheck-speed.XXXXXX.wav)
     wav_tmp=$wav
-    trap 'rm -f "$wav"' EXIT
     python3 - "$wav" <<'PY'
 import glob, sys, wave
 out, data = sys.argv[1], b""
@@ -36,7 +38,6 @@ seconds=$(python3 -c "import wave,sys; w=wave.open(sys.argv[1]); print(w.getnfra
 # medians are the result; every round is printed too.
 rounds=${ROUNDS:-5}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, not '$rounds'"; exit 64; }
-report=$(mktemp); trap 'rm -f "$report" ${wav_tmp:-}' EXIT
 ratios=()
 mallocs=""
 for round in $(seq "$rounds"); do
