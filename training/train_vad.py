@@ -473,6 +473,9 @@ def main():
     ap.add_argument("--distill-speech", type=float,
                     help="the share blended into frames labelled speech instead (default: --distill); lower keeps "
                          "the teacher's doubt about quiet and noisy speech out of the targets")
+    ap.add_argument("--distill-silence", type=float,
+                    help="the share blended into frames labelled not speech instead (default: --distill); lower "
+                         "keeps the teacher's lingering after each utterance out of the targets")
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
                          "modulation, a pitch shift or a tremolo")
@@ -493,10 +496,11 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json"))
     a = ap.parse_args()
     on_speech = a.distill if a.distill_speech is None else a.distill_speech
-    if not (0 <= a.distill <= 1 and 0 <= on_speech <= 1):
-        sys.exit("--distill and --distill-speech must be 0...1")
-    if a.distill_speech is not None and a.distill <= 0:
-        sys.exit("--distill-speech needs --distill above 0 (without it there is no teacher to blend)")
+    on_silence = a.distill if a.distill_silence is None else a.distill_silence
+    if not all(0 <= v <= 1 for v in (a.distill, on_speech, on_silence)):
+        sys.exit("--distill, --distill-speech and --distill-silence must be 0...1")
+    if (a.distill_speech is not None or a.distill_silence is not None) and a.distill <= 0:
+        sys.exit("--distill-speech and --distill-silence need --distill above 0 (without it there is no teacher to blend)")
     import torch
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -556,7 +560,7 @@ def main():
     def target(i):
         if a.distill <= 0:
             return Y[i]
-        share = np.where(Y[i] > 0, on_speech, a.distill).astype(np.float32)
+        share = np.where(Y[i] > 0, on_speech, on_silence).astype(np.float32)
         return (1 - share) * Y[i] + share * teacher[i]
 
     targets = [delayed(target(i), a.lookahead) for i in range(len(Y))]
