@@ -476,6 +476,9 @@ def main():
     ap.add_argument("--distill-silence", type=float,
                     help="the share blended into frames labelled not speech instead (default: --distill); lower "
                          "keeps the teacher's lingering after each utterance out of the targets")
+    ap.add_argument("--label-onsets", type=int, default=0,
+                    help="frames at the start of each labelled utterance whose target is the label alone (Silero "
+                         "rises over the first 50-80 ms of a word, and a blend teaches that delay)")
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
                          "modulation, a pitch shift or a tremolo")
@@ -501,6 +504,8 @@ def main():
         sys.exit("--distill, --distill-speech and --distill-silence must be 0...1")
     if (a.distill_speech is not None or a.distill_silence is not None) and a.distill <= 0:
         sys.exit("--distill-speech and --distill-silence need --distill above 0 (without it there is no teacher to blend)")
+    if a.label_onsets < 0:
+        sys.exit("--label-onsets must be 0 or more frames")
     import torch
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -561,6 +566,9 @@ def main():
         if a.distill <= 0:
             return Y[i]
         share = np.where(Y[i] > 0, on_speech, on_silence).astype(np.float32)
+        if a.label_onsets > 0:
+            for o in np.flatnonzero(np.diff(np.concatenate([[0], Y[i]])) > 0):
+                share[o:o + a.label_onsets][Y[i][o:o + a.label_onsets] > 0] = 0   # the utterance's frames only
         return (1 - share) * Y[i] + share * teacher[i]
 
     targets = [delayed(target(i), a.lookahead) for i in range(len(Y))]
