@@ -495,6 +495,9 @@ def main():
     ap.add_argument("--corpus", help="also report frame F1 and AUC on this labelled corpus after every epoch (monitoring only)")
     ap.add_argument("--cache", help="keep the dataset in this .npz and reuse it")
     ap.add_argument("--no-validation", action="store_true", help="train on every group (the final model)")
+    ap.add_argument("--split-seed", type=int,
+                    help="seed of the validation split (default: --seed); fixed, runs differ only in their "
+                         "initialisation and chunk order, not in what they train on")
     ap.add_argument("--keep-epochs", help="also write each epoch's model into this folder (epoch-N.json)")
     ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json"))
     a = ap.parse_args()
@@ -521,7 +524,8 @@ def main():
         X, Y, G = X + tX, Y + tY, G + tG
         teacher = teacher + tT if teacher is not None else None
     # Its own generator, so that the split is the same with or without --cache.
-    held = set(np.random.default_rng(a.seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
+    split_seed = a.seed if a.split_seed is None else a.split_seed
+    held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     val = [False] * len(G) if a.no_validation else [any(p in held for p in g.split("|")) for g in G]
     print(f"held out: {sorted(held)}", file=sys.stderr)
     tr_idx = [i for i, v in enumerate(val) if not v]; va_idx = [i for i, v in enumerate(val) if v]
