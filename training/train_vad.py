@@ -383,6 +383,11 @@ def delayed(v, k):
     return v if k <= 0 else np.concatenate([np.full(k, v[0] if len(v) else 0, np.float32), v[:-k]])[:len(v)]
 
 
+def utterance_starts(y):
+    """Indices of the frames where a labelled utterance begins (label rising from 0)."""
+    return np.flatnonzero(np.diff(np.concatenate([[0], y])) > 0)
+
+
 _teacher = threading.local()
 
 
@@ -554,8 +559,7 @@ def main():
     def weights(y, g):
         w = np.ones_like(y)
         # The first 150 ms of each utterance decides how fast speech is announced.
-        on = np.flatnonzero(np.diff(np.concatenate([[0], y])) > 0)
-        for o in on:
+        for o in utterance_starts(y):
             w[o:o + 15] = 3
         if "|" not in g and y.sum() == 0:
             w *= a.noise_weight   # noise alone: every frame above threshold is a false alert
@@ -571,7 +575,7 @@ def main():
             return Y[i]
         share = np.where(Y[i] > 0, on_speech, on_silence).astype(np.float32)
         if a.label_onsets > 0:
-            for o in np.flatnonzero(np.diff(np.concatenate([[0], Y[i]])) > 0):
+            for o in utterance_starts(Y[i]):
                 share[o:o + a.label_onsets][Y[i][o:o + a.label_onsets] > 0] = 0   # the utterance's frames only
         return (1 - share) * Y[i] + share * teacher[i]
 
