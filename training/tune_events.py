@@ -9,7 +9,11 @@ Runs `miccheck analyze` once per file for the model's per-frame probabilities, t
   and transient files.
 score.py itself gives the final figures.
 
+With several --model files the models' probabilities are averaged frame by frame (an ensemble: how
+much seeds gain together, before one model is distilled from them).
+
 usage: python3 training/tune_events.py [--split ../shared/corpus] [--binary .build/release/miccheck]
+                                       [--model M.json [--model M2.json ...]]
 """
 import argparse, itertools, json, os, subprocess, sys
 import numpy as np
@@ -36,9 +40,9 @@ def replay(p, start, end, min_frames, hang, lookahead=0):
     return dec, starts
 
 
-def grid_of(dec, y):
-    """Frame decisions on the label grid's length."""
-    d = np.zeros(len(y), bool); n = min(len(y), len(dec)); d[:n] = dec[:n]
+def grid_of(v, y):
+    """Frame decisions or probabilities on the label grid's length (missing frames: False or 0)."""
+    d = np.zeros(len(y), np.asarray(v).dtype); n = min(len(y), len(v)); d[:n] = v[:n]
     return d
 
 
@@ -46,18 +50,29 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--split", default=os.path.join(ROOT, "..", "shared", "corpus"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
-    ap.add_argument("--model", help="a model file to evaluate instead of the bundled one")
+    ap.add_argument("--model", action="append",
+                    help="a model file to evaluate instead of the bundled one; given more than once, the models' "
+                         "probabilities are averaged (they must share a look-ahead)")
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(a.split, "..", "bench"))
     import score
-    model = a.model or os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")
-    lookahead = json.load(open(model)).get("lookahead", 0)
+    models = a.model or [os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")]
+    lookaheads = {json.load(open(m)).get("lookahead", 0) for m in models}
+    if len(lookaheads) != 1:
+        sys.exit(f"the models' look-aheads differ ({sorted(lookaheads)}): their frames would not line up")
+    lookahead = lookaheads.pop()
     data = []
     for it in score.load_split(a.split):
-        out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"]] + (["--model", a.model] if a.model else []),
-                             capture_output=True, text=True, check=True).stdout
-        p = np.array([json.loads(l)["prob"] for l in out.splitlines() if l.startswith('{"t"')])
+        probs = []
+        for m in models:
+            out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"], "--model", m],
+                                 capture_output=True, text=True, check=True).stdout
+            probs.append(np.array([json.loads(l)["prob"] for l in out.splitlines() if l.startswith('{"t"')]))
+        p = np.mean(probs, axis=0)
         data.append((it, p, score.labels_to_grid(it.get("speech", []), float(it["duration_s"]))))
+    ps = np.concatenate([grid_of(p, y) for _, p, y in data])
+    ys = np.concatenate([y for _, _, y in data])
+    print(f"AUC {score.auc(ps, ys):.4f} over {len(ys)} frames ({len(models)} model{'s' if len(models) > 1 else ''})")
     print("frame decisions: F1 by threshold (rows) and hold in frames (columns)")
     holds = [0, 2, 3, 5, 8, 12]
     print("       " + "".join(f"{h:7d}" for h in holds))
