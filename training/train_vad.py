@@ -232,16 +232,22 @@ def voice_effect(rng, x, tmp):
         mix = rng.uniform(0.4, 1.0)
         return x * ((1 - mix) + mix * np.sin(2 * np.pi * rng.uniform(30, 150) * t))
     if kind == 2:
-        p = os.path.join(tmp, f"fx{rng.integers(1 << 30)}")
-        sf.write(p + "a.wav", (x / peak * 0.5).astype(np.float32), SR, subtype="FLOAT")
-        subprocess.run(["sox", p + "a.wav", p + "b.wav", "pitch", str(int(rng.choice([-1, 1]) * rng.uniform(250, 700)))],
-                       check=True, capture_output=True)
-        y, _ = sf.read(p + "b.wav", dtype="float64")
-        os.remove(p + "a.wav"); os.remove(p + "b.wav")
-        y = np.concatenate([y, np.zeros(max(0, len(x) - len(y)))])[:len(x)]
-        return y * peak / 0.5
+        name = f"fx{rng.integers(1 << 30)}"
+        return pitch_shifted(x, rng.choice([-1, 1]) * rng.uniform(250, 700), tmp, name)
     t = np.arange(len(x)) / SR
     return x * (1 - rng.uniform(0.3, 0.8) * (0.5 + 0.5 * np.sin(2 * np.pi * rng.uniform(4, 12) * t)))
+
+
+def pitch_shifted(x, cents, tmp, name):
+    """`x` shifted by `cents` without changing its timing (sox `pitch`), at its own peak level."""
+    peak = np.max(np.abs(x)) + 1e-12
+    p = os.path.join(tmp, name)
+    sf.write(p + "a.wav", (x / peak * 0.5).astype(np.float32), SR, subtype="FLOAT")
+    subprocess.run(["sox", p + "a.wav", p + "b.wav", "pitch", str(int(cents))], check=True, capture_output=True)
+    y, _ = sf.read(p + "b.wav", dtype="float64")
+    os.remove(p + "a.wav"); os.remove(p + "b.wav")
+    y = np.concatenate([y, np.zeros(max(0, len(x) - len(y)))])[:len(x)]
+    return y * peak / 0.5
 
 
 def fit_loop(rng, noise, n):
@@ -271,18 +277,27 @@ def pool_voices(shared):
     return voices
 
 
-def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
-    speech, noise = pool_voices(shared), []
+def pool_noises(shared):
+    """The training pool's real noise: (signal, category, package) for every noise file."""
+    noise = []
     for j in sorted(glob.glob(os.path.join(shared, "training", "noise", "*.json"))):
         lab = json.load(open(j))
-        pkg = lab.get("source_pkg", "?").split()[0]
-        noise.append((read(j[:-5] + ".flac"), lab["category"], pkg))
+        noise.append((read(j[:-5] + ".flac"), lab["category"], lab.get("source_pkg", "?").split()[0]))
+    return noise
+
+
+def synthetic_noises(rng):
+    """Three of each synthetic noise (white, pink, brown, hum, fan, breathing, clicks, silence), 15-40 s."""
+    return [(synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}") for kind in SYNTHETIC * 3]
+
+
+def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
+    speech, noise = pool_voices(shared), pool_noises(shared)
     speech += espeak_set(rng, tmp, espeak_count)
     if short_count > 0:
         speech += espeak_set(rng, tmp, short_count, short=True)
     print(f"{len(speech)} speech files, {len(noise)} noise files", file=sys.stderr)
-    for k, kind in enumerate(SYNTHETIC * 3):
-        noise.append((synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}"))
+    noise += synthetic_noises(rng)
     mixes = []   # (signal, labels, group-for-validation)
     for x, labels, voice in speech:
         for variant in range(4):
@@ -326,6 +341,40 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
                 y = y + colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other) * 10 ** (rng.uniform(-20, 0) / 20)
                 pkg = pkg + "|" + opkg
             mixes.append((y, [], pkg, None))
+    return mixes
+
+
+def raised(rng, x, tmp):
+    """`x` an octave or so higher (600-1300 cents, sox, timing kept): an adult voice at a child's or an
+    excited speaker's pitch, f0 about 150-450 Hz, which the pool's read speech seldom reaches."""
+    return pitch_shifted(x, rng.uniform(600, 1300), tmp, f"up{rng.integers(1 << 30)}")
+
+
+def noisy_speech_mixtures(shared, rng, tmp, times, effects, raise_share=0):
+    """Each real voice of the pool `times` more times over a noise of the pool or a synthetic one at
+    -5...20 dB SNR, with the main mixtures' speed changes, voice effects, colouring and reverb: more
+    speech in noise, where the model misses most. A `raise_share` of them are raised in pitch first
+    (`raised`): voices at 350-450 Hz fall apart in noise for a model that has not heard them. Their own
+    generator, so the other mixtures stay the same."""
+    noise = pool_noises(shared) + synthetic_noises(rng)
+    mixes = []
+    for x, labels, voice in pool_voices(shared):
+        for _ in range(times):
+            y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
+            if rng.random() < raise_share:
+                y = raised(rng, y, tmp)
+            elif rng.random() < effects:
+                y = voice_effect(rng, y, tmp)
+            y = colour(rng, y)
+            if rng.random() < 0.2:
+                y = reverb(rng, y)
+            clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
+            y = y * 10 ** (rng.uniform(-42, -16) / 20) / active_rms(y, lab)
+            nz, _, pkg = noise[rng.integers(len(noise))]
+            nn = colour(rng, fit_loop(rng, nz, len(y)))
+            nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 20) / 20)
+            floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+            mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean))
     return mixes
 
 
@@ -417,6 +466,37 @@ def teacher_probs(x, n):
     return p[idx]
 
 
+def model_probs(path, X):
+    """The speech probability of each frame of each feature matrix in `X` (raw, as `miccheck features`
+    writes them) by the model file `path`, run over each whole mixture from a zero state as MicCheck runs
+    it, and moved back by the model's look-ahead so that entry n is frame n's (the last frames keep the
+    last answer, as the Analyzer does at the end of its input)."""
+    import torch
+    m = json.load(open(path))
+    if m.get("format") != "miccheck-vad" or m.get("features") != D:
+        sys.exit(f"{path}: not a MicCheck voice model with {D} features")
+    dense, gru, out = m["dense"], m["gru"], m["output"]
+    inp = torch.nn.Linear(D, dense["outputs"]); rnn = torch.nn.GRU(dense["outputs"], gru["hidden"], batch_first=True)
+    lin = torch.nn.Linear(gru["hidden"], 1)
+    with torch.no_grad():
+        for param, values in [(inp.weight, dense["weights"]), (inp.bias, dense["bias"]),
+                              (rnn.weight_ih_l0, gru["inputWeights"]), (rnn.weight_hh_l0, gru["recurrentWeights"]),
+                              (rnn.bias_ih_l0, gru["inputBias"]), (rnn.bias_hh_l0, gru["recurrentBias"]),
+                              (lin.weight, out["weights"]), (lin.bias, out["bias"])]:
+            if param.numel() != len(values):
+                sys.exit(f"{path}: a layer has {len(values)} values where {param.numel()} were expected")
+            param.copy_(torch.tensor(values, dtype=torch.float32).reshape(param.shape))
+    mean = np.array(m["inputMean"], np.float32); scale = np.array(m["inputScale"], np.float32)
+    k = int(m.get("lookahead", 0))
+    probs = []
+    with torch.no_grad():
+        for x in X:
+            z, _ = rnn(torch.tanh(inp(torch.from_numpy(((x - mean) * scale).astype(np.float32))[None])))
+            p = torch.sigmoid(lin(z)).reshape(-1).numpy()
+            probs.append(np.concatenate([p[k:], np.full(min(k, len(p)), p[-1] if len(p) else 0, np.float32)]))
+    return probs
+
+
 def build_dataset(a, rng):
     with tempfile.TemporaryDirectory() as tmp:
         return analysed(a, make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects,
@@ -470,6 +550,11 @@ def main():
                     help="espeak-ng sets of short utterances (letters, syllables, one-word answers) to synthesise")
     ap.add_argument("--textures", type=int, default=0,
                     help="synthetic applause/rain/crackle textures to add, each alone and under voices")
+    ap.add_argument("--noisy-speech", type=int, default=0,
+                    help="mixtures to add of each real voice of the pool over a noise (-5...20 dB SNR)")
+    ap.add_argument("--raise-pitch", type=float, default=0,
+                    help="with --noisy-speech, the share of its voices raised 600-1300 cents first (a child's or an "
+                         "excited speaker's pitch)")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
@@ -481,6 +566,12 @@ def main():
     ap.add_argument("--distill-silence", type=float,
                     help="the share blended into frames labelled not speech instead (default: --distill); lower "
                          "keeps the teacher's lingering after each utterance out of the targets")
+    ap.add_argument("--teachers", nargs="+", metavar="MODEL.json",
+                    help="models (of earlier runs with other seeds) whose mean probability joins Silero's as the "
+                         "teacher: an ensemble distilled into one model")
+    ap.add_argument("--teacher-share", type=float, default=0.5,
+                    help="with --teachers, the models' share of the teacher's part of each target (Silero keeps "
+                         "the rest)")
     ap.add_argument("--label-onsets", type=int, default=0,
                     help="frames at the start of each labelled utterance whose target is the label alone (Silero "
                          "rises over the first 50-80 ms of a word, and a blend teaches that delay)")
@@ -512,6 +603,13 @@ def main():
         sys.exit("--distill, --distill-speech and --distill-silence must be 0...1")
     if (a.distill_speech is not None or a.distill_silence is not None) and a.distill <= 0:
         sys.exit("--distill-speech and --distill-silence need --distill above 0 (without it there is no teacher to blend)")
+    if a.teachers and (a.distill <= 0 or not 0 <= a.teacher_share <= 1):
+        sys.exit("--teachers needs --distill above 0 (their share is of the teacher's part) and --teacher-share 0...1")
+    missing = [m for m in a.teachers or [] if not os.path.isfile(m)]
+    if missing:
+        sys.exit(f"--teachers: no such model file: {', '.join(missing)}")
+    if not 0 <= a.raise_pitch <= 1 or (a.raise_pitch > 0 and a.noisy_speech <= 0):
+        sys.exit("--raise-pitch is a share (0...1) of the --noisy-speech mixtures, and needs --noisy-speech")
     if a.label_onsets < 0:
         sys.exit("--label-onsets must be 0 or more frames")
     import torch
@@ -521,6 +619,7 @@ def main():
     X, Y, G, teacher = cached(a, a.cache, lambda: build_dataset(a, rng))
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     parts = sorted({p for g in G for p in g.split("|")})
+    split_seed = a.seed if a.split_seed is None else a.split_seed
     if a.textures > 0:
         # Their own generator and cache file: the main mixtures stay exactly as they are without them.
         path = a.cache and a.cache.removesuffix(".npz") + f"-textures{a.textures}.npz"
@@ -528,8 +627,27 @@ def main():
         tX, tY, tG, tT = cached(a, path, lambda: analysed(a, mixes()))
         X, Y, G = X + tX, Y + tY, G + tG
         teacher = teacher + tT if teacher is not None else None
+    if a.noisy_speech > 0:
+        # Their own generator (from the split's seed, so that seeds compared on one split hear the same
+        # mixtures) and cache file: the main mixtures stay exactly as they are.
+        path = a.cache and a.cache.removesuffix(".npz") + f"-noisy{a.noisy_speech}" + (
+            f"-raised{a.raise_pitch:g}" if a.raise_pitch > 0 else "") + ".npz"
+
+        def noisy():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(a, noisy_speech_mixtures(a.shared, np.random.default_rng(split_seed + 2000), tmp,
+                                                         a.noisy_speech, a.voice_effects, a.raise_pitch))
+        nX, nY, nG, nT = cached(a, path, noisy)
+        X, Y, G = X + nX, Y + nY, G + nG
+        teacher = teacher + nT if teacher is not None else None
+    if a.teachers:
+        # The models' mean, blended with Silero: the teacher's part of every target.
+        ensemble = np.mean([np.concatenate(model_probs(m, X)) for m in a.teachers], axis=0)
+        bounds = np.cumsum([0] + [len(x) for x in X])
+        teacher = [(1 - a.teacher_share) * t + a.teacher_share * ensemble[bounds[i]:bounds[i + 1]]
+                   for i, t in enumerate(teacher)]
+        print(f"teachers: Silero and the mean of {len(a.teachers)} models ({a.teacher_share:.2f} of it)", file=sys.stderr)
     # Its own generator, so that the split is the same with or without --cache.
-    split_seed = a.seed if a.split_seed is None else a.split_seed
     held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     val = [False] * len(G) if a.no_validation else [any(p in held for p in g.split("|")) for g in G]
     print(f"held out: {sorted(held)}", file=sys.stderr)
