@@ -143,7 +143,7 @@ struct DuckingCommandTests {
         #expect(scene.journals == ["1.json.corrupt"])
     }
 
-    @Test("advanced ducking: 10 dB more while you speak")
+    @Test("advanced ducking: 10 dB more while you speak", .enabled(if: CorpusAudio.isPresent, "needs ../shared/corpus"))
     func advancedDucking() throws {
         let scene = try DuckingScene()
         defer { scene.server.stop() }

@@ -7,9 +7,7 @@ import Testing
 /// A corpus speech file cut to its first `seconds`, written as a 16 kHz WAV for playing into the
 /// virtual microphone (nil when ../shared/corpus is not beside the repository).
 func corpusExcerpt(seconds: Double, in dir: URL) throws -> String? {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let source = root.appendingPathComponent("shared/corpus/clean_01_asterisk-en-allison.wav").path
+    let source = CorpusAudio.directory + "/clean_01_asterisk-en-allison.wav"
     guard FileManager.default.fileExists(atPath: source) else { return nil }
     let reader = try WAVReader(path: source)
     var samples = [Float](repeating: 0, count: Int(seconds * Double(reader.format.sampleRate)))
