@@ -21,7 +21,7 @@ voices get an effect (--voice-effects 0.3: saturation, ring modulation, a pitch 
 usage: pip install -r training/requirements.txt && pip install --no-deps silero-vad==6.2.3
        swift build -c release --product miccheck
        python3 training/train_vad.py [--shared ../shared] [--seed 7] [--epochs 30]
-       (the bundled model is exactly this, with the defaults)
+       (the bundled model is exactly this, with the defaults and --features 47)
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile, threading, wave
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +32,9 @@ from scipy import signal as sps
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SR = 16000
-D = 47
+FEATURES = 50   # columns `miccheck features` writes (VoiceFeatureExtractor.count)
+CORE_FEATURES = 47   # before the articulation features (VoiceFeatureExtractor.coreCount)
+D = FEATURES    # of which the model reads the first D (--features)
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
          "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
@@ -412,9 +414,9 @@ def features(binary, y, path):
 
 
 def features_of(binary, wav, out):
-    """`miccheck features` of a WAV file, through the file `out`: one row of D per 10 ms frame."""
+    """`miccheck features` of a WAV file, through the file `out`: one row of FEATURES per 10 ms frame."""
     subprocess.run([binary, "features", wav, "--output", out], check=True)
-    return np.fromfile(out, "<f4").reshape(-1, D)
+    return np.fromfile(out, "<f4").reshape(-1, FEATURES)
 
 
 def frame_labels(labels, n):
@@ -473,10 +475,11 @@ def model_probs(path, X):
     last answer, as the Analyzer does at the end of its input)."""
     import torch
     m = json.load(open(path))
-    if m.get("format") != "miccheck-vad" or m.get("features") != D:
-        sys.exit(f"{path}: not a MicCheck voice model with {D} features")
+    d = m.get("features")
+    if m.get("format") != "miccheck-vad" or d not in (CORE_FEATURES, FEATURES):
+        sys.exit(f"{path}: not a MicCheck voice model with {FEATURES} or {CORE_FEATURES} features")
     dense, gru, out = m["dense"], m["gru"], m["output"]
-    inp = torch.nn.Linear(D, dense["outputs"]); rnn = torch.nn.GRU(dense["outputs"], gru["hidden"], batch_first=True)
+    inp = torch.nn.Linear(d, dense["outputs"]); rnn = torch.nn.GRU(dense["outputs"], gru["hidden"], batch_first=True)
     lin = torch.nn.Linear(gru["hidden"], 1)
     with torch.no_grad():
         for param, values in [(inp.weight, dense["weights"]), (inp.bias, dense["bias"]),
@@ -491,7 +494,7 @@ def model_probs(path, X):
     probs = []
     with torch.no_grad():
         for x in X:
-            z, _ = rnn(torch.tanh(inp(torch.from_numpy(((x - mean) * scale).astype(np.float32))[None])))
+            z, _ = rnn(torch.tanh(inp(torch.from_numpy(((x[:, :d] - mean) * scale).astype(np.float32))[None])))
             p = torch.sigmoid(lin(z)).reshape(-1).numpy()
             probs.append(np.concatenate([p[k:], np.full(min(k, len(p)), p[-1] if len(p) else 0, np.float32)]))
     return probs
@@ -586,6 +589,9 @@ def main():
                     help="loss weight of frames in noise-only mixtures (each one above threshold is a false alert)")
     ap.add_argument("--lookahead", type=int, default=3,
                     help="frames (10 ms) of audio after a frame that the model hears before deciding it (at most 3)")
+    ap.add_argument("--features", type=int, default=FEATURES,
+                    help=f"features the model reads: all {FEATURES}, or the first {CORE_FEATURES} (without the "
+                         "articulation features 47-49, as the model before them)")
     ap.add_argument("--dense", type=int, default=32)
     ap.add_argument("--hidden", type=int, default=48)
     ap.add_argument("--corpus", help="also report frame F1 and AUC on this labelled corpus after every epoch (monitoring only)")
@@ -612,14 +618,18 @@ def main():
         sys.exit("--raise-pitch is a share (0...1) of the --noisy-speech mixtures, and needs --noisy-speech")
     if a.label_onsets < 0:
         sys.exit("--label-onsets must be 0 or more frames")
+    if a.features not in (CORE_FEATURES, FEATURES):
+        sys.exit(f"--features must be {FEATURES}, or {CORE_FEATURES} without the articulation features")
+    global D
+    D = a.features
     import torch
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
     X, Y, G, teacher = cached(a, a.cache, lambda: build_dataset(a, rng))
+    split_seed = a.seed if a.split_seed is None else a.split_seed
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     parts = sorted({p for g in G for p in g.split("|")})
-    split_seed = a.seed if a.split_seed is None else a.split_seed
     if a.textures > 0:
         # Their own generator and cache file: the main mixtures stay exactly as they are without them.
         path = a.cache and a.cache.removesuffix(".npz") + f"-textures{a.textures}.npz"
@@ -647,6 +657,7 @@ def main():
         teacher = [(1 - a.teacher_share) * t + a.teacher_share * ensemble[bounds[i]:bounds[i + 1]]
                    for i, t in enumerate(teacher)]
         print(f"teachers: Silero and the mean of {len(a.teachers)} models ({a.teacher_share:.2f} of it)", file=sys.stderr)
+    X = [x[:, :D] for x in X]   # the caches keep every feature; the model reads the first D
     # Its own generator, so that the split is the same with or without --cache.
     held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     val = [False] * len(G) if a.no_validation else [any(p in held for p in g.split("|")) for g in G]
@@ -780,7 +791,7 @@ def corpus_set(a, mean, scale):
                 continue
             lab = json.load(open(j))
             q = os.path.join(tmp, "f.f32")
-            f = features_of(a.binary, wav, q)
+            f = features_of(a.binary, wav, q)[:, :D]
             y = frame_labels(lab.get("speech", []), len(f)).astype(np.float32)
             out.append((((f - mean) * scale).astype(np.float32), delayed(y, a.lookahead)))
     return out

@@ -16,13 +16,16 @@ public struct VoiceActivityDetector: Sendable {
     /// A detector with the model trained for MicCheck.
     public init() { self.init(model: .bundled) }
 
-    /// A detector with another model (it must read ``VoiceFeatureExtractor/count`` features).
+    /// A detector with another model (it must read ``VoiceFeatureExtractor/count`` or
+    /// ``VoiceFeatureExtractor/coreCount`` features).
     public init(model: VoiceActivityModel) {
-        precondition(model.featureCount == VoiceFeatureExtractor.count, "the model must read the extractor's features")
+        precondition(VoiceFeatureExtractor.supports(featureCount: model.featureCount), "the model must read the extractor's features")
         features = VoiceFeatureExtractor()
         self.model = model
         state = VoiceActivityModel.State(for: model)
-        vector = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
+        // Room for the articulation features only when the model reads them.
+        vector = [Float](repeating: 0, count: model.featureCount > VoiceFeatureExtractor.coreCount
+                         ? VoiceFeatureExtractor.count : VoiceFeatureExtractor.coreCount)
     }
 
     /// Consumes one frame (``VoiceFeatureExtractor/frameLength`` samples at 16 kHz) and returns the

@@ -15,8 +15,14 @@ import Foundation
 /// - Complexity: a 512-point and a 256-point real FFT and O(bands) work per frame; nothing is
 ///   allocated after `init`. Look-ahead: none.
 public struct VoiceFeatureExtractor: Sendable {
-    /// Number of features per frame.
-    public static let count = 47
+    /// Number of features per frame, with the articulation features (47–49).
+    public static let count = 50
+    /// The features before the articulation features: what the bundled model reads. Given room for
+    /// only these, ``process(frame:into:)`` skips the articulation features' work.
+    public static let coreCount = 47
+
+    /// Whether a model reading `n` features can run on this extractor: all of them, or the core ones.
+    public static func supports(featureCount n: Int) -> Bool { n == count || n == coreCount }
     /// Samples per frame (10 ms at 16 kHz).
     public static let frameLength = 160
     /// Analysis window (32 ms at 16 kHz).
@@ -60,6 +66,16 @@ public struct VoiceFeatureExtractor: Sendable {
     private var shapeChangeSlow: Float = 0
     private var shapeChangeShort: Float = 0
     static let historyFrames = 11
+    /// Bands 3.25–7.6 kHz (fricatives) and 340–1190 Hz (the first formant).
+    static let fricativeBands = 11..<16
+    static let formantBands = 2..<6
+    // Articulation: consonant-vowel alternation.
+    private var lastVoiced: Float = 0
+    private var voicingFlips: Float = 0
+    private var contrastFast: Float = 0
+    private var contrastSlow: Float = 0
+    private var contrastModulation: Float = 0
+    private var consonantShare: Float = 0
 
     /// Level of the last frame's window in dBFS over 80–7600 Hz.
     public private(set) var levelDB: Float = Decibels.floor
@@ -103,9 +119,10 @@ public struct VoiceFeatureExtractor: Sendable {
         snrHistory = [Float](repeating: 0, count: Self.bandCount * Self.historyFrames)
     }
 
-    /// Consumes one frame of ``frameLength`` samples; writes ``count`` features into `features`.
+    /// Consumes one frame of ``frameLength`` samples; writes ``count`` features into `features`, or
+    /// ``coreCount`` when it has room for no more.
     public mutating func process(frame: UnsafeBufferPointer<Float>, into features: UnsafeMutableBufferPointer<Float>) {
-        precondition(frame.count == Self.frameLength && features.count >= Self.count)
+        precondition(frame.count == Self.frameLength && features.count >= Self.coreCount)
         let n = Self.windowLength, hop = Self.frameLength
         // Slide the analysis window by one frame.
         signal.withUnsafeMutableBufferPointer { s in
@@ -180,6 +197,8 @@ public struct VoiceFeatureExtractor: Sendable {
         harmSlow += 0.02 * (h - harmSlow)
         let voiced: Float = h > 0.45 ? 1 : 0
         voicedShare += 0.02 * (voiced - voicedShare)
+        voicingFlips += 0.02 * (abs(voiced - lastVoiced) - voicingFlips)
+        lastVoiced = voiced
         if voiced > 0, bestLag > 0 {
             let lag = bestLag
             if lastLag > 0 {
@@ -290,11 +309,44 @@ public struct VoiceFeatureExtractor: Sendable {
         f[26] = min(4, snrVariance / 100)
         f[27] = (level - levelAvg) / 20
         shapeChanges(bands: bands, meanSNR: meanSNR, into: f)
+        if f.count >= Self.count { articulation(into: f) }
         // Spectral shape: each band's level relative to the frame's mean band level.
         var meanBand: Float = 0
         for b in 0..<bands { meanBand += bandDB[b] }
         meanBand /= Float(bands)
         for b in 0..<bands { f[28 + b] = (bandDB[b] - meanBand) / 20 }
+    }
+
+    /// Features 47–49: how speech alternates between vowels and consonants, which a call, a bleat or a
+    /// held note does not. Over about a second: how often the frame flips between voiced and unvoiced;
+    /// the 1–6 Hz modulation of the contrast between the fricative bands (3.2–7.6 kHz) and the first
+    /// formant's (340–1200 Hz), both over their floors; and the share of frames that are unvoiced with
+    /// the fricative bands above their floor and evenly filled (noise-like, as /s/, /f/, /t/), not one
+    /// band's tone as a bird's chirp.
+    private mutating func articulation(into f: UnsafeMutableBufferPointer<Float>) {
+        var high: Float = 0, highMax: Float = -120, highMean: Float = 0, low: Float = 0
+        bandDB.withUnsafeBufferPointer { level in
+            floorDB.withUnsafeBufferPointer { floor in
+                for b in Self.fricativeBands {
+                    high += max(0, min(60, level[b] - floor[b]))
+                    highMax = max(highMax, level[b]); highMean += level[b]
+                }
+                for b in Self.formantBands { low += max(0, min(60, level[b] - floor[b])) }
+            }
+        }
+        let highCount = Float(Self.fricativeBands.count)
+        high /= highCount; highMean /= highCount
+        low /= Float(Self.formantBands.count)
+        let contrast = high - low
+        contrastFast += 0.4 * (contrast - contrastFast)
+        contrastSlow += 0.05 * (contrast - contrastSlow)
+        let d = contrastFast - contrastSlow
+        contrastModulation += 0.02 * (d * d - contrastModulation)
+        let consonant: Float = lastVoiced == 0 && high > 6 && high > low && highMax - highMean < 6 ? 1 : 0
+        consonantShare += 0.02 * (consonant - consonantShare)
+        f[47] = voicingFlips * 10
+        f[48] = min(4, contrastModulation / 100)
+        f[49] = consonantShare * 4
     }
 
     /// Features 44–46: the RMS change (dB) of the above-floor band pattern, its mean removed, against

@@ -44,8 +44,11 @@ struct SpeechOptions: ParsableArguments {
         if let minSpeechLevel, !(minSpeechLevel.isFinite && (-160...0).contains(minSpeechLevel)) {
             throw ValidationError("--min-speech-level must be between -160 and 0 dBFS.")
         }
-        // Against the default start when --start-threshold is not given (every mode starts at the same 0.8).
-        guard (endThreshold ?? 0) <= startThreshold ?? SpeechEventDetector.Configuration.default.startThreshold else {
+        // Against the lower of the modes' default starts when --start-threshold is not given (0.7; 0.8 after
+        // echo cancellation), so that an end threshold accepted here is below the start in every mode.
+        let defaultStart = min(SpeechEventDetector.Configuration.default.startThreshold,
+                               SpeechEventDetector.Configuration.afterEchoCancellation.startThreshold)
+        guard (endThreshold ?? 0) <= startThreshold ?? defaultStart else {
             throw ValidationError("--end-threshold must not be above --start-threshold.")
         }
         for (name, v) in [("--hangover", hangover ?? 0), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0),
@@ -120,8 +123,8 @@ struct Analyze: ParsableCommand {
                 if case .unreadable = error { throw ExitCode(ExitStatus.noInput) }
                 throw ExitCode(ExitStatus.dataError)
             }
-            guard voiceModel.featureCount == VoiceFeatureExtractor.count else {
-                printError("\(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count).")
+            guard VoiceFeatureExtractor.supports(featureCount: voiceModel.featureCount) else {
+                printError("\(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).")
                 throw ExitCode(ExitStatus.dataError)
             }
         }

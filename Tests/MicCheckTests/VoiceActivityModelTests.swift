@@ -26,10 +26,10 @@ func modelJSON(features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]
 
 @Suite("Voice activity model")
 struct VoiceActivityModelTests {
-    @Test("the bundled model loads from the package's resources, reads the extractor's features and is under 1 MB")
+    @Test("the bundled model loads from the package's resources, reads the extractor's core features and is under 1 MB")
     func bundled() throws {
         let model = VoiceActivityModel.bundled
-        #expect(model.featureCount == VoiceFeatureExtractor.count)
+        #expect(model.featureCount == VoiceFeatureExtractor.coreCount)
         #expect(model.hiddenWidth > 0)
         let url = try #require(VoiceActivityModel.bundledURL)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
@@ -209,5 +209,80 @@ struct VoiceFeatureTests {
         let bleatChange = meanFeature(feature, of: bleat, from: 200)
         // Over 40 ms (46) a syllable's own vowel is mostly steady, so the margin is smaller.
         #expect(speechChange > ratio * bleatChange, "syllables \(speechChange), held vowel \(bleatChange)")
+    }
+}
+
+@Suite("Articulation features")
+struct ArticulationFeatureTests {
+    let features = VoiceFeatureTests()
+
+    @Test("a voice flips between voiced and unvoiced, and between its fricative and formant bands, far more than a held vowel",
+          arguments: [(47, Float(3)), (48, 3)])
+    func voiceAgainstHeldVowel(feature: Int, ratio: Float) {
+        let rate = 16_000
+        let floor = Signals.pinkNoise(rmsDB: -70, seconds: 6, sampleRate: rate)
+        let voice = zip(Signals.voice(rmsDB: -25, seconds: 6, sampleRate: rate), floor).map { $0 + $1 }
+        let bleat = zip(Signals.heldVowel(rmsDB: -25, seconds: 6, sampleRate: rate), floor).map { $0 + $1 }
+        let spoken = features.meanFeature(feature, of: voice, from: 200)
+        let held = features.meanFeature(feature, of: bleat, from: 200)
+        #expect(spoken > ratio * held, "voice \(spoken), held vowel \(held)")
+    }
+
+    @Test("unvoiced frames with the fricative bands evenly above their floor count as consonants; a tone up there does not")
+    func consonantShare() {
+        let rate = 16_000
+        let floor = Signals.pinkNoise(rmsDB: -70, seconds: 4, sampleRate: rate)
+        // 60 ms hiss bursts every 250 ms (as /s/ between syllables) against a 5 kHz whistle in the same rhythm.
+        func bursts(_ source: [Float]) -> [Float] {
+            source.enumerated().map { i, x in (i % 4_000) < 960 ? x : 0 }
+        }
+        let hiss = zip(bursts(Signals.whiteNoise(rmsDB: -30, seconds: 4, sampleRate: rate)), floor).map { $0 + $1 }
+        let whistle = zip(bursts(Signals.sine(frequency: 5_000, rmsDB: -30, seconds: 4, sampleRate: rate)), floor).map { $0 + $1 }
+        let fricative = features.meanFeature(49, of: hiss, from: 200)
+        let tone = features.meanFeature(49, of: whistle, from: 200)
+        #expect(fricative > 0.5, "hiss bursts \(fricative)")
+        #expect(tone < 0.1 * fricative, "whistle \(tone)")
+    }
+
+    @Test("given room for the core features only, the extractor writes the same core features as with the articulation features")
+    func coreUnchanged() {
+        let x = Signals.voice(rmsDB: -25, seconds: 3, sampleRate: 16_000)
+        var withArticulation = VoiceFeatureExtractor(), coreOnly = VoiceFeatureExtractor()
+        var full = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
+        var core = [Float](repeating: -1, count: VoiceFeatureExtractor.coreCount)
+        var differing = 0, articulated = 0
+        for start in stride(from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1, by: VoiceFeatureExtractor.frameLength) {
+            x[start..<start + VoiceFeatureExtractor.frameLength].withUnsafeBufferPointer { f in
+                full.withUnsafeMutableBufferPointer { withArticulation.process(frame: f, into: $0) }
+                core.withUnsafeMutableBufferPointer { coreOnly.process(frame: f, into: $0) }
+            }
+            differing += zip(full, core).filter { $0 != $1 }.count
+            if full[VoiceFeatureExtractor.coreCount...].contains(where: { $0 != 0 }) { articulated += 1 }
+        }
+        #expect(differing == 0)
+        #expect(articulated > 200, "frames with articulation features: \(articulated)")
+    }
+
+    @Test("a model of the core features runs without the articulation features and answers as one that weighs them 0")
+    func coreModel() throws {
+        let core = VoiceFeatureExtractor.coreCount, all = VoiceFeatureExtractor.count
+        let weights = (0..<core).map { Float($0 % 5) * 0.1 - 0.2 }
+        let short = try VoiceActivityModel(json: modelJSON(features: core, denseWeights: weights))
+        let long = try VoiceActivityModel(json: modelJSON(features: all, denseWeights: weights + [Float](repeating: 0, count: all - core)))
+        let heavy = try VoiceActivityModel(json: modelJSON(features: all, denseWeights: weights + [Float](repeating: 1, count: all - core)))
+        var a = VoiceActivityDetector(model: short), b = VoiceActivityDetector(model: long), c = VoiceActivityDetector(model: heavy)
+        #expect(a.lastFeatures.count == core && b.lastFeatures.count == all)
+        let x = Signals.voice(rmsDB: -25, seconds: 2, sampleRate: 16_000)
+        var same = 0, moved = 0, frames = 0
+        for start in stride(from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1, by: VoiceFeatureExtractor.frameLength) {
+            x[start..<start + VoiceFeatureExtractor.frameLength].withUnsafeBufferPointer { f in
+                let p = a.process(frame: f), q = b.process(frame: f), r = c.process(frame: f)
+                if p == q { same += 1 }
+                if r != q { moved += 1 }
+            }
+            frames += 1
+        }
+        #expect(same == frames)
+        #expect(moved > frames / 2, "the articulation features reach the model that weighs them: \(moved) of \(frames)")
     }
 }

@@ -162,7 +162,7 @@ struct AnalyzeCommandTests {
         #expect(plain.status == 0 && same.status == 0)
         #expect(same.stdout == plain.stdout)
 
-        // A well-formed model that reads two features, not the extractor's.
+        // A well-formed model that reads two features, neither the extractor's 50 nor its core 47.
         let two = dir.appendingPathComponent("two.json")
         try Data("""
             {"format":"miccheck-vad","version":1,"features":2,"inputMean":[0,0],"inputScale":[1,1],
