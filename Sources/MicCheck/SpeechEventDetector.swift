@@ -30,7 +30,7 @@ public struct SpeechEventDetector: Sendable {
         /// see ``afterEchoCancellation``.
         public var minimumLevelDB: Float
 
-        public init(startThreshold: Float = 0.8, endThreshold: Float = 0.7, minimumSpeech: Double = 0.03,
+        public init(startThreshold: Float = 0.7, endThreshold: Float = 0.7, minimumSpeech: Double = 0.03,
                     hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold
@@ -46,7 +46,7 @@ public struct SpeechEventDetector: Sendable {
         /// For audio after echo cancellation, whose residue is faint but speech-like: frames below
         /// -50 dBFS never start speech and a start needs 100 ms at 0.8 or more (ending after 300 ms
         /// below 0.7), while a talker's own voice (-45 dBFS and up at the loudest) still starts it.
-        public static let afterEchoCancellation = Configuration(minimumSpeech: 0.1, minimumLevelDB: -50)
+        public static let afterEchoCancellation = Configuration(startThreshold: 0.8, minimumSpeech: 0.1, minimumLevelDB: -50)
     }
 
     public let configuration: Configuration

@@ -19,7 +19,7 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Seconds of audio before a speech start that belong to the utterance (reported as audio_start).")
     var prefixPadding: Double = SpeechEventDetector.Configuration.default.prefixPadding
 
-    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.8).")
+    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.7; 0.8 with listen --voice-processing).")
     var startThreshold: Float?
 
     @Option(help: "Speech probability (0-1) below which speech may end (default: 0.7, or the start threshold if that is lower).")

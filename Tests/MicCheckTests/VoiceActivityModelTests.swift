@@ -26,10 +26,10 @@ func modelJSON(features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]
 
 @Suite("Voice activity model")
 struct VoiceActivityModelTests {
-    @Test("the bundled model loads from the package's resources, reads the extractor's core features and is under 1 MB")
+    @Test("the bundled model loads from the package's resources, reads all the extractor's features and is under 1 MB")
     func bundled() throws {
         let model = VoiceActivityModel.bundled
-        #expect(model.featureCount == VoiceFeatureExtractor.coreCount)
+        #expect(model.featureCount == VoiceFeatureExtractor.count)
         #expect(model.hiddenWidth > 0)
         let url = try #require(VoiceActivityModel.bundledURL)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
