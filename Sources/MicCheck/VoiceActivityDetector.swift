@@ -23,9 +23,8 @@ public struct VoiceActivityDetector: Sendable {
         features = VoiceFeatureExtractor()
         self.model = model
         state = VoiceActivityModel.State(for: model)
-        // Room for the articulation features only when the model reads them.
-        vector = [Float](repeating: 0, count: model.featureCount > VoiceFeatureExtractor.coreCount
-                         ? VoiceFeatureExtractor.count : VoiceFeatureExtractor.coreCount)
+        // Room for the articulation features only when the model reads them (the extractor skips them otherwise).
+        vector = [Float](repeating: 0, count: model.featureCount)
     }
 
     /// Consumes one frame (``VoiceFeatureExtractor/frameLength`` samples at 16 kHz) and returns the

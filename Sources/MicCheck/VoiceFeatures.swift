@@ -70,7 +70,9 @@ public struct VoiceFeatureExtractor: Sendable {
     static let fricativeBands = 11..<16
     static let formantBands = 2..<6
     // Articulation: consonant-vowel alternation.
-    private var lastVoiced: Float = 0
+    /// Whether the current frame is voiced (harmonicity above 0.45), and whether the one before was.
+    private var voiced: Float = 0
+    private var previousVoiced: Float = 0
     private var voicingFlips: Float = 0
     private var contrastFast: Float = 0
     private var contrastSlow: Float = 0
@@ -195,10 +197,8 @@ public struct VoiceFeatureExtractor: Sendable {
         let h = harmonicity
         harmFast += 0.1 * (h - harmFast)
         harmSlow += 0.02 * (h - harmSlow)
-        let voiced: Float = h > 0.45 ? 1 : 0
+        voiced = h > 0.45 ? 1 : 0
         voicedShare += 0.02 * (voiced - voicedShare)
-        voicingFlips += 0.02 * (abs(voiced - lastVoiced) - voicingFlips)
-        lastVoiced = voiced
         if voiced > 0, bestLag > 0 {
             let lag = bestLag
             if lastLag > 0 {
@@ -245,6 +245,7 @@ public struct VoiceFeatureExtractor: Sendable {
         }
         var snrSum: Float = 0, snrSpeech: Float = 0, snrMax: Float = 0, flux: Float = 0
         var speechBands: Float = 0
+        var fricativeSNR: Float = 0, formantSNR: Float = 0
         var prevSNR: Float = 0
         let head = historyHead * bands
         // One exclusive access per buffer for the whole loop (no copy-on-write check per element).
@@ -263,6 +264,7 @@ public struct VoiceFeatureExtractor: Sendable {
                                 snrMax = max(snrMax, snr)
                                 let lo = Float(start[b]) * binHz
                                 if lo >= 250, lo < 3400 { snrSpeech += snr; speechBands += 1 }
+                                if Self.fricativeBands.contains(b) { fricativeSNR += snr } else if Self.formantBands.contains(b) { formantSNR += snr }
                                 flux += max(0, e - previous[b])
                                 previous[b] = e
                                 if b % 2 == 1 { f[10 + b / 2] = (snr + prevSNR) / 40 } else { prevSNR = snr }
@@ -309,7 +311,10 @@ public struct VoiceFeatureExtractor: Sendable {
         f[26] = min(4, snrVariance / 100)
         f[27] = (level - levelAvg) / 20
         shapeChanges(bands: bands, meanSNR: meanSNR, into: f)
-        if f.count >= Self.count { articulation(into: f) }
+        if f.count >= Self.count {
+            articulation(fricativeSNR: fricativeSNR / Float(Self.fricativeBands.count),
+                         formantSNR: formantSNR / Float(Self.formantBands.count), into: f)
+        }
         // Spectral shape: each band's level relative to the frame's mean band level.
         var meanBand: Float = 0
         for b in 0..<bands { meanBand += bandDB[b] }
@@ -323,26 +328,21 @@ public struct VoiceFeatureExtractor: Sendable {
     /// formant's (340–1200 Hz), both over their floors; and the share of frames that are unvoiced with
     /// the fricative bands above their floor and evenly filled (noise-like, as /s/, /f/, /t/), not one
     /// band's tone as a bird's chirp.
-    private mutating func articulation(into f: UnsafeMutableBufferPointer<Float>) {
-        var high: Float = 0, highMax: Float = -120, highMean: Float = 0, low: Float = 0
+    /// `fricativeSNR` and `formantSNR`: the mean level over the floor (dB) of those bands this frame.
+    private mutating func articulation(fricativeSNR high: Float, formantSNR low: Float, into f: UnsafeMutableBufferPointer<Float>) {
+        voicingFlips += 0.02 * (abs(voiced - previousVoiced) - voicingFlips)
+        previousVoiced = voiced
+        var highMax: Float = -120, highMean: Float = 0
         bandDB.withUnsafeBufferPointer { level in
-            floorDB.withUnsafeBufferPointer { floor in
-                for b in Self.fricativeBands {
-                    high += max(0, min(60, level[b] - floor[b]))
-                    highMax = max(highMax, level[b]); highMean += level[b]
-                }
-                for b in Self.formantBands { low += max(0, min(60, level[b] - floor[b])) }
-            }
+            for b in Self.fricativeBands { highMax = max(highMax, level[b]); highMean += level[b] }
         }
-        let highCount = Float(Self.fricativeBands.count)
-        high /= highCount; highMean /= highCount
-        low /= Float(Self.formantBands.count)
+        highMean /= Float(Self.fricativeBands.count)
         let contrast = high - low
         contrastFast += 0.4 * (contrast - contrastFast)
         contrastSlow += 0.05 * (contrast - contrastSlow)
         let d = contrastFast - contrastSlow
         contrastModulation += 0.02 * (d * d - contrastModulation)
-        let consonant: Float = lastVoiced == 0 && high > 6 && high > low && highMax - highMean < 6 ? 1 : 0
+        let consonant: Float = voiced == 0 && high > 6 && high > low && highMax - highMean < 6 ? 1 : 0
         consonantShare += 0.02 * (consonant - consonantShare)
         f[47] = voicingFlips * 10
         f[48] = min(4, contrastModulation / 100)
