@@ -300,7 +300,9 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
         speech += espeak_set(rng, tmp, short_count, short=True)
     print(f"{len(speech)} speech files, {len(noise)} noise files", file=sys.stderr)
     noise += synthetic_noises(rng)
-    mixes = []   # (signal, labels, group-for-validation)
+    # (signal, labels, group for validation, the voice alone at -26 dBFS, the gain that brings the voice
+    # to -26 dBFS; None for noise alone)
+    mixes = []
     for x, labels, voice in speech:
         for variant in range(4):
             y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
@@ -314,6 +316,8 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
             # What the teacher hears with --teacher-hears clean: this voice alone, at a normal level.
             clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
             y = y * 10 ** (target / 20) / active_rms(y, lab)
+            # What the teacher hears with --teacher-hears level: the whole mixture, voice at -26 dBFS.
+            gain = 10 ** ((-26 - target) / 20)
             floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
             if variant in (0, 3):
                 y = y + (floor if rng.random() < 0.8 else 0)
@@ -325,7 +329,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
                 nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
                 y = y + nn + floor
                 group = voice + "|" + pkg
-            mixes.append((y, lab, group, clean))
+            mixes.append((y, lab, group, clean, gain))
     for nz, cat, pkg in noise:
         for variant in range(noise_variants):
             y = colour(rng, nz)
@@ -342,7 +346,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
                 other, _, opkg = noise[rng.integers(len(noise))]
                 y = y + colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other) * 10 ** (rng.uniform(-20, 0) / 20)
                 pkg = pkg + "|" + opkg
-            mixes.append((y, [], pkg, None))
+            mixes.append((y, [], pkg, None, None))
     return mixes
 
 
@@ -371,12 +375,67 @@ def noisy_speech_mixtures(shared, rng, tmp, times, effects, raise_share=0):
             if rng.random() < 0.2:
                 y = reverb(rng, y)
             clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
-            y = y * 10 ** (rng.uniform(-42, -16) / 20) / active_rms(y, lab)
+            level = rng.uniform(-42, -16)
+            y = y * 10 ** (level / 20) / active_rms(y, lab)
             nz, _, pkg = noise[rng.integers(len(noise))]
             nn = colour(rng, fit_loop(rng, nz, len(y)))
             nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 20) / 20)
             floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
-            mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean))
+            mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean, 10 ** ((-26 - level) / 20)))
+    return mixes
+
+
+def corpus_voices(corpus, hold):
+    """The public corpus's voices that are heard with no noise added: its clean and quiet files and the
+    speech before a dead microphone's zeros, as (signal, labels, "corpus-" + speech source), leaving out
+    the speech sources in `hold`. The files with noise mixed in (snr, noise, transients) are not used:
+    their noise recordings stay unheard, so the noise-only files' false alerts keep meaning."""
+    voices = []
+    for j in sorted(glob.glob(os.path.join(corpus, "*.json"))):
+        lab = json.load(open(j))
+        if not isinstance(lab, dict) or lab.get("scenario") not in ("clean", "quiet", "dead_mic") or not lab.get("speech"):
+            continue
+        if lab.get("speech_source") in hold:
+            continue
+        x = read(j[:-5] + ".wav")
+        cut = lab["dead_mic"].get("from") if isinstance(lab.get("dead_mic"), dict) else None
+        labels = lab["speech"]
+        if cut is not None:
+            x = x[:int(cut * SR)]
+            labels = [[a, min(b, cut)] for a, b in labels if a < cut]
+        voices.append((x, labels, "corpus-" + lab["speech_source"]))
+    return voices
+
+
+def corpus_mixtures(shared, corpus, hold, rng, tmp, times, effects):
+    """Each voice of `corpus_voices` `times` times, as the main mixtures make them (clean over a faint
+    floor, over a noise of the pool at 5...30 dB SNR, at -5...12 dB, and quiet, in turn): voices of the
+    kinds the corpus draws from (game characters, letters read one by one), which the pool lacks. Their
+    own generator, so the other mixtures stay the same."""
+    noise = pool_noises(shared) + synthetic_noises(rng)
+    mixes = []
+    for x, labels, group in corpus_voices(corpus, hold):
+        for k in range(times):
+            variant = k % 4
+            y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
+            quiet = variant == 3
+            level = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
+            if not quiet and rng.random() < effects:
+                y = voice_effect(rng, y, tmp)
+            y = colour(rng, y)
+            if rng.random() < (0.5 if quiet else 0.2):
+                y = reverb(rng, y)
+            clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
+            y = y * 10 ** (level / 20) / active_rms(y, lab)
+            floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+            g = group
+            if variant in (1, 2):
+                nz, _, pkg = noise[rng.integers(len(noise))]
+                snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
+                nn = colour(rng, fit_loop(rng, nz, len(y)))
+                y = y + nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
+                g = group + "|" + pkg
+            mixes.append((y + floor, lab, g, clean, 10 ** ((-26 - level) / 20)))
     return mixes
 
 
@@ -391,15 +450,16 @@ def texture_mixtures(shared, rng, count):
         for variant in range(3):
             y = colour(rng, nz) * 10 ** (rng.uniform(-55, -15) / 20)
             y = y + coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
-            mixes.append((y, [], pkg, None))
+            mixes.append((y, [], pkg, None, None))
         for variant in range(3):
             x, labels, voice = voices[rng.integers(len(voices))]
             y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
             y = colour(rng, y)
-            y = y * 10 ** (rng.uniform(-42, -18) / 20) / active_rms(y, lab)
+            level = rng.uniform(-42, -18)
+            y = y * 10 ** (level / 20) / active_rms(y, lab)
             nn = colour(rng, fit_loop(rng, nz, len(y)))
             nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 25) / 20)
-            mixes.append((y + nn, lab, voice + "|" + pkg, None))
+            mixes.append((y + nn, lab, voice + "|" + pkg, None, 10 ** ((-26 - level) / 20)))
     return mixes
 
 
@@ -518,7 +578,12 @@ def analysed(a, mixes):
         teacher = None
         if a.distill > 0:
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-                heard = lambda m: m[3] if a.teacher_hears == "clean" and m[3] is not None else m[0]
+                def heard(m):
+                    if a.teacher_hears == "clean" and m[3] is not None:
+                        return m[3]
+                    if a.teacher_hears == "level" and m[4] is not None:
+                        return m[0] * m[4]
+                    return m[0]
                 teacher = list(ex.map(lambda mf: teacher_probs(heard(mf[0]), len(mf[1])), zip(mixes, feats)))
     X = [f.astype(np.float32) for f in feats]
     Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
@@ -558,6 +623,15 @@ def main():
     ap.add_argument("--raise-pitch", type=float, default=0,
                     help="with --noisy-speech, the share of its voices raised 600-1300 cents first (a child's or an "
                          "excited speaker's pitch)")
+    ap.add_argument("--corpus-voices", type=int, default=0,
+                    help="mixtures to add of each voice of the public corpus's clean and quiet files (and of the "
+                         "speech before a dead microphone's zeros), made as the main mixtures; its noisy files are "
+                         "never used")
+    ap.add_argument("--corpus-voices-from", help="the corpus whose voices --corpus-voices uses (default: the public "
+                                                 "corpus in --shared)")
+    ap.add_argument("--corpus-hold", nargs="+", metavar="SOURCE",
+                    help="with --corpus-voices, speech sources (the labels' speech_source) to leave out, so that "
+                         "the corpus's files of those voices score a model that never heard them")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
@@ -581,8 +655,10 @@ def main():
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
                          "modulation, a pitch shift or a tremolo")
-    ap.add_argument("--teacher-hears", choices=["mix", "clean"], default="mix",
-                    help="what Silero judges for --distill: the mixture, or (speech mixtures) the voice alone at -26 dBFS")
+    ap.add_argument("--teacher-hears", choices=["mix", "clean", "level"], default="mix",
+                    help="what Silero judges for --distill: the mixture; (speech mixtures) the voice alone at -26 dBFS; "
+                         "or (speech mixtures) the whole mixture brought to where its voice is at -26 dBFS, so that "
+                         "the targets keep Silero's judgement of the noise but not its doubt about quiet voices")
     ap.add_argument("--hard-negatives", type=float, default=0,
                     help="frames that are not speech weigh 1 + K p^2 more, p the model's speech probability")
     ap.add_argument("--noise-weight", type=float, default=3,
@@ -616,6 +692,8 @@ def main():
         sys.exit(f"--teachers: no such model file: {', '.join(missing)}")
     if not 0 <= a.raise_pitch <= 1 or (a.raise_pitch > 0 and a.noisy_speech <= 0):
         sys.exit("--raise-pitch is a share (0...1) of the --noisy-speech mixtures, and needs --noisy-speech")
+    if a.corpus_hold and a.corpus_voices <= 0:
+        sys.exit("--corpus-hold names voices to leave out of --corpus-voices, and needs it")
     if a.label_onsets < 0:
         sys.exit("--label-onsets must be 0 or more frames")
     if a.features not in (CORE_FEATURES, FEATURES):
@@ -650,6 +728,28 @@ def main():
         nX, nY, nG, nT = cached(a, path, noisy)
         X, Y, G = X + nX, Y + nY, G + nG
         teacher = teacher + nT if teacher is not None else None
+    if a.corpus_voices > 0:
+        hold = sorted(a.corpus_hold or [])
+        corpus = a.corpus_voices_from or os.path.join(a.shared, "corpus")
+        known = {v[2].removeprefix("corpus-") for v in corpus_voices(corpus, set())}
+        if not known:
+            sys.exit(f"--corpus-voices: no clean or quiet speech in {corpus}")
+        if set(hold) - known:
+            sys.exit(f"--corpus-hold: no such speech source in {corpus}: {', '.join(sorted(set(hold) - known))} "
+                     f"(there are: {', '.join(sorted(known))})")
+        path = a.cache and a.cache.removesuffix(".npz") + f"-corpus{a.corpus_voices}" + "".join(
+            "-without-" + h for h in hold) + ".npz"
+
+        def from_corpus():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(a, corpus_mixtures(a.shared, corpus, set(hold),
+                                                   np.random.default_rng(split_seed + 3000), tmp,
+                                                   a.corpus_voices, a.voice_effects))
+        cX, cY, cG, cT = cached(a, path, from_corpus)
+        print(f"corpus voices: {len(cX)} mixtures of {len({g.split('|')[0] for g in cG})} speech sources"
+              + (f", without {', '.join(hold)}" if hold else ""), file=sys.stderr)
+        X, Y, G = X + cX, Y + cY, G + cG
+        teacher = teacher + cT if teacher is not None else None
     if a.teachers:
         # The models' mean, blended with Silero: the teacher's part of every target.
         ensemble = np.mean([np.concatenate(model_probs(m, X)) for m in a.teachers], axis=0)
