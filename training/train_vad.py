@@ -610,7 +610,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
-    ap.add_argument("--seed", type=int, default=9, help="the model's initialisation and chunk order")
+    ap.add_argument("--seed", type=int, default=8, help="the model's initialisation and chunk order")
     ap.add_argument("--threads", type=int, default=1,
                     help="PyTorch threads (1: as fast as 2 for this small model, and the bundled model's setting)")
     ap.add_argument("--espeak", type=int, default=160, help="espeak-ng phrase sets to synthesise")
@@ -655,7 +655,7 @@ def main():
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
                          "modulation, a pitch shift or a tremolo")
-    ap.add_argument("--teacher-hears", choices=["mix", "clean", "level"], default="mix",
+    ap.add_argument("--teacher-hears", choices=["mix", "clean", "level"], default="level",
                     help="what Silero judges for --distill: the mixture; (speech mixtures) the voice alone at -26 dBFS; "
                          "or (speech mixtures) the whole mixture brought to where its voice is at -26 dBFS, so that "
                          "the targets keep Silero's judgement of the noise but not its doubt about quiet voices")
