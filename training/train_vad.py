@@ -293,6 +293,33 @@ def synthetic_noises(rng):
     return [(synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}") for kind in SYNTHETIC * 3]
 
 
+def voice_mixture(rng, x, labels, variant, noise, tmp, effects):
+    """One mixture of the voice `x`: variant 0 clean over a faint floor, 1 over one of `noise` at
+    5...30 dB SNR, 2 at -5...12 dB, 3 quiet (-55...-38 dBFS, half with reverb); random speed, colouring,
+    reverb and (an `effects` share of those not quiet) a voice effect. Returns the signal, its labels,
+    the noise's package (None for 0 and 3), the voice alone at -26 dBFS (what the teacher hears with
+    --teacher-hears clean) and the gain that brings the voice to -26 dBFS (with --teacher-hears level)."""
+    y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
+    quiet = variant == 3
+    target = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
+    if effects > 0 and not quiet and rng.random() < effects:
+        y = voice_effect(rng, y, tmp)
+    y = colour(rng, y)
+    if rng.random() < (0.5 if quiet else 0.2):
+        y = reverb(rng, y)
+    clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
+    y = y * 10 ** (target / 20) / active_rms(y, lab)
+    gain = 10 ** ((-26 - target) / 20)
+    floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+    if variant in (0, 3):
+        return y + (floor if rng.random() < 0.8 else 0), lab, None, clean, gain
+    nz, _, pkg = noise[rng.integers(len(noise))]
+    snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
+    nn = colour(rng, fit_loop(rng, nz, len(y)))
+    nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
+    return y + nn + floor, lab, pkg, clean, gain
+
+
 def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
     speech, noise = pool_voices(shared), pool_noises(shared)
     speech += espeak_set(rng, tmp, espeak_count)
@@ -305,31 +332,8 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
     mixes = []
     for x, labels, voice in speech:
         for variant in range(4):
-            y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
-            quiet = variant == 3
-            target = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
-            if effects > 0 and not quiet and rng.random() < effects:
-                y = voice_effect(rng, y, tmp)
-            y = colour(rng, y)
-            if rng.random() < (0.5 if quiet else 0.2):
-                y = reverb(rng, y)
-            # What the teacher hears with --teacher-hears clean: this voice alone, at a normal level.
-            clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
-            y = y * 10 ** (target / 20) / active_rms(y, lab)
-            # What the teacher hears with --teacher-hears level: the whole mixture, voice at -26 dBFS.
-            gain = 10 ** ((-26 - target) / 20)
-            floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
-            if variant in (0, 3):
-                y = y + (floor if rng.random() < 0.8 else 0)
-                group = voice
-            else:
-                nz, cat, pkg = noise[rng.integers(len(noise))]
-                snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
-                nn = colour(rng, fit_loop(rng, nz, len(y)))
-                nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
-                y = y + nn + floor
-                group = voice + "|" + pkg
-            mixes.append((y, lab, group, clean, gain))
+            y, lab, pkg, clean, gain = voice_mixture(rng, x, labels, variant, noise, tmp, effects)
+            mixes.append((y, lab, voice if pkg is None else voice + "|" + pkg, clean, gain))
     for nz, cat, pkg in noise:
         for variant in range(noise_variants):
             y = colour(rng, nz)
@@ -408,34 +412,16 @@ def corpus_voices(corpus, hold):
 
 
 def corpus_mixtures(shared, corpus, hold, rng, tmp, times, effects):
-    """Each voice of `corpus_voices` `times` times, as the main mixtures make them (clean over a faint
-    floor, over a noise of the pool at 5...30 dB SNR, at -5...12 dB, and quiet, in turn): voices of the
+    """Each voice of `corpus_voices` `times` times, as the main mixtures make them (`voice_mixture`'s
+    four variants in turn): voices of the
     kinds the corpus draws from (game characters, letters read one by one), which the pool lacks. Their
     own generator, so the other mixtures stay the same."""
     noise = pool_noises(shared) + synthetic_noises(rng)
     mixes = []
     for x, labels, group in corpus_voices(corpus, hold):
         for k in range(times):
-            variant = k % 4
-            y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
-            quiet = variant == 3
-            level = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
-            if not quiet and rng.random() < effects:
-                y = voice_effect(rng, y, tmp)
-            y = colour(rng, y)
-            if rng.random() < (0.5 if quiet else 0.2):
-                y = reverb(rng, y)
-            clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
-            y = y * 10 ** (level / 20) / active_rms(y, lab)
-            floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
-            g = group
-            if variant in (1, 2):
-                nz, _, pkg = noise[rng.integers(len(noise))]
-                snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
-                nn = colour(rng, fit_loop(rng, nz, len(y)))
-                y = y + nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
-                g = group + "|" + pkg
-            mixes.append((y + floor, lab, g, clean, 10 ** ((-26 - level) / 20)))
+            y, lab, pkg, clean, gain = voice_mixture(rng, x, labels, k % 4, noise, tmp, effects)
+            mixes.append((y, lab, group if pkg is None else group + "|" + pkg, clean, gain))
     return mixes
 
 
