@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trains MicCheck's voice activity model and writes Sources/MicCheck/Resources/VoiceActivityModel.json.
 
-Material (never other recorded audio, and never the evaluation corpus): ../shared/training (real voices
+Material (never other recorded audio, and by default never the evaluation corpus; --corpus-voices, off,
+would add its clean and quiet voices): ../shared/training (real voices
 and real noise: music, music with singing, ambience, machinery, impacts, game sounds, clicks) and audio
 synthesised here (espeak-ng speech in many voices and languages; white, pink, brown noise, hum, fans,
 breathing, click trains). Mixtures: speech at -55...-15 dBFS over a faint floor or a noise file at
@@ -14,14 +15,16 @@ trained on), which is how unseen noise shows up.
 
 The model: features standardised, a dense tanh layer, one GRU, a sigmoid output (see
 Guides/VoiceActivityDetection.md). Targets are the labels blended with Silero VAD's per-frame
-probability (--distill 0.5; Silero runs here only, never in MicCheck), and the output after frame n is
+probability (--distill 0.5; Silero runs here only, never in MicCheck, and hears each speech mixture
+brought to where its voice is at -26 dBFS: --teacher-hears level), and the output after frame n is
 trained on frame n - 3 (--lookahead 3: the model hears 30 ms past the frame it decides). A third of the
 voices get an effect (--voice-effects 0.3: saturation, ring modulation, a pitch shift, a tremolo).
 
 usage: pip install -r training/requirements.txt && pip install --no-deps silero-vad==6.2.3
        swift build -c release --product miccheck
-       python3 training/train_vad.py [--shared ../shared] [--seed 9] [--split-seed 7] [--epochs 30]
-       (the bundled model is exactly this, with the defaults; --seed 7 --features 47 is the one before)
+       python3 training/train_vad.py [--shared ../shared] [--seed 8] [--split-seed 7] [--epochs 30]
+       (the bundled model is exactly this, with the defaults; --seed 9 --teacher-hears mix is the one
+       before, --seed 7 --teacher-hears mix --features 47 the one before that)
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile, threading, wave
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +38,7 @@ SR = 16000
 FEATURES = 50   # columns `miccheck features` writes (VoiceFeatureExtractor.count)
 CORE_FEATURES = 47   # before the articulation features (VoiceFeatureExtractor.coreCount)
 D = FEATURES    # of which the model reads the first D (--features)
+TEACHER_DBFS = -26   # the voice's level in what Silero hears with --teacher-hears clean or level
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
          "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
@@ -293,6 +297,12 @@ def synthetic_noises(rng):
     return [(synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}") for kind in SYNTHETIC * 3]
 
 
+def teacher_gain(level):
+    """The gain that brings a voice at `level` dBFS (active RMS) to TEACHER_DBFS: what --teacher-hears
+    level applies to a whole mixture before Silero judges it."""
+    return 10 ** ((TEACHER_DBFS - level) / 20)
+
+
 def voice_mixture(rng, x, labels, variant, noise, tmp, effects):
     """One mixture of the voice `x`: variant 0 clean over a faint floor, 1 over one of `noise` at
     5...30 dB SNR, 2 at -5...12 dB, 3 quiet (-55...-38 dBFS, half with reverb); random speed, colouring,
@@ -307,9 +317,9 @@ def voice_mixture(rng, x, labels, variant, noise, tmp, effects):
     y = colour(rng, y)
     if rng.random() < (0.5 if quiet else 0.2):
         y = reverb(rng, y)
-    clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
+    clean = y * 10 ** (TEACHER_DBFS / 20) / active_rms(y, lab)
     y = y * 10 ** (target / 20) / active_rms(y, lab)
-    gain = 10 ** ((-26 - target) / 20)
+    gain = teacher_gain(target)
     floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
     if variant in (0, 3):
         return y + (floor if rng.random() < 0.8 else 0), lab, None, clean, gain
@@ -378,27 +388,35 @@ def noisy_speech_mixtures(shared, rng, tmp, times, effects, raise_share=0):
             y = colour(rng, y)
             if rng.random() < 0.2:
                 y = reverb(rng, y)
-            clean = y * 10 ** (-26 / 20) / active_rms(y, lab)
+            clean = y * 10 ** (TEACHER_DBFS / 20) / active_rms(y, lab)
             level = rng.uniform(-42, -16)
             y = y * 10 ** (level / 20) / active_rms(y, lab)
             nz, _, pkg = noise[rng.integers(len(noise))]
             nn = colour(rng, fit_loop(rng, nz, len(y)))
             nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 20) / 20)
             floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
-            mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean, 10 ** ((-26 - level) / 20)))
+            mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean, teacher_gain(level)))
     return mixes
 
 
-def corpus_voices(corpus, hold):
-    """The public corpus's voices that are heard with no noise added: its clean and quiet files and the
-    speech before a dead microphone's zeros, as (signal, labels, "corpus-" + speech source), leaving out
-    the speech sources in `hold`. The files with noise mixed in (snr, noise, transients) are not used:
-    their noise recordings stay unheard, so the noise-only files' false alerts keep meaning."""
-    voices = []
+def corpus_voice_labels(corpus):
+    """(label file, labels) of the public corpus's files whose voice is heard with no noise added: its
+    clean and quiet files and the speech before a dead microphone's zeros. The files with noise mixed in
+    (snr, noise, transients) are not used: their noise recordings stay unheard, so the noise-only files'
+    false alerts keep meaning."""
+    out = []
     for j in sorted(glob.glob(os.path.join(corpus, "*.json"))):
         lab = json.load(open(j))
-        if not isinstance(lab, dict) or lab.get("scenario") not in ("clean", "quiet", "dead_mic") or not lab.get("speech"):
-            continue
+        if isinstance(lab, dict) and lab.get("scenario") in ("clean", "quiet", "dead_mic") and lab.get("speech"):
+            out.append((j, lab))
+    return out
+
+
+def corpus_voices(corpus, hold):
+    """The voices of `corpus_voice_labels` as (signal, labels, "corpus-" + speech source), leaving out the
+    speech sources in `hold`."""
+    voices = []
+    for j, lab in corpus_voice_labels(corpus):
         if lab.get("speech_source") in hold:
             continue
         x = read(j[:-5] + ".wav")
@@ -445,7 +463,7 @@ def texture_mixtures(shared, rng, count):
             y = y * 10 ** (level / 20) / active_rms(y, lab)
             nn = colour(rng, fit_loop(rng, nz, len(y)))
             nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 25) / 20)
-            mixes.append((y + nn, lab, voice + "|" + pkg, None, 10 ** ((-26 - level) / 20)))
+            mixes.append((y + nn, lab, voice + "|" + pkg, None, teacher_gain(level)))
     return mixes
 
 
@@ -680,6 +698,16 @@ def main():
         sys.exit("--raise-pitch is a share (0...1) of the --noisy-speech mixtures, and needs --noisy-speech")
     if a.corpus_hold and a.corpus_voices <= 0:
         sys.exit("--corpus-hold names voices to leave out of --corpus-voices, and needs it")
+    hold = sorted(a.corpus_hold or [])
+    corpus = a.corpus_voices_from or os.path.join(a.shared, "corpus")
+    if a.corpus_voices > 0:
+        # Checked before the mixtures are built, which takes minutes.
+        known = {lab.get("speech_source") for _, lab in corpus_voice_labels(corpus)}
+        if not known:
+            sys.exit(f"--corpus-voices: no clean or quiet speech in {corpus}")
+        if set(hold) - known:
+            sys.exit(f"--corpus-hold: no such speech source in {corpus}: {', '.join(sorted(set(hold) - known))} "
+                     f"(there are: {', '.join(sorted(known))})")
     if a.label_onsets < 0:
         sys.exit("--label-onsets must be 0 or more frames")
     if a.features not in (CORE_FEATURES, FEATURES):
@@ -715,14 +743,6 @@ def main():
         X, Y, G = X + nX, Y + nY, G + nG
         teacher = teacher + nT if teacher is not None else None
     if a.corpus_voices > 0:
-        hold = sorted(a.corpus_hold or [])
-        corpus = a.corpus_voices_from or os.path.join(a.shared, "corpus")
-        known = {v[2].removeprefix("corpus-") for v in corpus_voices(corpus, set())}
-        if not known:
-            sys.exit(f"--corpus-voices: no clean or quiet speech in {corpus}")
-        if set(hold) - known:
-            sys.exit(f"--corpus-hold: no such speech source in {corpus}: {', '.join(sorted(set(hold) - known))} "
-                     f"(there are: {', '.join(sorted(known))})")
         path = a.cache and a.cache.removesuffix(".npz") + f"-corpus{a.corpus_voices}" + "".join(
             "-without-" + h for h in hold) + ".npz"
 

@@ -17,8 +17,9 @@ import Foundation
 public struct VoiceFeatureExtractor: Sendable {
     /// Number of features per frame, with the articulation features (47–49).
     public static let count = 50
-    /// The features before the articulation features: what the bundled model reads. Given room for
-    /// only these, ``process(frame:into:)`` skips the articulation features' work.
+    /// The features before the articulation features, which models trained before them read (the
+    /// bundled model reads all ``count``). Given room for only these, ``process(frame:into:)`` skips the
+    /// articulation features' work.
     public static let coreCount = 47
 
     /// Whether a model reading `n` features can run on this extractor: all of them, or the core ones.
@@ -324,8 +325,8 @@ public struct VoiceFeatureExtractor: Sendable {
 
     /// Features 47–49: how speech alternates between vowels and consonants, which a call, a bleat or a
     /// held note does not. Over about a second: how often the frame flips between voiced and unvoiced;
-    /// the 1–6 Hz modulation of the contrast between the fricative bands (3.2–7.6 kHz) and the first
-    /// formant's (340–1200 Hz), both over their floors; and the share of frames that are unvoiced with
+    /// the 1–6 Hz modulation of the contrast between the fricative bands (3.25–7.6 kHz) and the first
+    /// formant's (340–1190 Hz), both over their floors; and the share of frames that are unvoiced with
     /// the fricative bands above their floor and evenly filled (noise-like, as /s/, /f/, /t/), not one
     /// band's tone as a bird's chirp.
     /// `fricativeSNR` and `formantSNR`: the mean level over the floor (dB) of those bands this frame.
