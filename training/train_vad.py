@@ -39,6 +39,7 @@ FEATURES = 50   # columns `miccheck features` writes (VoiceFeatureExtractor.coun
 CORE_FEATURES = 47   # before the articulation features (VoiceFeatureExtractor.coreCount)
 D = FEATURES    # of which the model reads the first D (--features)
 TEACHER_DBFS = -26   # the voice's level in what Silero hears with --teacher-hears clean or level
+CROWD_DRAWS = 10   # --babble: draws of a crowd at most, until Silero hears no one speak in it
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
          "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
@@ -443,6 +444,54 @@ def corpus_mixtures(shared, corpus, hold, rng, tmp, times, effects):
     return mixes
 
 
+def babble(rng, voices, n, tmp):
+    """A crowd, `n` samples at unit RMS: 8-16 of `voices` talking at once (looped, coloured, a third of
+    them faster or slower, a fifth raised 300-900 cents as people cheering are), mostly in a reverberant
+    room, half of the time with applause (`texture`) under them. Murmur and cheering are voiced and
+    harmonic throughout, which the pool's noise has little of (one stadium recording)."""
+    y = np.zeros(n)
+    for _ in range(rng.integers(8, 17)):
+        x, labels, _ = voices[rng.integers(len(voices))]
+        # Each voice at the same speaking level (the active level: a file of letters is mostly silence).
+        v = (x if rng.random() >= 0.3 else stretched(x, rng.uniform(0.85, 1.15))) / active_rms(x, labels)
+        v = fit_loop(rng, v, n)
+        if rng.random() < 0.2:
+            v = pitch_shifted(v, rng.uniform(300, 900), tmp, f"crowd{rng.integers(1 << 30)}")
+        y += colour(rng, v) * 10 ** (rng.uniform(-4, 0) / 20)
+    if rng.random() < 0.7:
+        y = reverb(rng, y)
+    if rng.random() < 0.5:
+        y = y + texture(rng, n) * rms(y) * 10 ** (rng.uniform(-10, 5) / 20)
+    return y / rms(y)
+
+
+def babble_mixtures(shared, held, rng, tmp, count, effects):
+    """`count` crowds (`babble`) of the pool's voices that validation does not hold out (`held`), in which
+    Silero hears speech in at most a tenth of the frames (drawn again otherwise; so --babble needs Silero
+    even without --distill), each alone once (at -50...-15 dBFS, over a faint floor) and under two voices
+    of the pool (also not held out), made as the main mixtures' noisy variants (`voice_mixture`, -5...30
+    dB SNR). The voices over the crowd are the labels; the crowd alone is not speech. Their own
+    generator, so the other mixtures stay the same."""
+    voices = [v for v in pool_voices(shared) if v[2] not in held]
+    mixes = []
+    for k in range(count):
+        # A crowd in which Silero hears someone speak (it does in about a third: one voice stands out)
+        # is not a crowd's noise; such draws are made again.
+        for _ in range(CROWD_DRAWS):
+            bed = babble(rng, voices, int(rng.uniform(8, 20) * SR), tmp)
+            if np.mean(teacher_probs(bed * 10 ** (TEACHER_DBFS / 20), len(bed) // 160) >= 0.5) <= 0.1:
+                break
+        y = colour(rng, bed) * 10 ** (rng.uniform(-50, -15) / 20)
+        y = y + coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+        mixes.append((y, [], "crowd", None, None))
+        for _ in range(2):
+            x, labels, voice = voices[rng.integers(len(voices))]
+            y, lab, pkg, clean, gain = voice_mixture(rng, x, labels, int(rng.integers(1, 3)), [(bed, "crowd", "crowd")],
+                                                     tmp, effects)
+            mixes.append((y, lab, voice + "|" + pkg, clean, gain))
+    return mixes
+
+
 def texture_mixtures(shared, rng, count):
     """`count` textures (see `texture`), each alone at three levels and under one voice of the training
     pool at -5...25 dB SNR (also three times). Their own generator, so the other mixtures stay the same."""
@@ -627,6 +676,9 @@ def main():
     ap.add_argument("--raise-pitch", type=float, default=0,
                     help="with --noisy-speech, the share of its voices raised 600-1300 cents first (a child's or an "
                          "excited speaker's pitch)")
+    ap.add_argument("--babble", type=int, default=0,
+                    help="crowds to add (8-16 of the pool's voices talking at once, often with applause), each "
+                         "alone and under two voices of the pool")
     ap.add_argument("--corpus-voices", type=int, default=0,
                     help="mixtures to add of each voice of the public corpus's clean and quiet files (and of the "
                          "speech before a dead microphone's zeros), made as the main mixtures; its noisy files are "
@@ -722,6 +774,8 @@ def main():
     X, Y, G, teacher = cached(a, a.cache, lambda: build_dataset(a, rng))
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     parts = sorted({p for g in G for p in g.split("|")})
+    # Its own generator, so that the split is the same with or without --cache.
+    held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     if a.textures > 0:
         # Their own generator and cache file: the main mixtures stay exactly as they are without them.
         path = a.cache and a.cache.removesuffix(".npz") + f"-textures{a.textures}.npz"
@@ -742,6 +796,18 @@ def main():
         nX, nY, nG, nT = cached(a, path, noisy)
         X, Y, G = X + nX, Y + nY, G + nG
         teacher = teacher + nT if teacher is not None else None
+    if a.babble > 0:
+        # Their own generator and cache file; the crowds' voices are the pool's that validation does not hold out.
+        path = a.cache and a.cache.removesuffix(".npz") + f"-babble{a.babble}.npz"
+
+        def crowds():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(a, babble_mixtures(a.shared, set() if a.no_validation else held,
+                                                   np.random.default_rng(split_seed + 4000), tmp, a.babble,
+                                                   a.voice_effects))
+        bX, bY, bG, bT = cached(a, path, crowds)
+        X, Y, G = X + bX, Y + bY, G + bG
+        teacher = teacher + bT if teacher is not None else None
     if a.corpus_voices > 0:
         path = a.cache and a.cache.removesuffix(".npz") + f"-corpus{a.corpus_voices}" + "".join(
             "-without-" + h for h in hold) + ".npz"
@@ -764,8 +830,6 @@ def main():
                    for i, t in enumerate(teacher)]
         print(f"teachers: Silero and the mean of {len(a.teachers)} models ({a.teacher_share:.2f} of it)", file=sys.stderr)
     X = [x[:, :D] for x in X]   # the caches keep every feature; the model reads the first D
-    # Its own generator, so that the split is the same with or without --cache.
-    held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     val = [False] * len(G) if a.no_validation else [any(p in held for p in g.split("|")) for g in G]
     print(f"held out: {sorted(held)}", file=sys.stderr)
     tr_idx = [i for i, v in enumerate(val) if not v]; va_idx = [i for i, v in enumerate(val) if v]
