@@ -467,14 +467,14 @@ def babble(rng, voices, n, tmp):
 
 def babble_mixtures(shared, held, rng, tmp, count, effects):
     """`count` crowds (`babble`) of the pool's voices that validation does not hold out (`held`), in which
-    Silero hears speech in at most a tenth of the frames (drawn again otherwise; so --babble needs Silero
-    even without --distill), each alone once (at -50...-15 dBFS, over a faint floor) and under two voices
+    Silero hears speech in at most a tenth of the frames (drawn again otherwise, up to CROWD_DRAWS times,
+    the last draw kept; so --babble needs Silero even without --distill), each alone once (at -50...-15 dBFS, over a faint floor) and under two voices
     of the pool (also not held out), made as the main mixtures' noisy variants (`voice_mixture`, -5...30
     dB SNR). The voices over the crowd are the labels; the crowd alone is not speech. Their own
     generator, so the other mixtures stay the same."""
     voices = [v for v in pool_voices(shared) if v[2] not in held]
     mixes = []
-    for k in range(count):
+    for _ in range(count):
         # A crowd in which Silero hears someone speak (it does in about a third: one voice stands out)
         # is not a crowd's noise; such draws are made again.
         for _ in range(CROWD_DRAWS):
@@ -659,6 +659,17 @@ def cached(a, path, build):
     return X, Y, G, teacher
 
 
+def cache_beside(a, suffix):
+    """The cache file of mixtures made by their own generator, beside --cache (None without it)."""
+    return a.cache and a.cache.removesuffix(".npz") + suffix + ".npz"
+
+
+def joined(data, extra):
+    """(X, Y, G, teacher) of `data` with `extra`'s mixtures after them."""
+    (X, Y, G, teacher), (eX, eY, eG, eT) = data, extra
+    return X + eX, Y + eY, G + eG, (teacher + eT if teacher is not None else None)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
@@ -778,50 +789,39 @@ def main():
     held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
     if a.textures > 0:
         # Their own generator and cache file: the main mixtures stay exactly as they are without them.
-        path = a.cache and a.cache.removesuffix(".npz") + f"-textures{a.textures}.npz"
         mixes = lambda: texture_mixtures(a.shared, np.random.default_rng(a.seed + 1000), a.textures)
-        tX, tY, tG, tT = cached(a, path, lambda: analysed(a, mixes()))
-        X, Y, G = X + tX, Y + tY, G + tG
-        teacher = teacher + tT if teacher is not None else None
+        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-textures{a.textures}"),
+                                                             lambda: analysed(a, mixes())))
     if a.noisy_speech > 0:
         # Their own generator (from the split's seed, so that seeds compared on one split hear the same
         # mixtures) and cache file: the main mixtures stay exactly as they are.
-        path = a.cache and a.cache.removesuffix(".npz") + f"-noisy{a.noisy_speech}" + (
-            f"-raised{a.raise_pitch:g}" if a.raise_pitch > 0 else "") + ".npz"
+        path = cache_beside(a, f"-noisy{a.noisy_speech}" + (f"-raised{a.raise_pitch:g}" if a.raise_pitch > 0 else ""))
 
         def noisy():
             with tempfile.TemporaryDirectory() as tmp:
                 return analysed(a, noisy_speech_mixtures(a.shared, np.random.default_rng(split_seed + 2000), tmp,
                                                          a.noisy_speech, a.voice_effects, a.raise_pitch))
-        nX, nY, nG, nT = cached(a, path, noisy)
-        X, Y, G = X + nX, Y + nY, G + nG
-        teacher = teacher + nT if teacher is not None else None
+        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, path, noisy))
     if a.babble > 0:
         # Their own generator and cache file; the crowds' voices are the pool's that validation does not hold out.
-        path = a.cache and a.cache.removesuffix(".npz") + f"-babble{a.babble}.npz"
-
         def crowds():
             with tempfile.TemporaryDirectory() as tmp:
                 return analysed(a, babble_mixtures(a.shared, set() if a.no_validation else held,
                                                    np.random.default_rng(split_seed + 4000), tmp, a.babble,
                                                    a.voice_effects))
-        bX, bY, bG, bT = cached(a, path, crowds)
-        X, Y, G = X + bX, Y + bY, G + bG
-        teacher = teacher + bT if teacher is not None else None
+        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-babble{a.babble}"), crowds))
     if a.corpus_voices > 0:
-        path = a.cache and a.cache.removesuffix(".npz") + f"-corpus{a.corpus_voices}" + "".join(
-            "-without-" + h for h in hold) + ".npz"
+        path = cache_beside(a, f"-corpus{a.corpus_voices}" + "".join("-without-" + h for h in hold))
 
         def from_corpus():
             with tempfile.TemporaryDirectory() as tmp:
                 return analysed(a, corpus_mixtures(a.shared, corpus, set(hold),
                                                    np.random.default_rng(split_seed + 3000), tmp,
                                                    a.corpus_voices, a.voice_effects))
-        cX, cY, cG, cT = cached(a, path, from_corpus)
-        print(f"corpus voices: {len(cX)} mixtures of {len({g.split('|')[0] for g in cG})} speech sources"
-              + (f", without {', '.join(hold)}" if hold else ""), file=sys.stderr)
-        X, Y, G = X + cX, Y + cY, G + cG
-        teacher = teacher + cT if teacher is not None else None
+        extra = cached(a, path, from_corpus)
+        print(f"corpus voices: {len(extra[0])} mixtures of {len({g.split('|')[0] for g in extra[2]})} speech "
+              f"sources" + (f", without {', '.join(hold)}" if hold else ""), file=sys.stderr)
+        X, Y, G, teacher = joined((X, Y, G, teacher), extra)
     if a.teachers:
         # The models' mean, blended with Silero: the teacher's part of every target.
         ensemble = np.mean([np.concatenate(model_probs(m, X)) for m in a.teachers], axis=0)
