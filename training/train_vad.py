@@ -39,6 +39,9 @@ FEATURES = 50   # columns `miccheck features` writes (VoiceFeatureExtractor.coun
 CORE_FEATURES = 47   # before the articulation features (VoiceFeatureExtractor.coreCount)
 D = FEATURES    # of which the model reads the first D (--features)
 TEACHER_DBFS = -26   # the voice's level in what Silero hears with --teacher-hears clean or level
+# Levels over the adaptive noise floor (mean, speech-band and max SNR; band pairs; short and long SNR):
+# what --floor-shrink scales.
+FLOOR_FEATURES = [1, 2, 3, *range(10, 18), 23, 24]
 CROWD_DRAWS = 10   # --babble: draws of a crowd at most, until Silero hears no one speak in it
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
@@ -257,6 +260,23 @@ def pitch_shifted(x, cents, tmp, name):
     return y * peak / 0.5
 
 
+def formant_shifted(x, ratio):
+    """`x` with its spectral envelope (formants: the length of the vocal tract) moved by `ratio` along the
+    frequency axis, its pitch, timing and harmonics kept: the envelope is the cepstrum's first 30
+    quefrency bins (below 2 ms; a pitch period at 500 Hz is 2 ms) of each 32 ms frame."""
+    n = len(x)
+    _, _, Z = sps.stft(x, SR, nperseg=512, noverlap=384)
+    ceps = np.fft.irfft(np.log(np.abs(Z) + 1e-9), axis=0)
+    ceps[30:-29] = 0
+    env = np.fft.rfft(ceps, axis=0).real
+    bins = Z.shape[0]
+    src = np.clip(np.arange(bins) / ratio, 0, bins - 1)
+    lo = np.floor(src).astype(int); hi = np.minimum(lo + 1, bins - 1); frac = (src - lo)[:, None]
+    moved = env[lo] * (1 - frac) + env[hi] * frac
+    _, y = sps.istft(Z * np.exp(moved - env), SR, nperseg=512, noverlap=384)
+    return np.concatenate([y, np.zeros(max(0, n - len(y)))])[:n]
+
+
 def fit_loop(rng, noise, n):
     if len(noise) >= n:
         s = rng.integers(0, len(noise) - n + 1)
@@ -397,6 +417,23 @@ def noisy_speech_mixtures(shared, rng, tmp, times, effects, raise_share=0):
             nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 20) / 20)
             floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
             mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean, teacher_gain(level)))
+    return mixes
+
+
+def formant_mixtures(shared, held, rng, tmp, times, effects):
+    """Each real voice of the pool that validation does not hold out (`held`) `times` more times with its
+    formants moved (`formant_shifted`, ratio 0.8...1.25: a shorter or longer vocal tract, another speaker
+    at the same pitch), made as a main mixture of a random variant (clean, in noise at 5...30 or
+    -5...12 dB SNR, or quiet). Their own generator, so the other mixtures stay the same."""
+    noise = pool_noises(shared) + synthetic_noises(rng)
+    mixes = []
+    for x, labels, voice in pool_voices(shared):
+        if voice in held:
+            continue
+        for _ in range(times):
+            shifted = formant_shifted(x, float(np.exp(rng.uniform(np.log(0.8), np.log(1.25)))))
+            y, lab, pkg, clean, gain = voice_mixture(rng, shifted, labels, int(rng.integers(4)), noise, tmp, effects)
+            mixes.append((y, lab, voice if pkg is None else voice + "|" + pkg, clean, gain))
     return mixes
 
 
@@ -690,6 +727,9 @@ def main():
     ap.add_argument("--babble", type=int, default=0,
                     help="crowds to add (8-16 of the pool's voices talking at once, often with applause), each "
                          "alone and under two voices of the pool")
+    ap.add_argument("--formants", type=int, default=0,
+                    help="mixtures to add of each real voice of the pool with its formants moved (0.8...1.25: "
+                         "other speakers at the same pitch), made as the main mixtures (off)")
     ap.add_argument("--corpus-voices", type=int, default=0,
                     help="mixtures to add of each voice of the public corpus's clean and quiet files (and of the "
                          "speech before a dead microphone's zeros), made as the main mixtures; its noisy files are "
@@ -700,6 +740,12 @@ def main():
                     help="with --corpus-voices, speech sources (the labels' speech_source) to leave out, so that "
                          "the corpus's files of those voices score a model that never heard them")
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--lr", type=float, default=3e-3, help="Adam's learning rate at the start (a cosine schedule takes it to 0)")
+    ap.add_argument("--init", metavar="MODEL.json",
+                    help="start from this model's weights and input standardisation (fine-tuning) instead of at random")
+    ap.add_argument("--floor-shrink", type=float, default=0,
+                    help="share of training chunks whose levels over the noise floor (features 1-3, 10-17, 23, 24) "
+                         "are scaled by a factor drawn from 0.25...1, as if the floor stood higher (off)")
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
     ap.add_argument("--distill", type=float, default=0.5,
@@ -773,6 +819,20 @@ def main():
                      f"(there are: {', '.join(sorted(known))})")
     if a.label_onsets < 0:
         sys.exit("--label-onsets must be 0 or more frames")
+    if not 0 <= a.floor_shrink <= 1:
+        sys.exit("--floor-shrink is a share of the training chunks (0...1)")
+    if not a.lr > 0:
+        sys.exit("--lr must be above 0")
+    start = None
+    if a.init:
+        try:
+            start = json.load(open(a.init))
+            shape = (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"--init: {a.init} is not a readable MicCheck voice model ({e})")
+        if shape != (a.features, a.dense, a.hidden, a.lookahead):
+            sys.exit(f"--init: {a.init} has {shape[0]} features, {shape[1]} dense units, {shape[2]} GRU units and "
+                     f"a look-ahead of {shape[3]}; give the same --features, --dense, --hidden and --lookahead")
     if a.features not in (CORE_FEATURES, FEATURES):
         sys.exit(f"--features must be {FEATURES}, or {CORE_FEATURES} without the articulation features")
     global D
@@ -810,6 +870,14 @@ def main():
                                                    np.random.default_rng(split_seed + 4000), tmp, a.babble,
                                                    a.voice_effects))
         X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-babble{a.babble}"), crowds))
+    if a.formants > 0:
+        # Their own generator and cache file; only voices that validation does not hold out.
+        def moved():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(a, formant_mixtures(a.shared, set() if a.no_validation else held,
+                                                    np.random.default_rng(split_seed + 5000), tmp, a.formants,
+                                                    a.voice_effects))
+        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-formants{a.formants}"), moved))
     if a.corpus_voices > 0:
         path = cache_beside(a, f"-corpus{a.corpus_voices}" + "".join("-without-" + h for h in hold))
 
@@ -834,7 +902,11 @@ def main():
     print(f"held out: {sorted(held)}", file=sys.stderr)
     tr_idx = [i for i, v in enumerate(val) if not v]; va_idx = [i for i, v in enumerate(val) if v]
     allX = np.concatenate([X[i] for i in tr_idx])
-    mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
+    if start is not None:
+        # The model's own standardisation: its weights were learned on it.
+        mean = np.asarray(start["inputMean"], np.float32); scale = np.asarray(start["inputScale"], np.float32)
+    else:
+        mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
     print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
           f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
 
@@ -850,7 +922,9 @@ def main():
             return self.out(z).squeeze(-1), h
 
     net = Net()
-    opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+    if start is not None:
+        load(net, start)
+    opt = torch.optim.Adam(net.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, a.epochs)
     T = 600
     Xs = [(x - mean) * scale for x in X]
@@ -891,12 +965,20 @@ def main():
                 out += [(i, s, s + T) for s in starts]
         return out
 
-    def batch(items):
+    over_floor = [c for c in FLOOR_FEATURES if c < D]
+    offset = (mean * scale).astype(np.float32)   # raw * scale = standardised + offset
+
+    def batch(items, rs=None):
         L = max(e - s for _, s, e in items)
         xb = np.zeros((len(items), L, D), np.float32); yb = np.zeros((len(items), L), np.float32)
         wb = np.zeros((len(items), L), np.float32)
         for k, (i, s, e) in enumerate(items):
             xb[k, :e - s] = Xs[i][s:e]; yb[k, :e - s] = targets[i][s:e]; wb[k, :e - s] = W[i][s:e]
+            if rs is not None and a.floor_shrink > 0 and rs.random() < a.floor_shrink:
+                # The levels over the floor scaled in raw units (dB over the floor / constant), then standardised again.
+                f = rs.uniform(0.25, 1)
+                v = xb[k, :e - s]
+                v[:, over_floor] = f * (v[:, over_floor] + offset[over_floor]) - offset[over_floor]
         return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
 
     def evaluate(pairs, noise_threshold):
@@ -926,7 +1008,7 @@ def main():
         rs.shuffle(items)
         total = 0.0
         for b0 in range(0, len(items), 32):
-            xb, yb, wb = batch(items[b0:b0 + 32])
+            xb, yb, wb = batch(items[b0:b0 + 32], rs)
             logits, _ = net(xb)
             if a.hard_negatives > 0:
                 # Frames that are not speech count more the surer the model is that they are: the
@@ -965,6 +1047,19 @@ def corpus_set(a, mean, scale):
             y = frame_labels(lab.get("speech", []), len(f)).astype(np.float32)
             out.append((((f - mean) * scale).astype(np.float32), delayed(y, a.lookahead)))
     return out
+
+
+def load(net, model):
+    """Sets `net`'s weights from a model file's (export's inverse)."""
+    import torch
+
+    def put(param, values):
+        with torch.no_grad():
+            param.copy_(torch.tensor(values, dtype=torch.float32).reshape(param.shape))
+    put(net.inp.weight, model["dense"]["weights"]); put(net.inp.bias, model["dense"]["bias"])
+    put(net.gru.weight_ih_l0, model["gru"]["inputWeights"]); put(net.gru.weight_hh_l0, model["gru"]["recurrentWeights"])
+    put(net.gru.bias_ih_l0, model["gru"]["inputBias"]); put(net.gru.bias_hh_l0, model["gru"]["recurrentBias"])
+    put(net.out.weight, model["output"]["weights"]); put(net.out.bias, model["output"]["bias"])
 
 
 def export(net, mean, scale, a, path):
