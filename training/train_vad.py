@@ -23,8 +23,11 @@ voices get an effect (--voice-effects 0.3: saturation, ring modulation, a pitch 
 usage: pip install -r training/requirements.txt && pip install --no-deps silero-vad==6.2.3
        swift build -c release --product miccheck
        python3 training/train_vad.py [--shared ../shared] [--seed 8] [--split-seed 7] [--epochs 30]
-       (the bundled model is exactly this, with the defaults; --seed 9 --teacher-hears mix is the one
-       before, --seed 7 --teacher-hears mix --features 47 the one before that)
+       (with the defaults this is run Y8; the bundled model is run Y8 fine-tuned:
+        python3 training/train_vad.py --out training/work/Y8.json
+        python3 training/train_vad.py --init training/work/Y8.json --lr 1e-3 --epochs 8 --formants 2 --floor-shrink 0.5
+       --seed 9 --teacher-hears mix is the one before run Y8, --seed 7 --teacher-hears mix --features 47
+       the one before that)
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile, threading, wave
 from concurrent.futures import ThreadPoolExecutor
