@@ -855,32 +855,27 @@ def main():
         mixes = lambda: texture_mixtures(a.shared, np.random.default_rng(a.seed + 1000), a.textures)
         X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-textures{a.textures}"),
                                                              lambda: analysed(a, mixes())))
-    if a.noisy_speech > 0:
-        # Their own generator (from the split's seed, so that seeds compared on one split hear the same
-        # mixtures) and cache file: the main mixtures stay exactly as they are.
-        path = cache_beside(a, f"-noisy{a.noisy_speech}" + (f"-raised{a.raise_pitch:g}" if a.raise_pitch > 0 else ""))
+    def added(suffix, offset, make):
+        """The data joined with the mixtures `make(rng, tmp)` builds, with their own generator (the split's
+        seed + `offset`, so that seeds compared on one split hear the same mixtures) and cache file (beside
+        --cache, with `suffix`): the main mixtures stay exactly as they are."""
+        def build():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(a, make(np.random.default_rng(split_seed + offset), tmp))
+        return joined((X, Y, G, teacher), cached(a, cache_beside(a, suffix), build))
 
-        def noisy():
-            with tempfile.TemporaryDirectory() as tmp:
-                return analysed(a, noisy_speech_mixtures(a.shared, np.random.default_rng(split_seed + 2000), tmp,
-                                                         a.noisy_speech, a.voice_effects, a.raise_pitch))
-        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, path, noisy))
+    # Extra voices are only those that validation does not hold out.
+    kept_out = set() if a.no_validation else held
+    if a.noisy_speech > 0:
+        X, Y, G, teacher = added(f"-noisy{a.noisy_speech}" + (f"-raised{a.raise_pitch:g}" if a.raise_pitch > 0 else ""),
+                                 2000, lambda rng, tmp: noisy_speech_mixtures(a.shared, rng, tmp, a.noisy_speech,
+                                                                              a.voice_effects, a.raise_pitch))
     if a.babble > 0:
-        # Their own generator and cache file; the crowds' voices are the pool's that validation does not hold out.
-        def crowds():
-            with tempfile.TemporaryDirectory() as tmp:
-                return analysed(a, babble_mixtures(a.shared, set() if a.no_validation else held,
-                                                   np.random.default_rng(split_seed + 4000), tmp, a.babble,
-                                                   a.voice_effects))
-        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-babble{a.babble}"), crowds))
+        X, Y, G, teacher = added(f"-babble{a.babble}", 4000, lambda rng, tmp: babble_mixtures(
+            a.shared, kept_out, rng, tmp, a.babble, a.voice_effects))
     if a.formants > 0:
-        # Their own generator and cache file; only voices that validation does not hold out.
-        def moved():
-            with tempfile.TemporaryDirectory() as tmp:
-                return analysed(a, formant_mixtures(a.shared, set() if a.no_validation else held,
-                                                    np.random.default_rng(split_seed + 5000), tmp, a.formants,
-                                                    a.voice_effects))
-        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-formants{a.formants}"), moved))
+        X, Y, G, teacher = added(f"-formants{a.formants}", 5000, lambda rng, tmp: formant_mixtures(
+            a.shared, kept_out, rng, tmp, a.formants, a.voice_effects))
     if a.corpus_voices > 0:
         path = cache_beside(a, f"-corpus{a.corpus_voices}" + "".join("-without-" + h for h in hold))
 
