@@ -327,12 +327,13 @@ def teacher_gain(level):
     return 10 ** ((TEACHER_DBFS - level) / 20)
 
 
-def voice_mixture(rng, x, labels, variant, noise, tmp, effects):
+def voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects):
     """One mixture of the voice `x`: variant 0 clean over a faint floor, 1 over one of `noise` at
     5...30 dB SNR, 2 at -5...12 dB, 3 quiet (-55...-38 dBFS, half with reverb); random speed, colouring,
     reverb and (an `effects` share of those not quiet) a voice effect. Returns the signal, its labels,
-    the noise's package (None for 0 and 3), the voice alone at -26 dBFS (what the teacher hears with
-    --teacher-hears clean) and the gain that brings the voice to -26 dBFS (with --teacher-hears level)."""
+    its validation group (`voice`, and "|" and the noise's package for 1 and 2), the voice alone at
+    -26 dBFS (what the teacher hears with --teacher-hears clean) and the gain that brings the voice to
+    -26 dBFS (with --teacher-hears level)."""
     y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
     quiet = variant == 3
     target = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
@@ -346,12 +347,12 @@ def voice_mixture(rng, x, labels, variant, noise, tmp, effects):
     gain = teacher_gain(target)
     floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
     if variant in (0, 3):
-        return y + (floor if rng.random() < 0.8 else 0), lab, None, clean, gain
+        return y + (floor if rng.random() < 0.8 else 0), lab, voice, clean, gain
     nz, _, pkg = noise[rng.integers(len(noise))]
     snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
     nn = colour(rng, fit_loop(rng, nz, len(y)))
     nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
-    return y + nn + floor, lab, pkg, clean, gain
+    return y + nn + floor, lab, voice + "|" + pkg, clean, gain
 
 
 def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
@@ -366,8 +367,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
     mixes = []
     for x, labels, voice in speech:
         for variant in range(4):
-            y, lab, pkg, clean, gain = voice_mixture(rng, x, labels, variant, noise, tmp, effects)
-            mixes.append((y, lab, voice if pkg is None else voice + "|" + pkg, clean, gain))
+            mixes.append(voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects))
     for nz, cat, pkg in noise:
         for variant in range(noise_variants):
             y = colour(rng, nz)
@@ -435,8 +435,7 @@ def formant_mixtures(shared, held, rng, tmp, times, effects):
             continue
         for _ in range(times):
             shifted = formant_shifted(x, float(np.exp(rng.uniform(np.log(0.8), np.log(1.25)))))
-            y, lab, pkg, clean, gain = voice_mixture(rng, shifted, labels, int(rng.integers(4)), noise, tmp, effects)
-            mixes.append((y, lab, voice if pkg is None else voice + "|" + pkg, clean, gain))
+            mixes.append(voice_mixture(rng, shifted, labels, voice, int(rng.integers(4)), noise, tmp, effects))
     return mixes
 
 
@@ -479,8 +478,7 @@ def corpus_mixtures(shared, corpus, hold, rng, tmp, times, effects):
     mixes = []
     for x, labels, group in corpus_voices(corpus, hold):
         for k in range(times):
-            y, lab, pkg, clean, gain = voice_mixture(rng, x, labels, k % 4, noise, tmp, effects)
-            mixes.append((y, lab, group if pkg is None else group + "|" + pkg, clean, gain))
+            mixes.append(voice_mixture(rng, x, labels, group, k % 4, noise, tmp, effects))
     return mixes
 
 
@@ -526,9 +524,8 @@ def babble_mixtures(shared, held, rng, tmp, count, effects):
         mixes.append((y, [], "crowd", None, None))
         for _ in range(2):
             x, labels, voice = voices[rng.integers(len(voices))]
-            y, lab, pkg, clean, gain = voice_mixture(rng, x, labels, int(rng.integers(1, 3)), [(bed, "crowd", "crowd")],
-                                                     tmp, effects)
-            mixes.append((y, lab, voice + "|" + pkg, clean, gain))
+            mixes.append(voice_mixture(rng, x, labels, voice, int(rng.integers(1, 3)), [(bed, "crowd", "crowd")],
+                                       tmp, effects))
     return mixes
 
 
@@ -850,44 +847,39 @@ def main():
     parts = sorted({p for g in G for p in g.split("|")})
     # Its own generator, so that the split is the same with or without --cache.
     held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
-    if a.textures > 0:
-        # Their own generator and cache file: the main mixtures stay exactly as they are without them.
-        mixes = lambda: texture_mixtures(a.shared, np.random.default_rng(a.seed + 1000), a.textures)
-        X, Y, G, teacher = joined((X, Y, G, teacher), cached(a, cache_beside(a, f"-textures{a.textures}"),
-                                                             lambda: analysed(a, mixes())))
-    def added(suffix, offset, make):
-        """The data joined with the mixtures `make(rng, tmp)` builds, with their own generator (the split's
-        seed + `offset`, so that seeds compared on one split hear the same mixtures) and cache file (beside
-        --cache, with `suffix`): the main mixtures stay exactly as they are."""
+
+    def added(suffix, seed, make):
+        """The data joined with the mixtures `make(rng, tmp)` builds, with their own generator (`seed`) and
+        cache file (beside --cache, with `suffix`): the main mixtures stay exactly as they are."""
         def build():
             with tempfile.TemporaryDirectory() as tmp:
-                return analysed(a, make(np.random.default_rng(split_seed + offset), tmp))
+                return analysed(a, make(np.random.default_rng(seed), tmp))
         return joined((X, Y, G, teacher), cached(a, cache_beside(a, suffix), build))
 
-    # Extra voices are only those that validation does not hold out.
+    # The extra voices are only those that validation does not hold out (except --noisy-speech's), and their
+    # generators are the split's seed's (so that seeds compared on one split hear the same mixtures), except
+    # the textures', which are the model seed's.
     kept_out = set() if a.no_validation else held
+    if a.textures > 0:
+        X, Y, G, teacher = added(f"-textures{a.textures}", a.seed + 1000,
+                                 lambda rng, tmp: texture_mixtures(a.shared, rng, a.textures))
     if a.noisy_speech > 0:
         X, Y, G, teacher = added(f"-noisy{a.noisy_speech}" + (f"-raised{a.raise_pitch:g}" if a.raise_pitch > 0 else ""),
-                                 2000, lambda rng, tmp: noisy_speech_mixtures(a.shared, rng, tmp, a.noisy_speech,
-                                                                              a.voice_effects, a.raise_pitch))
+                                 split_seed + 2000, lambda rng, tmp: noisy_speech_mixtures(
+                                     a.shared, rng, tmp, a.noisy_speech, a.voice_effects, a.raise_pitch))
     if a.babble > 0:
-        X, Y, G, teacher = added(f"-babble{a.babble}", 4000, lambda rng, tmp: babble_mixtures(
+        X, Y, G, teacher = added(f"-babble{a.babble}", split_seed + 4000, lambda rng, tmp: babble_mixtures(
             a.shared, kept_out, rng, tmp, a.babble, a.voice_effects))
     if a.formants > 0:
-        X, Y, G, teacher = added(f"-formants{a.formants}", 5000, lambda rng, tmp: formant_mixtures(
+        X, Y, G, teacher = added(f"-formants{a.formants}", split_seed + 5000, lambda rng, tmp: formant_mixtures(
             a.shared, kept_out, rng, tmp, a.formants, a.voice_effects))
     if a.corpus_voices > 0:
-        path = cache_beside(a, f"-corpus{a.corpus_voices}" + "".join("-without-" + h for h in hold))
-
-        def from_corpus():
-            with tempfile.TemporaryDirectory() as tmp:
-                return analysed(a, corpus_mixtures(a.shared, corpus, set(hold),
-                                                   np.random.default_rng(split_seed + 3000), tmp,
-                                                   a.corpus_voices, a.voice_effects))
-        extra = cached(a, path, from_corpus)
-        print(f"corpus voices: {len(extra[0])} mixtures of {len({g.split('|')[0] for g in extra[2]})} speech "
+        before = len(X)
+        X, Y, G, teacher = added(f"-corpus{a.corpus_voices}" + "".join("-without-" + h for h in hold),
+                                 split_seed + 3000, lambda rng, tmp: corpus_mixtures(
+                                     a.shared, corpus, set(hold), rng, tmp, a.corpus_voices, a.voice_effects))
+        print(f"corpus voices: {len(X) - before} mixtures of {len({g.split('|')[0] for g in G[before:]})} speech "
               f"sources" + (f", without {', '.join(hold)}" if hold else ""), file=sys.stderr)
-        X, Y, G, teacher = joined((X, Y, G, teacher), extra)
     if a.teachers:
         # The models' mean, blended with Silero: the teacher's part of every target.
         ensemble = np.mean([np.concatenate(model_probs(m, X)) for m in a.teachers], axis=0)
