@@ -742,7 +742,9 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--lr", type=float, default=3e-3, help="Adam's learning rate at the start (a cosine schedule takes it to 0)")
     ap.add_argument("--init", metavar="MODEL.json",
-                    help="start from this model's weights and input standardisation (fine-tuning) instead of at random")
+                    help="start from this model's weights and input standardisation (fine-tuning) instead of at random; "
+                         "with more --dense or --hidden units (or --features 50 from a 47-feature model) it is widened, "
+                         "the new units starting without effect on its output")
     ap.add_argument("--floor-shrink", type=float, default=0,
                     help="share of training chunks whose levels over the noise floor (features 1-3, 10-17, 23, 24) "
                          "are scaled by a factor drawn from 0.25...1, as if the floor stood higher (off)")
@@ -830,9 +832,10 @@ def main():
             shape = (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             sys.exit(f"--init: {a.init} is not a readable MicCheck voice model ({e})")
-        if shape != (a.features, a.dense, a.hidden, a.lookahead):
+        if shape[3] != a.lookahead or any(have > want for have, want in zip(shape, (a.features, a.dense, a.hidden))):
             sys.exit(f"--init: {a.init} has {shape[0]} features, {shape[1]} dense units, {shape[2]} GRU units and "
-                     f"a look-ahead of {shape[3]}; give the same --features, --dense, --hidden and --lookahead")
+                     f"a look-ahead of {shape[3]}; give the same --lookahead and at least as many --features, "
+                     f"--dense and --hidden (more widen the model: the new units start without effect)")
     if a.features not in (CORE_FEATURES, FEATURES):
         sys.exit(f"--features must be {FEATURES}, or {CORE_FEATURES} without the articulation features")
     global D
@@ -892,11 +895,11 @@ def main():
     print(f"held out: {sorted(held)}", file=sys.stderr)
     tr_idx = [i for i, v in enumerate(val) if not v]; va_idx = [i for i, v in enumerate(val) if v]
     allX = np.concatenate([X[i] for i in tr_idx])
+    mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
     if start is not None:
-        # The model's own standardisation: its weights were learned on it.
-        mean = np.asarray(start["inputMean"], np.float32); scale = np.asarray(start["inputScale"], np.float32)
-    else:
-        mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
+        # The model's own standardisation of its features, on which its weights were learned (features
+        # added by widening it keep the training frames').
+        mean[:start["features"]] = start["inputMean"]; scale[:start["features"]] = start["inputScale"]
     print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
           f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
 
@@ -1040,16 +1043,36 @@ def corpus_set(a, mean, scale):
 
 
 def load(net, model):
-    """Sets `net`'s weights from a model file's (export's inverse)."""
+    """Sets `net`'s weights from a model file's (export's inverse). A file with fewer features, dense units
+    or GRU units than `net` fills the top left of each matrix (per GRU gate), and what it lacks starts
+    without effect on the output: the new features' and dense units' weights into the old units are 0,
+    the new GRU units' weights into the old units and the output's from them are 0. The new units keep
+    `net`'s own random weights otherwise, so that they learn from the first step."""
     import torch
+    d, k, h = model["features"], model["dense"]["outputs"], model["gru"]["hidden"]
+    D_, K, H = net.inp.in_features, net.inp.out_features, net.gru.hidden_size
 
-    def put(param, values):
+    def put(param, values, rows, cols=None, zero_cols=0):
+        """The file's `values` (rows × cols, or a vector) into `param`'s first rows and columns; with
+        `zero_cols`, the columns after them in those rows set to 0."""
+        v = torch.tensor(values, dtype=torch.float32)
         with torch.no_grad():
-            param.copy_(torch.tensor(values, dtype=torch.float32).reshape(param.shape))
-    put(net.inp.weight, model["dense"]["weights"]); put(net.inp.bias, model["dense"]["bias"])
-    put(net.gru.weight_ih_l0, model["gru"]["inputWeights"]); put(net.gru.weight_hh_l0, model["gru"]["recurrentWeights"])
-    put(net.gru.bias_ih_l0, model["gru"]["inputBias"]); put(net.gru.bias_hh_l0, model["gru"]["recurrentBias"])
-    put(net.out.weight, model["output"]["weights"]); put(net.out.bias, model["output"]["bias"])
+            if cols is None:
+                param[:rows] = v
+            else:
+                param[:rows, :cols] = v.reshape(rows, cols)
+                param[:rows, cols:cols + zero_cols] = 0
+
+    def gates(param, values, cols=None, zero_cols=0):
+        """A GRU parameter, gate by gate (PyTorch stacks r, z, n along the rows)."""
+        v = np.asarray(values, np.float32).reshape(3, h, -1) if cols else np.asarray(values, np.float32).reshape(3, h)
+        for g in range(3):
+            put(param[g * H:(g + 1) * H], v[g].ravel().tolist(), h, cols, zero_cols)
+    put(net.inp.weight, model["dense"]["weights"], k, d, D_ - d); put(net.inp.bias, model["dense"]["bias"], k)
+    gates(net.gru.weight_ih_l0, model["gru"]["inputWeights"], k, K - k)
+    gates(net.gru.weight_hh_l0, model["gru"]["recurrentWeights"], h, H - h)
+    gates(net.gru.bias_ih_l0, model["gru"]["inputBias"]); gates(net.gru.bias_hh_l0, model["gru"]["recurrentBias"])
+    put(net.out.weight, model["output"]["weights"], 1, h, H - h); put(net.out.bias, model["output"]["bias"], 1)
 
 
 def export(net, mean, scale, a, path):
