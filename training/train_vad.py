@@ -628,24 +628,18 @@ def model_probs(path, X):
     d = m.get("features")
     if m.get("format") != "miccheck-vad" or d not in (CORE_FEATURES, FEATURES):
         sys.exit(f"{path}: not a MicCheck voice model with {FEATURES} or {CORE_FEATURES} features")
-    dense, gru, out = m["dense"], m["gru"], m["output"]
-    inp = torch.nn.Linear(d, dense["outputs"]); rnn = torch.nn.GRU(dense["outputs"], gru["hidden"], batch_first=True)
-    lin = torch.nn.Linear(gru["hidden"], 1)
-    with torch.no_grad():
-        for param, values in [(inp.weight, dense["weights"]), (inp.bias, dense["bias"]),
-                              (rnn.weight_ih_l0, gru["inputWeights"]), (rnn.weight_hh_l0, gru["recurrentWeights"]),
-                              (rnn.bias_ih_l0, gru["inputBias"]), (rnn.bias_hh_l0, gru["recurrentBias"]),
-                              (lin.weight, out["weights"]), (lin.bias, out["bias"])]:
-            if param.numel() != len(values):
-                sys.exit(f"{path}: a layer has {len(values)} values where {param.numel()} were expected")
-            param.copy_(torch.tensor(values, dtype=torch.float32).reshape(param.shape))
+    net = network(d, m["dense"]["outputs"], m["gru"]["hidden"])
+    try:
+        load(net, m)
+    except ValueError as e:
+        sys.exit(f"{path}: {e}")
     mean = np.array(m["inputMean"], np.float32); scale = np.array(m["inputScale"], np.float32)
     k = int(m.get("lookahead", 0))
     probs = []
     with torch.no_grad():
         for x in X:
-            z, _ = rnn(torch.tanh(inp(torch.from_numpy(((x[:, :d] - mean) * scale).astype(np.float32))[None])))
-            p = torch.sigmoid(lin(z)).reshape(-1).numpy()
+            logits, _ = net(torch.from_numpy(((x[:, :d] - mean) * scale).astype(np.float32))[None])
+            p = torch.sigmoid(logits).reshape(-1).numpy()
             probs.append(np.concatenate([p[k:], np.full(min(k, len(p)), p[-1] if len(p) else 0, np.float32)]))
     return probs
 
@@ -903,20 +897,12 @@ def main():
     print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
           f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
 
-    class Net(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.inp = torch.nn.Linear(D, a.dense)
-            self.gru = torch.nn.GRU(a.dense, a.hidden, batch_first=True)
-            self.out = torch.nn.Linear(a.hidden, 1)
-
-        def forward(self, x, h=None):
-            z, h = self.gru(torch.tanh(self.inp(x)), h)
-            return self.out(z).squeeze(-1), h
-
-    net = Net()
+    net = network(D, a.dense, a.hidden)
     if start is not None:
-        load(net, start)
+        try:
+            load(net, start)
+        except ValueError as e:
+            sys.exit(f"--init: {a.init}: {e}")
     opt = torch.optim.Adam(net.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, a.epochs)
     T = 600
@@ -1042,12 +1028,31 @@ def corpus_set(a, mean, scale):
     return out
 
 
+def network(features, dense, hidden):
+    """The model in PyTorch (at random): a dense tanh layer, a GRU and a linear output, which answers the
+    speech logit of each frame and the GRU's last state."""
+    import torch
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inp = torch.nn.Linear(features, dense)
+            self.gru = torch.nn.GRU(dense, hidden, batch_first=True)
+            self.out = torch.nn.Linear(hidden, 1)
+
+        def forward(self, x, h=None):
+            z, h = self.gru(torch.tanh(self.inp(x)), h)
+            return self.out(z).squeeze(-1), h
+    return Net()
+
+
 def load(net, model):
     """Sets `net`'s weights from a model file's (export's inverse). A file with fewer features, dense units
     or GRU units than `net` fills the top left of each matrix (per GRU gate), and what it lacks starts
     without effect on the output: the new features' and dense units' weights into the old units are 0,
     the new GRU units' weights into the old units and the output's from them are 0. The new units keep
-    `net`'s own random weights otherwise, so that they learn from the first step."""
+    `net`'s own random weights otherwise, so that they learn from the first step. A layer with another
+    number of values than the file's sizes call for is a ValueError."""
     import torch
     d, k, h = model["features"], model["dense"]["outputs"], model["gru"]["hidden"]
     D_, K, H = net.inp.in_features, net.inp.out_features, net.gru.hidden_size
@@ -1056,6 +1061,8 @@ def load(net, model):
         """The file's `values` (rows × cols, or a vector) into `param`'s first rows and columns; with
         `zero_cols`, the columns after them in those rows set to 0."""
         v = torch.tensor(values, dtype=torch.float32)
+        if v.numel() != rows * (cols or 1):
+            raise ValueError(f"a layer has {v.numel()} values where {rows * (cols or 1)} were expected")
         with torch.no_grad():
             if cols is None:
                 param[:rows] = v
@@ -1065,9 +1072,12 @@ def load(net, model):
 
     def gates(param, values, cols=None, zero_cols=0):
         """A GRU parameter, gate by gate (PyTorch stacks r, z, n along the rows)."""
-        v = np.asarray(values, np.float32).reshape(3, h, -1) if cols else np.asarray(values, np.float32).reshape(3, h)
+        v = np.asarray(values, np.float32)
+        if v.size != 3 * h * (cols or 1):
+            raise ValueError(f"a layer has {v.size} values where {3 * h * (cols or 1)} were expected")
+        v = v.reshape(3, -1)
         for g in range(3):
-            put(param[g * H:(g + 1) * H], v[g].ravel().tolist(), h, cols, zero_cols)
+            put(param[g * H:(g + 1) * H], v[g], h, cols, zero_cols)
     put(net.inp.weight, model["dense"]["weights"], k, d, D_ - d); put(net.inp.bias, model["dense"]["bias"], k)
     gates(net.gru.weight_ih_l0, model["gru"]["inputWeights"], k, K - k)
     gates(net.gru.weight_hh_l0, model["gru"]["recurrentWeights"], h, H - h)
