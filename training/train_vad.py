@@ -589,6 +589,11 @@ def utterance_starts(y):
     return np.flatnonzero(np.diff(np.concatenate([[0], y])) > 0)
 
 
+def utterance_ends(y):
+    """Indices of the first frame after each labelled utterance (label falling to 0)."""
+    return np.flatnonzero(np.diff(np.concatenate([y, [0]])) < 0) + 1
+
+
 _teacher = threading.local()
 
 
@@ -742,6 +747,9 @@ def main():
     ap.add_argument("--floor-shrink", type=float, default=0,
                     help="share of training chunks whose levels over the noise floor (features 1-3, 10-17, 23, 24) "
                          "are scaled by a factor drawn from 0.25...1, as if the floor stood higher (off)")
+    ap.add_argument("--level-jitter", type=float, default=0, metavar="DB",
+                    help="shift the level (feature 0, the only one a gain changes) of every training chunk by "
+                         "-DB...+DB dB, as if heard through another gain, the labels unchanged (off)")
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
     ap.add_argument("--distill", type=float, default=0.5,
@@ -761,6 +769,9 @@ def main():
     ap.add_argument("--label-onsets", type=int, default=0,
                     help="frames at the start of each labelled utterance whose target is the label alone (Silero "
                          "rises over the first 50-80 ms of a word, and a blend teaches that delay)")
+    ap.add_argument("--label-offsets", type=int, default=0,
+                    help="frames after the end of each labelled utterance whose target is the label alone (Silero "
+                         "lingers after a word, and a blend teaches that tail) (off)")
     ap.add_argument("--voice-effects", type=float, default=0.3,
                     help="share of the speech mixtures (not the quiet ones) given a voice effect: saturation, ring "
                          "modulation, a pitch shift or a tremolo")
@@ -813,8 +824,10 @@ def main():
         if set(hold) - known:
             sys.exit(f"--corpus-hold: no such speech source in {corpus}: {', '.join(sorted(set(hold) - known))} "
                      f"(there are: {', '.join(sorted(known))})")
-    if a.label_onsets < 0:
-        sys.exit("--label-onsets must be 0 or more frames")
+    if a.label_onsets < 0 or a.label_offsets < 0:
+        sys.exit("--label-onsets and --label-offsets must be 0 or more frames")
+    if not 0 <= a.level_jitter <= 40:
+        sys.exit("--level-jitter is in dB (0...40)")
     if not 0 <= a.floor_shrink <= 1:
         sys.exit("--floor-shrink is a share of the training chunks (0...1)")
     if not a.lr > 0:
@@ -929,6 +942,9 @@ def main():
         if a.label_onsets > 0:
             for o in utterance_starts(Y[i]):
                 share[o:o + a.label_onsets][Y[i][o:o + a.label_onsets] > 0] = 0   # the utterance's frames only
+        if a.label_offsets > 0:
+            for o in utterance_ends(Y[i]):
+                share[o:o + a.label_offsets][Y[i][o:o + a.label_offsets] == 0] = 0   # up to the next utterance
         return (1 - share) * Y[i] + share * teacher[i]
 
     targets = [delayed(target(i), a.lookahead) for i in range(len(Y))]
@@ -958,6 +974,9 @@ def main():
                 f = rs.uniform(0.25, 1)
                 v = xb[k, :e - s]
                 v[:, over_floor] = f * (v[:, over_floor] + offset[over_floor]) - offset[over_floor]
+            if rs is not None and a.level_jitter > 0:
+                # Feature 0 is (level + 50) / 25 raw; standardised, a shift of g dB is g / 25 * its scale.
+                xb[k, :e - s, 0] += rs.uniform(-a.level_jitter, a.level_jitter) / 25 * scale[0]
         return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
 
     def evaluate(pairs, noise_threshold):
