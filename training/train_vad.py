@@ -428,15 +428,44 @@ def formant_mixtures(shared, held, rng, tmp, times, effects):
     formants moved (`formant_shifted`, ratio 0.8...1.25: a shorter or longer vocal tract, another speaker
     at the same pitch), made as a main mixture of a random variant (clean, in noise at 5...30 or
     -5...12 dB SNR, or quiet). Their own generator, so the other mixtures stay the same."""
+    return changed_voice_mixtures(shared, held, rng, tmp, times, effects, lambda x: formant_shifted(
+        x, float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))))
+
+
+def changed_voice_mixtures(shared, held, rng, tmp, times, effects, change):
+    """Each real voice of the pool that validation does not hold out (`held`) `times` more times as
+    `change(voice)` makes it, each made as a main mixture of a random variant."""
     noise = pool_noises(shared) + synthetic_noises(rng)
     mixes = []
     for x, labels, voice in pool_voices(shared):
         if voice in held:
             continue
         for _ in range(times):
-            shifted = formant_shifted(x, float(np.exp(rng.uniform(np.log(0.8), np.log(1.25)))))
-            mixes.append(voice_mixture(rng, shifted, labels, voice, int(rng.integers(4)), noise, tmp, effects))
+            mixes.append(voice_mixture(rng, change(x), labels, voice, int(rng.integers(4)), noise, tmp, effects))
     return mixes
+
+
+def effortful(rng, x, tmp):
+    """`x` as if said with more vocal effort (calling, cheering, a game character's exclamations): a
+    brighter spectrum (+3...8 dB an octave above 500 Hz, at most +18 dB), the pitch raised 150-450 cents
+    with its timing kept, and a mild drive; at its own peak level."""
+    peak = np.max(np.abs(x)) + 1e-12
+    y = pitch_shifted(x, rng.uniform(150, 450), tmp, f"eff{rng.integers(1 << 30)}")
+    m = 1 << int(np.ceil(np.log2(max(len(y), 2))))
+    spec = np.fft.rfft(y, m)
+    f = np.arange(len(spec)) * SR / m
+    spec *= 10 ** (np.minimum(18, rng.uniform(3, 8) * np.log2(np.maximum(f, 500) / 500)) / 20)
+    y = np.fft.irfft(spec, m)[:len(y)]
+    drive = rng.uniform(1, 3)
+    y = np.tanh(drive * y / (np.max(np.abs(y)) + 1e-12))
+    return y * peak / (np.max(np.abs(y)) + 1e-12)
+
+
+def effort_mixtures(shared, held, rng, tmp, times, effects):
+    """Each real voice of the pool that validation does not hold out (`held`) `times` more times with
+    more vocal effort (`effortful`), made as a main mixture of a random variant (clean, in noise at
+    5...30 or -5...12 dB SNR, or quiet). Their own generator, so the other mixtures stay the same."""
+    return changed_voice_mixtures(shared, held, rng, tmp, times, effects, lambda x: effortful(rng, x, tmp))
 
 
 def corpus_voice_labels(corpus):
@@ -729,6 +758,9 @@ def main():
     ap.add_argument("--formants", type=int, default=0,
                     help="mixtures to add of each real voice of the pool with its formants moved (0.8...1.25: "
                          "other speakers at the same pitch), made as the main mixtures (off)")
+    ap.add_argument("--effort", type=int, default=0,
+                    help="mixtures to add of each real voice of the pool said with more vocal effort (brighter, "
+                         "150-450 cents higher, mildly driven), made as the main mixtures (off)")
     ap.add_argument("--corpus-voices", type=int, default=0,
                     help="mixtures to add of each voice of the public corpus's clean and quiet files (and of the "
                          "speech before a dead microphone's zeros), made as the main mixtures; its noisy files are "
@@ -826,6 +858,8 @@ def main():
                      f"(there are: {', '.join(sorted(known))})")
     if a.label_onsets < 0 or a.label_offsets < 0:
         sys.exit("--label-onsets and --label-offsets must be 0 or more frames")
+    if a.effort < 0 or a.formants < 0:
+        sys.exit("--effort and --formants are counts of mixtures (0 or more)")
     if not 0 <= a.level_jitter <= 40:
         sys.exit("--level-jitter is in dB (0...40)")
     if not 0 <= a.floor_shrink <= 1:
@@ -883,6 +917,9 @@ def main():
     if a.formants > 0:
         X, Y, G, teacher = added(f"-formants{a.formants}", split_seed + 5000, lambda rng, tmp: formant_mixtures(
             a.shared, kept_out, rng, tmp, a.formants, a.voice_effects))
+    if a.effort > 0:
+        X, Y, G, teacher = added(f"-effort{a.effort}", split_seed + 6000, lambda rng, tmp: effort_mixtures(
+            a.shared, kept_out, rng, tmp, a.effort, a.voice_effects))
     if a.corpus_voices > 0:
         before = len(X)
         X, Y, G, teacher = added(f"-corpus{a.corpus_voices}" + "".join("-without-" + h for h in hold),
