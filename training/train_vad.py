@@ -45,6 +45,12 @@ TEACHER_DBFS = -26   # the voice's level in what Silero hears with --teacher-hea
 # Levels over the adaptive noise floor (mean, speech-band and max SNR; band pairs; short and long SNR):
 # what --floor-shrink scales.
 FLOOR_FEATURES = [1, 2, 3, *range(10, 18), 23, 24]
+# What --group-dropout hides, a group at a time: level; levels over the floor; harmonicity and pitch;
+# spectral shape; level context and modulation; how fast the shape moves; articulation.
+FEATURE_GROUPS = [[0], FLOOR_FEATURES, [4, 5, 18, 19, 20, 21], [6, 7, 8, 9, 25, *range(28, 44)], [22, 26, 27],
+                  [44, 45, 46], [47, 48, 49]]
+# --aux-snr: the bands (in 100 Hz bins of a 10 ms frame) whose voice-over-the-rest the auxiliary output learns.
+AUX_BANDS = [(0, 10), (10, 30), (30, 81)]   # below 1 kHz, 1-3 kHz, above 3 kHz
 CROWD_DRAWS = 10   # --babble: draws of a crowd at most, until Silero hears no one speak in it
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
@@ -724,6 +730,42 @@ def cached(a, path, build):
     return X, Y, G, teacher
 
 
+def voice_snr(m, n):
+    """For each of `n` 10 ms frames of the mixture `m`, the voice's level over everything else in it (noise
+    and floor) in dB, in each of AUX_BANDS, clamped to -10...30 dB and scaled to 0...1: how much voice
+    there is to hear. Frames without voice (noise alone, pauses) are 0."""
+    out = np.zeros((n, len(AUX_BANDS)), np.float32)
+    if m[3] is None:
+        return out
+    x = m[0]; v = m[3] / m[4]   # the voice at its level in the mixture (see voice_mixture)
+    L = min(len(x) // 160, n)
+    V = np.abs(np.fft.rfft(v[:L * 160].reshape(L, 160), axis=1)) ** 2
+    R = np.abs(np.fft.rfft((x - v)[:L * 160].reshape(L, 160), axis=1)) ** 2
+    for b, (lo, hi) in enumerate(AUX_BANDS):
+        ev, er = V[:, lo:hi].sum(1), R[:, lo:hi].sum(1)
+        db = np.where(ev > 160 * 1e-9, 10 * np.log10((ev + 1e-20) / (er + 1e-20)), -10)
+        out[:L, b] = (np.clip(db, -10, 30) + 10) / 40
+    return out
+
+
+def cached_voice_snr(path, make, data):
+    """`voice_snr` of every mixture `make(tmp)` builds again (the same generator's draws as the cached
+    features `data` = (X, Y, G, ...)), kept in the .npz `path` if given. The mixtures must come out as
+    cached: the same count, groups and labels, or it exits."""
+    if path and os.path.exists(path):
+        return list(np.load(path, allow_pickle=True)["S"])
+    X, Y, G = data[0], data[1], data[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        mixes = make(tmp)
+    if len(mixes) != len(X) or any(m[2] != g or not np.array_equal(frame_labels(m[1], len(x)), y > 0)
+                                   for m, x, y, g in zip(mixes, X, Y, G)):
+        sys.exit("--aux-snr: the mixtures built again differ from the cached ones; build the cache again")
+    S = [voice_snr(m, len(x)) for m, x in zip(mixes, X)]
+    if path:
+        np.savez(path, S=np.array(S, dtype=object))
+    return S
+
+
 def cache_beside(a, suffix):
     """The cache file of mixtures made by their own generator, beside --cache (None without it)."""
     return a.cache and a.cache.removesuffix(".npz") + suffix + ".npz"
@@ -779,6 +821,15 @@ def main():
     ap.add_argument("--floor-shrink", type=float, default=0,
                     help="share of training chunks whose levels over the noise floor (features 1-3, 10-17, 23, 24) "
                          "are scaled by a factor drawn from 0.25...1, as if the floor stood higher (off)")
+    ap.add_argument("--group-dropout", type=float, default=0, metavar="P",
+                    help="in every training chunk, each group of features (FEATURE_GROUPS) is hidden (set to its "
+                         "training mean) with probability P, so that no one group decides alone (off: 0)")
+    ap.add_argument("--aux-snr", type=float, default=0, metavar="WEIGHT",
+                    help="a second output, used in training only, learns how far the voice stands over the rest in "
+                         "three bands (voice_snr), with this weight beside the speech loss (off: 0)")
+    ap.add_argument("--redraw", type=int, default=0, metavar="N",
+                    help="N more draws of the main mixtures (new espeak-ng sets, levels, SNRs, noises, effects), "
+                         "each with its own generator (off: 0)")
     ap.add_argument("--level-jitter", type=float, default=0, metavar="DB",
                     help="shift the level (feature 0, the only one a gain changes) of every training chunk by "
                          "-DB...+DB dB, as if heard through another gain, the labels unchanged (off)")
@@ -862,6 +913,12 @@ def main():
         sys.exit("--effort and --formants are counts of mixtures (0 or more)")
     if not 0 <= a.level_jitter <= 40:
         sys.exit("--level-jitter is in dB (0...40)")
+    if not 0 <= a.group_dropout < 1:
+        sys.exit("--group-dropout is a probability (0...1, below 1)")
+    if a.aux_snr < 0:
+        sys.exit("--aux-snr is a weight (0 or more)")
+    if a.redraw < 0:
+        sys.exit("--redraw is a count of draws (0 or more)")
     if not 0 <= a.floor_shrink <= 1:
         sys.exit("--floor-shrink is a share of the training chunks (0...1)")
     if not a.lr > 0:
@@ -887,6 +944,10 @@ def main():
     split_seed = a.split_seed
     rng = np.random.default_rng(split_seed)   # the mixtures
     X, Y, G, teacher = cached(a, a.cache, lambda: build_dataset(a, rng))
+    # With --aux-snr: each mixture's voice_snr, in X's order.
+    aux = [] if a.aux_snr <= 0 else cached_voice_snr(cache_beside(a, "-voice-snr"), lambda tmp: make_mixtures(
+        a.shared, np.random.default_rng(split_seed), tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short),
+        (X, Y, G))
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     parts = sorted({p for g in G for p in g.split("|")})
     # Its own generator, so that the split is the same with or without --cache.
@@ -898,12 +959,19 @@ def main():
         def build():
             with tempfile.TemporaryDirectory() as tmp:
                 return analysed(a, make(np.random.default_rng(seed), tmp))
-        return joined((X, Y, G, teacher), cached(a, cache_beside(a, suffix), build))
+        more = cached(a, cache_beside(a, suffix), build)
+        if a.aux_snr > 0:
+            aux.extend(cached_voice_snr(cache_beside(a, suffix + "-voice-snr"),
+                                        lambda tmp: make(np.random.default_rng(seed), tmp), more))
+        return joined((X, Y, G, teacher), more)
 
     # The extra voices are only those that validation does not hold out (except --noisy-speech's), and their
     # generators are the split's seed's (so that seeds compared on one split hear the same mixtures), except
     # the textures', which are the model seed's.
     kept_out = set() if a.no_validation else held
+    for k in range(a.redraw):
+        X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k, lambda rng, tmp: make_mixtures(
+            a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short))
     if a.textures > 0:
         X, Y, G, teacher = added(f"-textures{a.textures}", a.seed + 1000,
                                  lambda rng, tmp: texture_mixtures(a.shared, rng, a.textures))
@@ -947,7 +1015,7 @@ def main():
     print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
           f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
 
-    net = network(D, a.dense, a.hidden)
+    net = network(D, a.dense, a.hidden, len(AUX_BANDS) if a.aux_snr > 0 else 0)
     if start is not None:
         try:
             load(net, start)
@@ -1004,17 +1072,24 @@ def main():
         L = max(e - s for _, s, e in items)
         xb = np.zeros((len(items), L, D), np.float32); yb = np.zeros((len(items), L), np.float32)
         wb = np.zeros((len(items), L), np.float32)
+        sb = np.zeros((len(items), L, len(AUX_BANDS)), np.float32) if aux else None
         for k, (i, s, e) in enumerate(items):
             xb[k, :e - s] = Xs[i][s:e]; yb[k, :e - s] = targets[i][s:e]; wb[k, :e - s] = W[i][s:e]
+            if aux:
+                sb[k, :e - s] = aux[i][s:e]
             if rs is not None and a.floor_shrink > 0 and rs.random() < a.floor_shrink:
                 # The levels over the floor scaled in raw units (dB over the floor / constant), then standardised again.
                 f = rs.uniform(0.25, 1)
                 v = xb[k, :e - s]
                 v[:, over_floor] = f * (v[:, over_floor] + offset[over_floor]) - offset[over_floor]
+            if rs is not None and a.group_dropout > 0:
+                for group in FEATURE_GROUPS:
+                    if rs.random() < a.group_dropout:
+                        xb[k, :e - s, [c for c in group if c < D]] = 0   # standardised: the training mean
             if rs is not None and a.level_jitter > 0:
                 # Feature 0 is (level + 50) / 25 raw; standardised, a shift of g dB is g / 25 * its scale.
                 xb[k, :e - s, 0] += rs.uniform(-a.level_jitter, a.level_jitter) / 25 * scale[0]
-        return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
+        return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb), (torch.from_numpy(sb) if aux else None)
 
     def evaluate(pairs, noise_threshold):
         """AUC and F1 at 0.5 over (features, labels) pairs, and the share (%) of frames of noise-only
@@ -1043,7 +1118,7 @@ def main():
         rs.shuffle(items)
         total = 0.0
         for b0 in range(0, len(items), 32):
-            xb, yb, wb = batch(items[b0:b0 + 32], rs)
+            xb, yb, wb, sb = batch(items[b0:b0 + 32], rs)
             logits, _ = net(xb)
             if a.hard_negatives > 0:
                 # Frames that are not speech count more the surer the model is that they are: the
@@ -1051,6 +1126,11 @@ def main():
                 p = torch.sigmoid(logits.detach())
                 wb = wb * (1 + a.hard_negatives * (1 - yb) * p * p)
             loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
+            if aux:
+                # The voice over the rest, per band, at every frame of the chunk (not the padding).
+                m = (wb > 0).unsqueeze(-1).expand_as(sb).float()
+                loss = loss + a.aux_snr * (torch.nn.functional.binary_cross_entropy_with_logits(
+                    net.aux(net.z), sb, reduction="none") * m).sum() / m.sum()
             opt.zero_grad(); loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step(); total += float(loss.detach()) * len(xb)
@@ -1084,9 +1164,10 @@ def corpus_set(a, mean, scale):
     return out
 
 
-def network(features, dense, hidden):
+def network(features, dense, hidden, aux=0):
     """The model in PyTorch (at random): a dense tanh layer, a GRU and a linear output, which answers the
-    speech logit of each frame and the GRU's last state."""
+    speech logit of each frame and the GRU's last state. With `aux` outputs more, `net.aux(net.z)` reads
+    them from the GRU's states of the last call (training only: they are not exported)."""
     import torch
 
     class Net(torch.nn.Module):
@@ -1095,9 +1176,12 @@ def network(features, dense, hidden):
             self.inp = torch.nn.Linear(features, dense)
             self.gru = torch.nn.GRU(dense, hidden, batch_first=True)
             self.out = torch.nn.Linear(hidden, 1)
+            if aux > 0:
+                self.aux = torch.nn.Linear(hidden, aux)
 
         def forward(self, x, h=None):
             z, h = self.gru(torch.tanh(self.inp(x)), h)
+            self.z = z
             return self.out(z).squeeze(-1), h
     return Net()
 
