@@ -684,12 +684,6 @@ def model_probs(path, X):
     return probs
 
 
-def build_dataset(a, rng):
-    with tempfile.TemporaryDirectory() as tmp:
-        return analysed(a, make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects,
-                                         a.espeak_short))
-
-
 def analysed(a, mixes):
     """Features, frame labels, groups and (with --distill) teacher probabilities of `mixes`."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -942,12 +936,24 @@ def main():
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     split_seed = a.split_seed
-    rng = np.random.default_rng(split_seed)   # the mixtures
-    X, Y, G, teacher = cached(a, a.cache, lambda: build_dataset(a, rng))
-    # With --aux-snr: each mixture's voice_snr, in X's order.
-    aux = [] if a.aux_snr <= 0 else cached_voice_snr(cache_beside(a, "-voice-snr"), lambda tmp: make_mixtures(
-        a.shared, np.random.default_rng(split_seed), tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short),
-        (X, Y, G))
+    aux = []   # with --aux-snr: each mixture's voice_snr, in X's order
+
+    def loaded(path, seed, make):
+        """(X, Y, G, teacher) of the mixtures `make(rng, tmp)` builds with the generator of `seed`, kept in
+        the cache file `path` (and with --aux-snr their voice_snr added to `aux`, kept beside it)."""
+        def build():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(a, make(np.random.default_rng(seed), tmp))
+        data = cached(a, path, build)
+        if a.aux_snr > 0:
+            aux.extend(cached_voice_snr(path and path.removesuffix(".npz") + "-voice-snr.npz",
+                                        lambda tmp: make(np.random.default_rng(seed), tmp), data))
+        return data
+
+    def main_mixtures(rng, tmp):
+        return make_mixtures(a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short)
+
+    X, Y, G, teacher = loaded(a.cache, split_seed, main_mixtures)
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     parts = sorted({p for g in G for p in g.split("|")})
     # Its own generator, so that the split is the same with or without --cache.
@@ -956,22 +962,14 @@ def main():
     def added(suffix, seed, make):
         """The data joined with the mixtures `make(rng, tmp)` builds, with their own generator (`seed`) and
         cache file (beside --cache, with `suffix`): the main mixtures stay exactly as they are."""
-        def build():
-            with tempfile.TemporaryDirectory() as tmp:
-                return analysed(a, make(np.random.default_rng(seed), tmp))
-        more = cached(a, cache_beside(a, suffix), build)
-        if a.aux_snr > 0:
-            aux.extend(cached_voice_snr(cache_beside(a, suffix + "-voice-snr"),
-                                        lambda tmp: make(np.random.default_rng(seed), tmp), more))
-        return joined((X, Y, G, teacher), more)
+        return joined((X, Y, G, teacher), loaded(cache_beside(a, suffix), seed, make))
 
     # The extra voices are only those that validation does not hold out (except --noisy-speech's), and their
     # generators are the split's seed's (so that seeds compared on one split hear the same mixtures), except
     # the textures', which are the model seed's.
     kept_out = set() if a.no_validation else held
     for k in range(a.redraw):
-        X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k, lambda rng, tmp: make_mixtures(
-            a.shared, rng, tmp, a.espeak, a.noise_variants, a.voice_effects, a.espeak_short))
+        X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k, main_mixtures)
     if a.textures > 0:
         X, Y, G, teacher = added(f"-textures{a.textures}", a.seed + 1000,
                                  lambda rng, tmp: texture_mixtures(a.shared, rng, a.textures))
@@ -1066,6 +1064,7 @@ def main():
         return out
 
     over_floor = [c for c in FLOOR_FEATURES if c < D]
+    groups = [[c for c in g if c < D] for g in FEATURE_GROUPS]   # what --group-dropout hides
     offset = (mean * scale).astype(np.float32)   # raw * scale = standardised + offset
 
     def batch(items, rs=None):
@@ -1083,9 +1082,9 @@ def main():
                 v = xb[k, :e - s]
                 v[:, over_floor] = f * (v[:, over_floor] + offset[over_floor]) - offset[over_floor]
             if rs is not None and a.group_dropout > 0:
-                for group in FEATURE_GROUPS:
+                for group in groups:
                     if rs.random() < a.group_dropout:
-                        xb[k, :e - s, [c for c in group if c < D]] = 0   # standardised: the training mean
+                        xb[k, :e - s, group] = 0   # standardised: the training mean
             if rs is not None and a.level_jitter > 0:
                 # Feature 0 is (level + 50) / 25 raw; standardised, a shift of g dB is g / 25 * its scale.
                 xb[k, :e - s, 0] += rs.uniform(-a.level_jitter, a.level_jitter) / 25 * scale[0]
