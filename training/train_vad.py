@@ -133,6 +133,44 @@ def espeak_set(rng, tmp, count, short=False):
     return out
 
 
+FLITE_VOICES = ["slt", "awb", "kal16", "rms"]   # flite's English voices (rms keeps its own pitch)
+
+
+def flite_set(rng, tmp, count):
+    """Phrases by flite (another synthesiser than espeak-ng: statistical-parametric and diphone voices,
+    with the pitch, its swing and the pace drawn for each phrase: f0 90...320 Hz, a spread of 5...100 Hz,
+    0.75...1.6 times as slow), joined by pauses of digital silence, labelled by the corpus rule."""
+    out = []
+    for k in range(count):
+        voice = FLITE_VOICES[k % len(FLITE_VOICES)]
+        parts, labels = [np.zeros(int(rng.uniform(0.3, 1.5) * SR))], []
+        t = len(parts[0]) / SR
+        for _ in range(rng.integers(2, 6)):
+            p = os.path.join(tmp, f"f{k}.wav")
+            subprocess.run(["flite", "-voice", voice, "--setf", f"int_f0_target_mean={rng.uniform(90, 320):.0f}",
+                            "--setf", f"int_f0_target_stddev={rng.uniform(5, 100):.0f}",
+                            "--setf", f"duration_stretch={rng.uniform(0.75, 1.6):.2f}",
+                            "-t", TEXTS[rng.integers(len(TEXTS))], "-o", p], check=True, capture_output=True)
+            y = read(p)
+            nz = np.nonzero(np.abs(y) > 1e-3)[0]
+            if len(nz) == 0:
+                continue
+            y = y[nz[0]:nz[-1] + 1] * 10 ** (rng.uniform(-3, 3) / 20)
+            labels += [[a + t, b + t] for a, b in label_rule(y)]
+            parts.append(y); t += len(y) / SR
+            gap = np.zeros(int(rng.uniform(0.2, 3.0) * SR)); parts.append(gap); t += len(gap) / SR
+        out.append((np.concatenate(parts), labels, f"flite-{voice}"))
+    return out
+
+
+def flite_mixtures(shared, rng, tmp, count, effects):
+    """`count` flite phrase sets (`flite_set`), each made as the four main mixtures (clean, in noise at
+    5...30 and -5...12 dB SNR, quiet): voices that are not the pool's read speech nor espeak-ng's."""
+    noise = pool_noises(shared) + synthetic_noises(rng)
+    return [voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects)
+            for x, labels, voice in flite_set(rng, tmp, count) for variant in range(4)]
+
+
 def coloured(rng, n, slope):
     """Noise with power falling as f^-slope (0 white, 1 pink, 2 brown), unit RMS."""
     m = 1 << int(np.ceil(np.log2(max(n, 2))))   # a power of two: odd lengths make the FFT crawl
@@ -791,6 +829,9 @@ def main():
     ap.add_argument("--babble", type=int, default=0,
                     help="crowds to add (8-16 of the pool's voices talking at once, often with applause), each "
                          "alone and under two voices of the pool")
+    ap.add_argument("--flite", type=int, default=0, metavar="N",
+                    help="N phrase sets by flite (another synthesiser, pitch and pace drawn per phrase), each as "
+                         "the four main mixtures (needs flite)")
     ap.add_argument("--formants", type=int, default=0,
                     help="mixtures to add of each real voice of the pool with its formants moved (0.8...1.25: "
                          "other speakers at the same pitch), made as the main mixtures (off)")
@@ -911,6 +952,10 @@ def main():
         sys.exit("--group-dropout is a probability (0...1, below 1)")
     if a.aux_snr < 0:
         sys.exit("--aux-snr is a weight (0 or more)")
+    if a.flite < 0:
+        sys.exit("--flite is a count of phrase sets (0 or more)")
+    if a.flite > 0 and shutil.which("flite") is None:
+        sys.exit("--flite needs flite (apt-get install flite)")
     if a.redraw < 0:
         sys.exit("--redraw is a count of draws (0 or more)")
     if not 0 <= a.floor_shrink <= 1:
@@ -980,6 +1025,9 @@ def main():
     if a.babble > 0:
         X, Y, G, teacher = added(f"-babble{a.babble}", split_seed + 4000, lambda rng, tmp: babble_mixtures(
             a.shared, kept_out, rng, tmp, a.babble, a.voice_effects))
+    if a.flite > 0:
+        X, Y, G, teacher = added(f"-flite{a.flite}", split_seed + 8000, lambda rng, tmp: flite_mixtures(
+            a.shared, rng, tmp, a.flite, a.voice_effects))
     if a.formants > 0:
         X, Y, G, teacher = added(f"-formants{a.formants}", split_seed + 5000, lambda rng, tmp: formant_mixtures(
             a.shared, kept_out, rng, tmp, a.formants, a.voice_effects))
