@@ -104,6 +104,24 @@ def read(path):
     return x
 
 
+def phrase_set(rng, few, many, say):
+    """A lead-in of digital silence, then `few`...`many - 1` phrases (each the 16 kHz audio `say()`
+    returns), trimmed, each at +-3 dB and followed by a pause of digital silence: the signal and its
+    labels by the corpus rule."""
+    parts, labels = [np.zeros(int(rng.uniform(0.3, 1.5) * SR))], []
+    t = len(parts[0]) / SR
+    for _ in range(rng.integers(few, many)):
+        y = say()
+        nz = np.nonzero(np.abs(y) > 1e-3)[0]
+        if len(nz) == 0:
+            continue
+        y = y[nz[0]:nz[-1] + 1] * 10 ** (rng.uniform(-3, 3) / 20)
+        labels += [[a + t, b + t] for a, b in label_rule(y)]
+        parts.append(y); t += len(y) / SR
+        gap = np.zeros(int(rng.uniform(0.2, 3.0) * SR)); parts.append(gap); t += len(gap) / SR
+    return np.concatenate(parts), labels
+
+
 def espeak_set(rng, tmp, count, short=False):
     """Phrases by espeak-ng in many languages and voices, joined by pauses of digital silence; with
     `short`, sets of 4-9 single letters, syllables or one-word answers."""
@@ -111,9 +129,8 @@ def espeak_set(rng, tmp, count, short=False):
     texts = SHORT if short else TEXTS
     for k in range(count):
         lang = VOICES[k % len(VOICES)]
-        parts, labels = [np.zeros(int(rng.uniform(0.3, 1.5) * SR))], []
-        t = len(parts[0]) / SR
-        for _ in range(rng.integers(4, 10) if short else rng.integers(2, 6)):
+
+        def say():
             v = lang + VARIANTS[rng.integers(len(VARIANTS))]
             p = os.path.join(tmp, f"e{k}.wav")
             subprocess.run(["espeak-ng", "-v", v, "-s", str(rng.integers(110, 220)), "-p", str(rng.integers(15, 85)),
@@ -121,15 +138,9 @@ def espeak_set(rng, tmp, count, short=False):
             with wave.open(p) as w:
                 y = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(float) / 32768
                 r = w.getframerate()
-            y = np.interp(np.arange(int(len(y) * SR / r)) * r / SR, np.arange(len(y)), y)
-            nz = np.nonzero(np.abs(y) > 1e-3)[0]
-            if len(nz) == 0:
-                continue
-            y = y[nz[0]:nz[-1] + 1] * 10 ** (rng.uniform(-3, 3) / 20)
-            labels += [[a + t, b + t] for a, b in label_rule(y)]
-            parts.append(y); t += len(y) / SR
-            gap = np.zeros(int(rng.uniform(0.2, 3.0) * SR)); parts.append(gap); t += len(gap) / SR
-        out.append((np.concatenate(parts), labels, f"espeak-{'short-' if short else ''}{lang}"))
+            return np.interp(np.arange(int(len(y) * SR / r)) * r / SR, np.arange(len(y)), y)
+        x, labels = phrase_set(rng, 4, 10, say) if short else phrase_set(rng, 2, 6, say)
+        out.append((x, labels, f"espeak-{'short-' if short else ''}{lang}"))
     return out
 
 
@@ -143,23 +154,16 @@ def flite_set(rng, tmp, count):
     out = []
     for k in range(count):
         voice = FLITE_VOICES[k % len(FLITE_VOICES)]
-        parts, labels = [np.zeros(int(rng.uniform(0.3, 1.5) * SR))], []
-        t = len(parts[0]) / SR
-        for _ in range(rng.integers(2, 6)):
+
+        def say():
             p = os.path.join(tmp, f"f{k}.wav")
             subprocess.run(["flite", "-voice", voice, "--setf", f"int_f0_target_mean={rng.uniform(90, 320):.0f}",
                             "--setf", f"int_f0_target_stddev={rng.uniform(5, 100):.0f}",
                             "--setf", f"duration_stretch={rng.uniform(0.75, 1.6):.2f}",
                             "-t", TEXTS[rng.integers(len(TEXTS))], "-o", p], check=True, capture_output=True)
-            y = read(p)
-            nz = np.nonzero(np.abs(y) > 1e-3)[0]
-            if len(nz) == 0:
-                continue
-            y = y[nz[0]:nz[-1] + 1] * 10 ** (rng.uniform(-3, 3) / 20)
-            labels += [[a + t, b + t] for a, b in label_rule(y)]
-            parts.append(y); t += len(y) / SR
-            gap = np.zeros(int(rng.uniform(0.2, 3.0) * SR)); parts.append(gap); t += len(gap) / SR
-        out.append((np.concatenate(parts), labels, f"flite-{voice}"))
+            return read(p)
+        x, labels = phrase_set(rng, 2, 6, say)
+        out.append((x, labels, f"flite-{voice}"))
     return out
 
 
