@@ -4,8 +4,8 @@
 Material (never other recorded audio, and by default never the evaluation corpus; --corpus-voices, off,
 would add its clean and quiet voices): ../shared/training (real voices
 and real noise: music, music with singing, ambience, machinery, impacts, game sounds, clicks) and audio
-synthesised here (espeak-ng speech in many voices and languages; white, pink, brown noise, hum, fans,
-breathing, click trains). Mixtures: speech at -55...-15 dBFS over a faint floor or a noise file at
+synthesised here (espeak-ng speech in many voices and languages, and with --flite flite's; white, pink,
+brown noise, hum, fans, breathing, click trains). Mixtures: speech at -55...-15 dBFS over a faint floor or a noise file at
 -5...30 dB SNR, with random colouring, speed and reverb; every noise file alone at several levels and
 colourings, impacts up to -1 dBFS peak. Features come from the Swift binary (`miccheck features`),
 so the model is trained on exactly what runs in MicCheck.
