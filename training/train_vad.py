@@ -171,8 +171,7 @@ def flite_mixtures(shared, rng, tmp, count, effects):
     """`count` flite phrase sets (`flite_set`), each made as the four main mixtures (clean, in noise at
     5...30 and -5...12 dB SNR, quiet): voices that are not the pool's read speech nor espeak-ng's."""
     noise = pool_noises(shared) + synthetic_noises(rng)
-    return [voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects)
-            for x, labels, voice in flite_set(rng, tmp, count) for variant in range(4)]
+    return four_mixtures(rng, flite_set(rng, tmp, count), noise, tmp, effects)
 
 
 def coloured(rng, n, slope):
@@ -403,6 +402,13 @@ def voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects):
     return y + nn + floor, lab, voice + "|" + pkg, clean, gain
 
 
+def four_mixtures(rng, speech, noise, tmp, effects):
+    """Each (signal, labels, voice) of `speech` as the four main mixtures, `voice_mixture`'s variants in
+    turn: clean, in noise at 5...30 and at -5...12 dB SNR, quiet."""
+    return [voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects)
+            for x, labels, voice in speech for variant in range(4)]
+
+
 def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, short_count=0):
     speech, noise = pool_voices(shared), pool_noises(shared)
     speech += espeak_set(rng, tmp, espeak_count)
@@ -412,10 +418,7 @@ def make_mixtures(shared, rng, tmp, espeak_count, noise_variants, effects=0, sho
     noise += synthetic_noises(rng)
     # (signal, labels, group for validation, the voice alone at -26 dBFS, the gain that brings the voice
     # to -26 dBFS; None for noise alone)
-    mixes = []
-    for x, labels, voice in speech:
-        for variant in range(4):
-            mixes.append(voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects))
+    mixes = four_mixtures(rng, speech, noise, tmp, effects)
     for nz, cat, pkg in noise:
         for variant in range(noise_variants):
             y = colour(rng, nz)
