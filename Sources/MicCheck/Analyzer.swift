@@ -127,8 +127,7 @@ public struct Analyzer: Sendable {
     public var endTime: Double { time(ofFrame: frameIndex) }
 
     /// - Parameter model: the voice model; another than the bundled one is for evaluating retrained
-    ///   models, and must read a feature count the extractor supports
-    ///   (``VoiceFeatureExtractor/supports(featureCount:)``).
+    ///   models, and must read ``VoiceFeatureExtractor/count`` or ``VoiceFeatureExtractor/coreCount`` features.
     public init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0,
                 model: VoiceActivityModel = .bundled) {
         precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")

@@ -16,14 +16,14 @@ public struct VoiceActivityDetector: Sendable {
     /// A detector with the model trained for MicCheck.
     public init() { self.init(model: .bundled) }
 
-    /// A detector with another model (it must read a feature count the extractor supports:
-    /// ``VoiceFeatureExtractor/supports(featureCount:)``).
+    /// A detector with another model (it must read ``VoiceFeatureExtractor/count`` or
+    /// ``VoiceFeatureExtractor/coreCount`` features).
     public init(model: VoiceActivityModel) {
         precondition(VoiceFeatureExtractor.supports(featureCount: model.featureCount), "the model must read the extractor's features")
         features = VoiceFeatureExtractor()
         self.model = model
         state = VoiceActivityModel.State(for: model)
-        // Room for the later features only when the model reads them (the extractor skips them otherwise).
+        // Room for the articulation features only when the model reads them (the extractor skips them otherwise).
         vector = [Float](repeating: 0, count: model.featureCount)
     }
 

@@ -10,27 +10,20 @@ import Foundation
 /// much the level varies. These are what separate speech from music, machines and clicks. Then come
 /// the 16 band levels relative to their mean (the spectral envelope's shape), and last how fast the
 /// pattern of bands above the noise floor changes over 40 and 100 ms: speech moves from phoneme to
-/// phoneme, while a held note, a sung vowel or an animal's bleat keeps its shape. Last, the bands over a
-/// second, slower floor that tracks each band's median level rather than its minimum: applause, typing
-/// and music dip between their claps, keys and notes, so the minimum floor sits far below them and
-/// reads them as loud as a voice, while over their median they stand at a few dB and a voice stands out.
+/// phoneme, while a held note, a sung vowel or an animal's bleat keeps its shape.
 ///
 /// - Complexity: a 512-point and a 256-point real FFT and O(bands) work per frame; nothing is
 ///   allocated after `init`. Look-ahead: none.
 public struct VoiceFeatureExtractor: Sendable {
-    /// Number of features per frame, with the articulation features (47–49) and the levels over the
-    /// median floor (50–59).
-    public static let count = 60
-    /// The features before the levels over the median floor, which models trained before them read.
-    /// Given room for only these, ``process(frame:into:)`` skips the median floor's work.
-    public static let articulatedCount = 50
-    /// The features before the articulation features, which models trained before them read. Given
-    /// room for only these, ``process(frame:into:)`` also skips the articulation features' work.
+    /// Number of features per frame, with the articulation features (47–49).
+    public static let count = 50
+    /// The features before the articulation features, which models trained before them read (the
+    /// bundled model reads all ``count``). Given room for only these, ``process(frame:into:)`` skips the
+    /// articulation features' work.
     public static let coreCount = 47
 
-    /// Whether a model reading `n` features can run on this extractor: all of them, or the first
-    /// ``articulatedCount`` or ``coreCount``, as models trained before the later features.
-    public static func supports(featureCount n: Int) -> Bool { n == count || n == articulatedCount || n == coreCount }
+    /// Whether a model reading `n` features can run on this extractor: all of them, or the core ones.
+    public static func supports(featureCount n: Int) -> Bool { n == count || n == coreCount }
     /// Samples per frame (10 ms at 16 kHz).
     public static let frameLength = 160
     /// Analysis window (32 ms at 16 kHz).
@@ -51,10 +44,6 @@ public struct VoiceFeatureExtractor: Sendable {
     private var power: [Float]
     private var bandDB: [Float]
     private var floorDB: [Float]
-    /// Each band's median level (dB), tracked by steps up or down (``medianStep(frame:)``).
-    private var medianDB: [Float]
-    private var frameIndex = 0
-    private var medianSpeechSNR: Float = 0
     private var previousBandDB: [Float]
     private var started = false
     // Recursive context.
@@ -129,13 +118,12 @@ public struct VoiceFeatureExtractor: Sendable {
         power = [Float](repeating: 0, count: n / 2 + 1)
         bandDB = [Float](repeating: -120, count: Self.bandCount)
         floorDB = [Float](repeating: -120, count: Self.bandCount)
-        medianDB = [Float](repeating: -120, count: Self.bandCount)
         previousBandDB = [Float](repeating: -120, count: Self.bandCount)
         snrHistory = [Float](repeating: 0, count: Self.bandCount * Self.historyFrames)
     }
 
     /// Consumes one frame of ``frameLength`` samples; writes ``count`` features into `features`, or
-    /// ``articulatedCount`` or ``coreCount`` when it has room for no more.
+    /// ``coreCount`` when it has room for no more.
     public mutating func process(frame: UnsafeBufferPointer<Float>, into features: UnsafeMutableBufferPointer<Float>) {
         precondition(frame.count == Self.frameLength && features.count >= Self.coreCount)
         let n = Self.windowLength, hop = Self.frameLength
@@ -254,7 +242,7 @@ public struct VoiceFeatureExtractor: Sendable {
         bandFlatness = exp(logSum / Float(bands)) / (linSum / Float(bands))
         if !started {
             started = true
-            for b in 0..<bands { floorDB[b] = bandDB[b]; medianDB[b] = bandDB[b]; previousBandDB[b] = bandDB[b] }
+            for b in 0..<bands { floorDB[b] = bandDB[b]; previousBandDB[b] = bandDB[b] }
         }
         var snrSum: Float = 0, snrSpeech: Float = 0, snrMax: Float = 0, flux: Float = 0
         var speechBands: Float = 0
@@ -324,8 +312,7 @@ public struct VoiceFeatureExtractor: Sendable {
         f[26] = min(4, snrVariance / 100)
         f[27] = (level - levelAvg) / 20
         shapeChanges(bands: bands, meanSNR: meanSNR, into: f)
-        if f.count >= Self.count { overMedian(into: f) }
-        if f.count >= Self.articulatedCount {
+        if f.count >= Self.count {
             articulation(fricativeSNR: fricativeSNR / Float(Self.fricativeBands.count),
                          formantSNR: formantSNR / Float(Self.formantBands.count), into: f)
         }
@@ -334,46 +321,6 @@ public struct VoiceFeatureExtractor: Sendable {
         for b in 0..<bands { meanBand += bandDB[b] }
         meanBand /= Float(bands)
         for b in 0..<bands { f[28 + b] = (bandDB[b] - meanBand) / 20 }
-    }
-
-    /// The step (dB) by which each band's median level moves up or down at frame `frame` of the stream:
-    /// 0.025 dB (2.5 dB a second), larger over the stream's first seconds (1 dB at the first frame, 0.1 dB
-    /// after 1 s) so that the median settles from wherever the stream began.
-    static func medianStep(frame: Int) -> Float { max(0.025, 1 / Float(frame + 1).squareRoot()) }
-
-    /// Features 50–59: the bands' levels over their median level (dB, 0 when below), as pairs of bands
-    /// (50–57, as 10–17 over the minimum floor); their mean over 250–3400 Hz (58), and that mean averaged
-    /// over about 100 ms (59). The median moves by a fixed step towards each frame's level, so a clap or
-    /// a word cannot drag it: it stays at the level a band sits at half of the time. It never falls below
-    /// the minimum floor, so when a louder noise sets in it rises at least as fast as that floor does.
-    private mutating func overMedian(into f: UnsafeMutableBufferPointer<Float>) {
-        let bands = Self.bandCount
-        let step = Self.medianStep(frame: frameIndex)
-        frameIndex = min(frameIndex + 1, 1 << 20)
-        var speech: Float = 0, speechBands: Float = 0, previous: Float = 0
-        let binHz = Float(Self.sampleRate) / Float(Self.windowLength)
-        medianDB.withUnsafeMutableBufferPointer { median in
-            bandDB.withUnsafeBufferPointer { level in
-                floorDB.withUnsafeBufferPointer { floor in
-                    bandStart.withUnsafeBufferPointer { start in
-                        for b in 0..<bands {
-                            let e = level[b]
-                            // Never below the minimum floor, so that it rises at least as fast as that
-                            // floor when a louder noise sets in.
-                            median[b] = max(floor[b], median[b] + (e > median[b] ? step : -step))
-                            let over = min(60, max(0, e - median[b]))
-                            let lo = Float(start[b]) * binHz
-                            if lo >= 250, lo < 3400 { speech += over; speechBands += 1 }
-                            if b % 2 == 1 { f[50 + b / 2] = (over + previous) / 40 } else { previous = over }
-                        }
-                    }
-                }
-            }
-        }
-        let mean = speech / max(1, speechBands)
-        medianSpeechSNR += 0.1 * (mean - medianSpeechSNR)
-        f[58] = mean / 20
-        f[59] = medianSpeechSNR / 20
     }
 
     /// Features 47–49: how speech alternates between vowels and consonants, which a call, a bleat or a

@@ -124,7 +124,7 @@ struct Analyze: ParsableCommand {
                 throw ExitCode(ExitStatus.dataError)
             }
             guard VoiceFeatureExtractor.supports(featureCount: voiceModel.featureCount) else {
-                printError("\(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them, or the first \(VoiceFeatureExtractor.articulatedCount) or \(VoiceFeatureExtractor.coreCount)).")
+                printError("\(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).")
                 throw ExitCode(ExitStatus.dataError)
             }
         }
