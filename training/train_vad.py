@@ -761,7 +761,11 @@ def cached(a, path, build):
         teacher = list(z["T"]) if "T" in z else None
         if a.distill > 0 and teacher is None:
             sys.exit(f"{path} holds no teacher probabilities: give another --cache to build one with --distill")
-        return list(z["X"]), list(z["Y"]), list(z["G"]), teacher
+        X = list(z["X"])
+        if X and X[0].shape[1] != FEATURES:
+            sys.exit(f"{path} holds {X[0].shape[1]} features a frame where `miccheck features` now writes "
+                     f"{FEATURES}: give another --cache to build one")
+        return X, list(z["Y"]), list(z["G"]), teacher
     X, Y, G, teacher = build()
     if path:
         extra = {"T": np.array(teacher, dtype=object)} if teacher is not None else {}
