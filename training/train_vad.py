@@ -42,6 +42,7 @@ FEATURES = 50   # columns `miccheck features` writes (VoiceFeatureExtractor.coun
 CORE_FEATURES = 47   # before the articulation features (VoiceFeatureExtractor.coreCount)
 D = FEATURES    # of which the model reads the first D (--features)
 TEACHER_DBFS = -26   # the voice's level in what Silero hears with --teacher-hears clean or level
+QUIET_DBFS = (-55, -38)   # the voice's level (active RMS) in quiet mixtures (--quiet-dbfs)
 # Levels over the adaptive noise floor (mean, speech-band and max SNR; band pairs; short and long SNR):
 # what --floor-shrink scales.
 FLOOR_FEATURES = [1, 2, 3, *range(10, 18), 23, 24]
@@ -383,7 +384,7 @@ def voice_mixture(rng, x, labels, voice, variant, noise, tmp, effects):
     -26 dBFS (with --teacher-hears level)."""
     y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
     quiet = variant == 3
-    target = rng.uniform(-55, -38) if quiet else rng.uniform(-42, -14)
+    target = rng.uniform(*QUIET_DBFS) if quiet else rng.uniform(-42, -14)
     if effects > 0 and not quiet and rng.random() < effects:
         y = voice_effect(rng, y, tmp)
     y = colour(rng, y)
@@ -821,6 +822,7 @@ def joined(data, extra):
 
 
 def main():
+    global D, QUIET_DBFS   # set from --features and --quiet-dbfs
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
@@ -879,6 +881,10 @@ def main():
     ap.add_argument("--level-jitter", type=float, default=0, metavar="DB",
                     help="shift the level (feature 0, the only one a gain changes) of every training chunk by "
                          "-DB...+DB dB, as if heard through another gain, the labels unchanged (off)")
+    ap.add_argument("--quiet-dbfs", type=float, nargs=2, default=list(QUIET_DBFS), metavar=("LO", "HI"),
+                    help="the range of the voice's level (active RMS, dBFS) in the quiet mixtures, a quarter of "
+                         "the speech mixtures (default: %(default)s); another range draws the same mixtures "
+                         "with other levels, so give it another --cache")
     ap.add_argument("--noise-variants", type=int, default=6,
                     help="mixtures made of each noise file alone (from the fourth on, played 0.8-1.25x as fast)")
     ap.add_argument("--distill", type=float, default=0.5,
@@ -986,8 +992,10 @@ def main():
                      f"--dense and --hidden (more widen the model: the new units start without effect)")
     if a.features not in (CORE_FEATURES, FEATURES):
         sys.exit(f"--features must be {FEATURES}, or {CORE_FEATURES} without the articulation features")
-    global D
+    if not -90 <= a.quiet_dbfs[0] < a.quiet_dbfs[1] <= -20:
+        sys.exit("--quiet-dbfs: give LO < HI within -90...-20 dBFS")
     D = a.features
+    QUIET_DBFS = tuple(a.quiet_dbfs)
     import torch
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
