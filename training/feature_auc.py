@@ -7,25 +7,19 @@ training; no model is involved.
 usage: swift build -c release --product miccheck
        python3 training/feature_auc.py [--split ../shared/corpus] [--columns 2 1] [--files 'snr*']
 """
-import argparse, glob, json, os, re, subprocess, sys, tempfile
+import argparse, glob, json, os, re, sys, tempfile
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from train_vad import FEATURES   # columns `miccheck features` writes
+from train_vad import FEATURES, features_of, frame_labels   # FEATURES: columns `miccheck features` writes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
 def labels(path, frames):
-    """Each 10 ms frame's label (speech or not) from the corpus's JSON beside the WAV: a frame is speech
-    when its middle lies in a labelled segment."""
-    meta = json.load(open(path[:-4] + ".json"))
-    t = np.arange(frames) * 0.01 + 0.005
-    y = np.zeros(frames, bool)
-    for a, b in meta.get("speech", []):
-        y |= (t >= a) & (t < b)
-    return y
+    """Each 10 ms frame's label (speech or not) from the corpus's JSON beside the WAV."""
+    return frame_labels(json.load(open(path[:-4] + ".json")).get("speech", []), frames)
 
 
 def auc(y, x):
@@ -54,11 +48,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "f.bin")
         for w in files:
-            subprocess.run([a.binary, "features", w, "--output", out], check=True)
-            raw = np.fromfile(out, np.float32)
-            if raw.size % FEATURES:
-                sys.exit(f"{a.binary} does not write {FEATURES} features a frame: rebuild it")
-            X = raw.reshape(-1, FEATURES)
+            X = features_of(a.binary, w, out)
             y = labels(w, len(X))
             name = os.path.basename(w)
             m = re.match(r"snr\d+_(.+?)_(?:espeak|klettres|hedgewars|asterisk)", name)

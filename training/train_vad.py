@@ -647,7 +647,10 @@ def features(binary, y, path):
 def features_of(binary, wav, out):
     """`miccheck features` of a WAV file, through the file `out`: one row of FEATURES per 10 ms frame."""
     subprocess.run([binary, "features", wav, "--output", out], check=True)
-    return np.fromfile(out, "<f4").reshape(-1, FEATURES)
+    raw = np.fromfile(out, "<f4")
+    if raw.size % FEATURES:
+        sys.exit(f"{binary} does not write {FEATURES} features a frame: rebuild it")
+    return raw.reshape(-1, FEATURES)
 
 
 def frame_labels(labels, n):
