@@ -22,13 +22,8 @@ if ! python3 -c "import soxr, soundfile, onnxruntime, webrtcvad, ten_vad, pyrnno
     export PIP_ROOT_USER_ACTION=ignore   # as root on a CI machine, without the warning
     pip install -q -r "$bench/peers/requirements.txt" && pip install -q --no-deps silero-vad==6.2.3
 fi
-if [[ "${MICCHECK_SKIP_APT:-}" != "1" ]] && ! dpkg -s libc++1 >/dev/null 2>&1; then
-    SUDO=""; [[ "$(id -u)" = 0 ]] || SUDO="sudo"
-    echo "compare-detectors: installing libc++1 (TEN VAD's library needs it)" >&2
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libc++1 >/dev/null
-fi
 
-bash scripts/setup.sh
+bash scripts/setup.sh libc++1   # the build's packages, and libc++1 for TEN VAD's library
 swift build -c release --product miccheck >/dev/null
 # run_peers.sh writes each peer's report beside its summary and carries on when one fails; a missing
 # summary is reported below with that peer's report.
