@@ -10,6 +10,10 @@ public struct AnalysisSummary: Sendable, Equatable {
     public private(set) var firstSilent: (time: Double, signature: DeadMicrophoneSignature)?
     /// Whether the microphone was judged dead when the input ended.
     public private(set) var endsSilent = false
+    /// How many times each warning was raised.
+    public private(set) var warnings: [MicrophoneWarning.Kind: Int] = [:]
+    /// The first time each warning was raised, with its figures.
+    public private(set) var firstWarnings: [MicrophoneWarning.Kind: (time: Double, warning: MicrophoneWarning)] = [:]
 
     public init() {}
 
@@ -29,6 +33,11 @@ public struct AnalysisSummary: Sendable, Equatable {
                 endsSilent = true
                 if firstSilent == nil { firstSilent = (t, sig) }
             case .microphoneActive: endsSilent = false
+            default:
+                if let w = e.raisedWarning {
+                    warnings[w.kind, default: 0] += 1
+                    if firstWarnings[w.kind] == nil { firstWarnings[w.kind] = (e.time, w) }
+                }
             }
         }
     }
@@ -43,9 +52,29 @@ public struct AnalysisSummary: Sendable, Equatable {
         return "the microphone seems dead from \(formatSeconds(first.time)): \(first.signature.explanation)\(when)"
     }
 
+    /// How many times `kind` was raised.
+    public func count(_ kind: MicrophoneWarning.Kind) -> Int { warnings[kind] ?? 0 }
+
+    /// The warnings raised, as "noisy microphone 1× (a hum, -35.2 dBFS), clipping 2×", or `nil` when none was.
+    public var warningsLine: String? {
+        let parts = MicrophoneWarning.Kind.allCases.compactMap { kind -> String? in
+            guard let n = warnings[kind], n > 0, let first = firstWarnings[kind] else { return nil }
+            let name = kind.displayName
+            let detail: String
+            switch first.warning {
+            case .noisy(let noise, let db): detail = "\(noise?.description ?? "unclear kind"), \(MicrophoneWarning.db(db)) dBFS"
+            case .clipping(let ceiling, let share): detail = "\(MicrophoneWarning.percent(share)) at \(MicrophoneWarning.db(ceiling)) dBFS"
+            case .speechTooQuiet(let db): detail = "\(MicrophoneWarning.db(db)) dBFS"
+            case .wrongSource(let name): detail = name
+            }
+            return "\(name) \(n)× (first at \(formatSeconds(first.time)): \(detail))"
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
     public static func == (a: AnalysisSummary, b: AnalysisSummary) -> Bool {
         a.frames == b.frames && a.speechFrames == b.speechFrames && a.utterances == b.utterances
-            && a.silentEvents == b.silentEvents && a.loudestPeakDB == b.loudestPeakDB
+            && a.silentEvents == b.silentEvents && a.loudestPeakDB == b.loudestPeakDB && a.warnings == b.warnings
     }
 }
 

@@ -33,10 +33,28 @@ public enum AnalysisEvent: Sendable, Equatable {
     case speechEnded(time: Double)
     case microphoneSilent(time: Double, signature: DeadMicrophoneSignature)
     case microphoneActive(time: Double)
+    /// Steady background noise loud enough to bother others, while the user is not talking: its kind
+    /// where it is clear, and its level (dBFS).
+    case noisyMicrophone(time: Double, noise: NoiseKind?, levelDB: Float)
+    /// The background noise has gone.
+    case microphoneClean(time: Double)
+    /// The input hits a ceiling (dBFS) often enough to distort; `share`: the fraction of samples cut flat.
+    case clipping(time: Double, ceilingDB: Float, share: Float)
+    /// No clipping for a while.
+    case clippingEnded(time: Double)
+    /// The user's speech arrives with an active level (dBFS) too low for others to hear it well.
+    case speechTooQuiet(time: Double, levelDB: Float)
+    /// The user's speech has come up to a good level (dBFS) again.
+    case speechLevelOK(time: Double, levelDB: Float)
+    /// The source is the monitor of an output (what the speakers play), not a microphone. Raised once,
+    /// at the start, by live capture (the analyzer never raises it).
+    case wrongSource(time: Double, source: String)
 
     public var time: Double {
         switch self {
-        case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t): t
+        case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t),
+             .noisyMicrophone(let t, _, _), .microphoneClean(let t), .clipping(let t, _, _), .clippingEnded(let t),
+             .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _): t
         }
     }
 
@@ -47,6 +65,13 @@ public enum AnalysisEvent: Sendable, Equatable {
         case .speechEnded: "speech_ended"
         case .microphoneSilent: "microphone_silent"
         case .microphoneActive: "microphone_active"
+        case .noisyMicrophone: "noisy_microphone"
+        case .microphoneClean: "microphone_clean"
+        case .clipping: "clipping"
+        case .clippingEnded: "clipping_ended"
+        case .speechTooQuiet: "speech_too_quiet"
+        case .speechLevelOK: "speech_level_ok"
+        case .wrongSource: "wrong_source"
         }
     }
 }
@@ -84,11 +109,18 @@ public struct Analyzer: Sendable {
         /// How each frame's `speech` is decided (the voice detector only).
         public var frame: SpeechFrameDecision.Configuration
         public var silence: SilentMicrophoneDetector.Configuration
+        public var noise: NoisyMicrophoneDetector.Configuration
+        public var clipping: ClippingDetector.Configuration
+        public var quietSpeech: QuietSpeechDetector.Configuration
 
         public init(detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
                     frame: SpeechFrameDecision.Configuration = .default,
-                    silence: SilentMicrophoneDetector.Configuration = .default) {
+                    silence: SilentMicrophoneDetector.Configuration = .default,
+                    noise: NoisyMicrophoneDetector.Configuration = .default,
+                    clipping: ClippingDetector.Configuration = .default,
+                    quietSpeech: QuietSpeechDetector.Configuration = .default) {
             self.detector = detector; self.speech = speech; self.frame = frame; self.silence = silence
+            self.noise = noise; self.clipping = clipping; self.quietSpeech = quietSpeech
         }
     }
 
@@ -111,6 +143,9 @@ public struct Analyzer: Sendable {
     private var frameDecision: SpeechFrameDecision
     private var levelRule: LevelRuleDetector
     private var silence: SilentMicrophoneDetector
+    private var noise: NoisyMicrophoneDetector
+    private var clipping: ClippingDetector
+    private var quietSpeech: QuietSpeechDetector
     private var frameIndex = 0
     private var finished = false
     /// Frames whose record waits for the model's look-ahead: their levels, oldest first (a ring).
@@ -150,6 +185,9 @@ public struct Analyzer: Sendable {
         frameDecision = SpeechFrameDecision(configuration: configuration.frame)
         levelRule = LevelRuleDetector()
         silence = SilentMicrophoneDetector(configuration: configuration.silence)
+        noise = NoisyMicrophoneDetector(configuration: configuration.noise)
+        clipping = ClippingDetector(configuration: configuration.clipping)
+        quietSpeech = QuietSpeechDetector(configuration: configuration.quietSpeech)
     }
 
     /// Feeds mono samples at ``inputRate``; calls `emit` for every record they complete.
@@ -236,11 +274,11 @@ public struct Analyzer: Sendable {
             pendingCount -= 1
         } else {
             // The input ended inside this frame: measure it from the 16 kHz signal.
-            var ms = 0.0, peak: Float = 0, lo = Float.infinity, hi = -Float.infinity
-            for x in frame { ms += Double(x * x); peak = max(peak, abs(x)); lo = min(lo, x); hi = max(hi, x) }
+            var ms = 0.0, sum = 0.0, peak: Float = 0, lo = Float.infinity, hi = -Float.infinity
+            for x in frame { ms += Double(x * x); sum += Double(x); peak = max(peak, abs(x)); lo = min(lo, x); hi = max(hi, x) }
             ms /= Double(frame.count)
             level = FrameLevel(index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
-                               minimum: lo, maximum: hi, meanSquare: ms)
+                               minimum: lo, maximum: hi, meanSquare: ms, mean: sum / Double(frame.count))
         }
         let t = time(ofFrame: frameIndex)
         let silenceEvent = silence.process(level: level, bandFlatness: vad.features.bandFlatness)
@@ -270,7 +308,29 @@ public struct Analyzer: Sendable {
         case .ended: emit(.event(.speechEnded(time: t)))
         case nil: break
         }
+        healthEvents(level: level, probability: prob, time: t, emit: emit)
         frameIndex += 1
+    }
+
+    /// The microphone's health besides a dead device: background noise, clipping, quiet speech. The
+    /// speech probability is the model's latest (with look-ahead, that of a frame 30 ms earlier).
+    private mutating func healthEvents(level: FrameLevel, probability: Float, time t: Double, emit: (AnalysisOutput) -> Void) {
+        let speaking = configuration.detector == .vad ? speech.isSpeaking : levelRule.isSpeaking
+        switch noise.process(level: level, voice: probability, speaking: speaking, features: vad.features) {
+        case .noisy(let kind, let db): emit(.event(.noisyMicrophone(time: t, noise: kind, levelDB: db)))
+        case .clean: emit(.event(.microphoneClean(time: t)))
+        case nil: break
+        }
+        switch clipping.process(level: level, samples: block) {
+        case .clipping(let ceiling, let share): emit(.event(.clipping(time: t, ceilingDB: ceiling, share: share)))
+        case .ended: emit(.event(.clippingEnded(time: t)))
+        case nil: break
+        }
+        switch quietSpeech.process(level: level, probability: probability, speaking: speaking) {
+        case .tooQuiet(let db): emit(.event(.speechTooQuiet(time: t, levelDB: db)))
+        case .levelOK(let db): emit(.event(.speechLevelOK(time: t, levelDB: db)))
+        case nil: break
+        }
     }
 
     /// Emits the oldest awaiting frame's record with `probability`.

@@ -19,6 +19,10 @@ public enum Decibels {
         return max(floor, Float(20 * log10(amplitude)))
     }
 
+    /// Mean square (linear power) of a level in dBFS; 0 at or below ``floor``.
+    @inline(__always)
+    public static func power(_ dB: Float) -> Float { dB <= floor ? 0 : Float(pow(10, Double(dB) / 10)) }
+
     /// Linear amplitude of a level in dBFS.
     public static func amplitude(_ dB: Double) -> Double { pow(10, dB / 20) }
 }

@@ -87,6 +87,11 @@ public struct VoiceFeatureExtractor: Sendable {
     /// Harmonicity of the last frame: the window-corrected normalised autocorrelation peak, 0…1.
     public private(set) var harmonicity: Float = 0
 
+    /// The last frame's level in band `band` (0..<16, mel-spaced from 80 to 7600 Hz), dBFS (floor -120).
+    public func bandLevelDB(_ band: Int) -> Float { bandDB[band] }
+    /// The number of bands ``bandLevelDB(_:)`` reads.
+    public static var bands: Int { bandCount }
+
     static let minLag = 32    // 500 Hz
     static let maxLag = 200   // 80 Hz
 

@@ -1,3 +1,5 @@
+public import MicCheck
+
 /// The pre-join lobby: who is already in the call, the user's own toggles, the microphone check, and
 /// join or close.
 public struct LobbyModel: Sendable, Hashable {
@@ -60,6 +62,11 @@ public struct LobbyModel: Sendable, Hashable {
     /// The analyser found the microphone's signal dead, or alive again.
     public mutating func microphoneDeadSignal(_ dead: Bool, at time: Double) {
         microphone.deadSignal(dead, at: time)
+    }
+
+    /// A warning of the analyser raised or cleared (noisy, clipping, too quiet, wrong source).
+    public mutating func microphoneWarning(_ event: AnalysisEvent) {
+        microphone.apply(event)
     }
 
     /// Whether to show ``MicrophoneCheck/silentWarning`` now.

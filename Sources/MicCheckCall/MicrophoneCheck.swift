@@ -1,3 +1,5 @@
+public import MicCheck
+
 /// The lobby's microphone check: the live level, and whether to warn that the microphone does not
 /// seem to work.
 ///
@@ -6,6 +8,10 @@
 /// when the device looks dead (exact zeros, a constant or a stuck value: the analyser's
 /// `microphone_silent`) or when no audio arrives at all. A quiet room is not a dead microphone: low
 /// levels alone never raise it.
+///
+/// It also keeps the analyser's other warnings (a noisy microphone, clipping, speech too quiet, an
+/// output's monitor instead of a microphone): each is up from the event that raises it until the
+/// event that clears it, and shown while the microphone is on.
 public struct MicrophoneCheck: Sendable, Hashable {
     public struct Configuration: Sendable, Hashable {
         /// Seconds the microphone must have been on before the warning may show.
@@ -38,6 +44,8 @@ public struct MicrophoneCheck: Sendable, Hashable {
     public private(set) var levelDB: Float = -160
     /// Recent levels, oldest first, dBFS.
     public private(set) var history: [Float] = []
+    /// The warnings that are up, by kind.
+    public private(set) var warnings: [MicrophoneWarning.Kind: MicrophoneWarning] = [:]
 
     public init(isOn: Bool, at time: Double, configuration: Configuration = .default) {
         self.configuration = configuration
@@ -63,6 +71,18 @@ public struct MicrophoneCheck: Sendable, Hashable {
     public mutating func deadSignal(_ dead: Bool, at time: Double) {
         isDeadSignal = dead
         lastAudioAt = time
+    }
+
+    /// An event of the analyser: raises or clears a warning (others are ignored).
+    public mutating func apply(_ event: AnalysisEvent) {
+        if let w = event.raisedWarning { warnings[w.kind] = w }
+        if let kind = event.clearedWarning { warnings[kind] = nil }
+    }
+
+    /// The warnings to show now, in a fixed order (none while the microphone is off).
+    public var shownWarnings: [MicrophoneWarning] {
+        guard isOn else { return [] }
+        return MicrophoneWarning.Kind.allCases.compactMap { warnings[$0] }
     }
 
     /// The level for a meter, 0…1 (-50…0 dBFS).

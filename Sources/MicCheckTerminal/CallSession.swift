@@ -22,6 +22,9 @@ public enum SessionEvent: Sendable, Hashable {
     case promptShown(PermissionPrompt.Kind)
     case promptDismissed(PermissionPrompt.Kind)
     case settingsStepsShown
+    /// A microphone warning (noisy, clipping, too quiet, wrong source) appeared in the lobby's check, or went.
+    case microphoneWarningShown(MicrophoneWarning.Kind)
+    case microphoneWarningCleared(MicrophoneWarning.Kind)
 
     /// The event's name in the JSON Lines log.
     public var name: String {
@@ -37,6 +40,8 @@ public enum SessionEvent: Sendable, Hashable {
         case .promptShown: "permission_prompt_shown"
         case .promptDismissed: "permission_prompt_dismissed"
         case .settingsStepsShown: "settings_steps_shown"
+        case .microphoneWarningShown: "microphone_warning_shown"
+        case .microphoneWarningCleared: "microphone_warning_cleared"
         }
     }
 }
@@ -181,6 +186,11 @@ public struct CallSession: Sendable {
         case (.lobby(var lobby), .microphoneActive):
             lobby.microphoneDeadSignal(false, at: time)
             phase = .lobby(lobby)
+        case (.lobby(var lobby), _) where event.raisedWarning != nil || event.clearedWarning != nil:
+            lobby.microphoneWarning(event)
+            phase = .lobby(lobby)
+            if let w = event.raisedWarning { events.append(.microphoneWarningShown(w.kind)) }
+            if let kind = event.clearedWarning { events.append(.microphoneWarningCleared(kind)) }
         case (.inCall(var active), .speechStarted):
             let shown = active.localSpeechStarted(at: time)
             phase = .inCall(active)

@@ -93,6 +93,9 @@ extension CallViewFactory {
         if screen.lobby.showsSilentWarning(at: screen.time) {
             rows.append(Text(MicrophoneCheck.silentWarning, style: TextStyle(color: .yellow, bold: true), wraps: true))
         }
+        for warning in mic.shownWarnings {
+            rows.append(Text(warning.sentence(source: screen.microphoneName), style: TextStyle(color: .yellow), wraps: true))
+        }
         return VStack(rows)
     }
 

@@ -233,18 +233,33 @@ func eventRecord(_ e: AnalysisEvent) -> String {
         "{\"event\": \"speech_started\", \"t\": \(fixed(t, 2)), \"audio_start\": \(fixed(start, 2))}"
     case .microphoneSilent(let t, let sig):
         "{\"event\": \"microphone_silent\", \"t\": \(fixed(t, 2)), \"reason\": \"\(sig.rawValue)\"}"
+    case .noisyMicrophone(let t, let noise, let db):
+        "{\"event\": \"noisy_microphone\", \"t\": \(fixed(t, 2)), \"noise\": \"\(noise?.rawValue ?? "unclear")\", \"level_db\": \(fixed(Double(db), 1))}"
+    case .clipping(let t, let ceiling, let share):
+        "{\"event\": \"clipping\", \"t\": \(fixed(t, 2)), \"ceiling_db\": \(fixed(Double(ceiling), 1)), \"clipped_percent\": \(fixed(Double(share) * 100, 2))}"
+    case .speechTooQuiet(let t, let db), .speechLevelOK(let t, let db):
+        "{\"event\": \"\(e.name)\", \"t\": \(fixed(t, 2)), \"level_db\": \(fixed(Double(db), 1))}"
+    case .wrongSource(let t, let source):
+        "{\"event\": \"wrong_source\", \"t\": \(fixed(t, 2)), \"source\": \(jsonString(source)), \"reason\": \"monitor\"}"
     default:
         "{\"event\": \"\(e.name)\", \"t\": \(fixed(e.time, 2))}"
     }
 }
 
-func timelineLine(_ e: AnalysisEvent) -> String {
+/// A line of the text timeline; `source` names the microphone in warnings that suggest a volume.
+func timelineLine(_ e: AnalysisEvent, source: String? = nil) -> String {
     let what: String
     switch e {
     case .speechStarted: what = "speech started"
     case .speechEnded: what = "speech ended"
     case .microphoneSilent(_, let sig): what = "microphone silent: \(sig.explanation)"
     case .microphoneActive: what = "microphone active again"
+    case .microphoneClean: what = "microphone clean: the background noise has gone"
+    case .clippingEnded: what = "clipping ended"
+    case .speechLevelOK(_, let db): what = "speech level good again (\(fixed(Double(db), 1)) dBFS)"
+    case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource:
+        let w = e.raisedWarning
+        what = "\(w?.kind.displayName ?? e.name): \(w?.sentence(source: source) ?? "")"
     }
     let t = formatSeconds(e.time)
     return String(repeating: " ", count: max(2, 12 - t.count)) + t + "  " + what
@@ -255,6 +270,7 @@ func summaryLine(_ s: AnalysisSummary) -> String {
     return "  summary: speech \(formatSeconds(s.speechTime)) of \(formatSeconds(s.duration)) (\(share)%), "
         + "\(s.utterances) utterance\(s.utterances == 1 ? "" : "s"), loudest level \(fixed(Double(s.loudestLevelDB), 1)) dBFS, "
         + "peak \(fixed(Double(s.loudestPeakDB), 1)) dBFS; \(s.microphoneVerdict)"
+        + (s.warningsLine.map { "; warnings: \($0)" } ?? "")
 }
 
 func summaryObject(name: String, format: AudioFormat, summary s: AnalysisSummary, events: [AnalysisEvent]) -> String {
@@ -273,6 +289,10 @@ func summaryObject(name: String, format: AudioFormat, summary s: AnalysisSummary
     if let first = s.firstSilent {
         fields.append("\"dead_from\": \(fixed(first.time, 2))")
         fields.append("\"dead_signature\": \(jsonString(first.signature.rawValue))")
+    }
+    // How many times each warning was raised (wrong_source is live capture's alone).
+    for kind in MicrophoneWarning.Kind.allCases where kind != .wrongSource {
+        fields.append("\(jsonString(kind.rawValue)): \(s.count(kind))")
     }
     fields.append("\"events\": [" + events.map(eventRecord).joined(separator: ", ") + "]")
     return "{" + fields.joined(separator: ", ") + "}"

@@ -24,7 +24,11 @@ struct Listen: ParsableCommand {
             seconds from the start of capture, one line flushed per record.
 
             A source that delivers only silence (muted, unplugged) raises microphone_silent within 2 s \
-            and microphone_active when sound returns. If the server goes away, listen reconnects for up \
+            and microphone_active when sound returns (10 s for a source that sends digital silence \
+            between words, as noise gates and DTX codecs do). Warnings: noisy_microphone / \
+            microphone_clean (steady background noise while you are not talking), clipping / \
+            clipping_ended, speech_too_quiet / speech_level_ok, and wrong_source (an output's \
+            monitor instead of a microphone, once at the start). If the server goes away, listen reconnects for up \
             to --reconnect seconds and resumes (`t` keeps counting); if the source disappears, it falls \
             back to the default source. Ctrl-C or SIGTERM ends with a summary (on stderr for jsonl).
             """
@@ -79,6 +83,7 @@ struct Listen: ParsableCommand {
         defer { if let sentence = duckingSession?.stop() { display.message(sentence) } }
         #endif
         display.message("miccheck: listening to \(input.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
+        display.source = input.label
 
         let caught = CaughtSignal()
         signal(SIGPIPE, SIG_IGN)
@@ -107,6 +112,7 @@ struct Listen: ParsableCommand {
             }
             #endif
         }
+        if let monitor = input.monitorSource { show(.event(.wrongSource(time: 0, source: monitor))) }
         var analyzer = Analyzer(inputRate: input.sampleRate, configuration: analysisConfiguration)
         var samplesInStream = 0
         let captureStart = DispatchTime.now()
@@ -264,6 +270,8 @@ final class LiveDisplay {
     private var now = 0.0
     private var lastDraw = -1.0
     private var meterShown = false
+    /// The source listened to, named in warnings that suggest changing its volume.
+    var source: String?
 
     init(out: OutputWriter, format: LiveFormat, muted: Bool) {
         self.out = out
@@ -281,7 +289,7 @@ final class LiveDisplay {
             if format == .jsonl { out.line(frameRecord(f)) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
         case .event(let e):
             if format == .jsonl { out.line(eventRecord(e)); return }
-            above(timelineLine(e))
+            above(timelineLine(e, source: source))
             if case .speechStarted(let t, _) = e, notice.speechStarted(at: t) {
                 above(String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t) + "  You are muted.")
             }

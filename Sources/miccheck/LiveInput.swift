@@ -34,10 +34,13 @@ protocol LiveInput: AnyObject, Sendable {
     func stop()
     /// A line for the end of the run about how the input went (nil: nothing to say).
     var closingNote: String? { get }
+    /// The source, named as in `label`, when it is the monitor of an output rather than a microphone.
+    var monitorSource: String? { get }
 }
 
 extension LiveInput {
     var closingNote: String? { nil }
+    var monitorSource: String? { nil }
 }
 
 /// The bundled sample, delivered in real time in 10 ms blocks, as a microphone would deliver it;
@@ -113,6 +116,7 @@ final class PulseInput: LiveInput, @unchecked Sendable {
         guard let s = microphone.source else { return "no source" }
         return "\(s.description) (\(s.name))"
     }
+    var monitorSource: String? { microphone.monitorSource }
     var sampleRate: Int { microphone.sampleRate }
     var droppedSamples: Int { microphone.droppedSamples }
     func stop() { microphone.stop() }
@@ -195,6 +199,7 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
         return (far, stream)
     }
 
+    var monitorSource: String? { microphone.monitorSource }
     var label: String {
         guard let s = microphone.source else { return "no source" }
         return "\(s.description) (\(s.name)) through voice processing"
@@ -267,5 +272,12 @@ final class VoiceProcessedInput: LiveInput, @unchecked Sendable {
             farBlock.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[0..<m])) }
         }
     }
+}
+#endif
+
+#if canImport(MicCheckPulse)
+extension PulseMicrophone {
+    /// The source, as "Description (name)", when it is an output's monitor rather than a microphone.
+    var monitorSource: String? { source.flatMap { $0.isMonitor ? "\($0.description) (\($0.name))" : nil } }
 }
 #endif

@@ -108,13 +108,16 @@ struct PlotCollector {
             case .speechEnded: colour = "#9e9e9e"
             case .microphoneSilent: colour = "#c62828"
             case .microphoneActive: colour = "#6a1b9a"
+            case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource: colour = "#f9a825"
+            case .microphoneClean, .clippingEnded, .speechLevelOK: colour = "#558b2f"
             }
             let xe = n(x(e.time))
             s += "<line x1=\"\(xe)\" y1=\"\(Int(levelTop))\" x2=\"\(xe)\" y2=\"\(Int(probTop + probH))\" stroke=\"\(colour)\" stroke-dasharray=\"3,3\"><title>\(e.name) at \(n(e.time)) s</title></line>\n"
         }
         let legend: [(String, String)] = [("#1565c0", "level"), ("#e65100", "speech probability"), ("#c8e6c9", "speech"),
                                            ("#2e7d32", "speech_started"), ("#9e9e9e", "speech_ended"),
-                                           ("#c62828", "microphone_silent"), ("#6a1b9a", "microphone_active")]
+                                           ("#c62828", "microphone_silent"), ("#6a1b9a", "microphone_active"),
+                                           ("#f9a825", "warning"), ("#558b2f", "warning cleared")]
         var lx = left
         for (c, label) in legend {
             s += "<rect x=\"\(n(lx))\" y=\"\(Int(height - 22))\" width=\"12\" height=\"12\" fill=\"\(c)\"/><text x=\"\(n(lx + 16))\" y=\"\(Int(height - 12))\">\(label)</text>\n"

@@ -82,6 +82,8 @@ struct Lobby: ParsableCommand {
                                   microphoneName: audio?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
                                   at: clock.now)
         let factory: any CallViewFactory = tiles == .microphone ? MicrophoneTileFactory() : DefaultCallViewFactory()
+        // An output's monitor is no microphone: the check says so from the start.
+        if let monitor = input?.monitorSource { _ = session.microphoneEvent(.wrongSource(time: 0, source: monitor), at: clock.now) }
 
         #if canImport(CTerminal)
         let screen: TerminalScreen
@@ -215,6 +217,7 @@ struct Lobby: ParsableCommand {
             f["video"] = s.videoOn
             f["speaker"] = s.speakerOn
         case .promptShown(let kind), .promptDismissed(let kind): f["prompt"] = kind.rawValue
+        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind): f["warning"] = kind.rawValue
         default: break
         }
         return f

@@ -1,0 +1,87 @@
+/// A warning about the microphone besides a dead device, as a call's microphone check shows it.
+public enum MicrophoneWarning: Sendable, Hashable {
+    /// Steady background noise, of a kind where it is clear, at a level (dBFS).
+    case noisy(NoiseKind?, levelDB: Float)
+    /// The input is cut flat at a ceiling (dBFS) in a share of its samples.
+    case clipping(ceilingDB: Float, share: Float)
+    /// Speech arrives at this active level (dBFS), too quiet.
+    case speechTooQuiet(levelDB: Float)
+    /// The source is an output's monitor, not a microphone.
+    case wrongSource(String)
+
+    /// Which warning, without its figures: a raised warning of a kind replaces the one before.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case noisy = "noisy_microphone", clipping, speechTooQuiet = "speech_too_quiet", wrongSource = "wrong_source"
+
+        /// In words: "noisy microphone", "clipping", "speech too quiet", "wrong source".
+        public var displayName: String {
+            switch self {
+            case .noisy: "noisy microphone"
+            case .clipping: "clipping"
+            case .speechTooQuiet: "speech too quiet"
+            case .wrongSource: "wrong source"
+            }
+        }
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .noisy: .noisy
+        case .clipping: .clipping
+        case .speechTooQuiet: .speechTooQuiet
+        case .wrongSource: .wrongSource
+        }
+    }
+
+    /// What to tell the user; `source` names the microphone whose volume to change, where known.
+    public func sentence(source: String? = nil) -> String {
+        let volume = source.map { "the input volume of \($0)" } ?? "your microphone's input volume"
+        switch self {
+        case .noisy(let kind, let db):
+            return "Your microphone picks up \(kind?.description ?? "background noise") (\(Self.db(db)) dBFS) that others will hear. "
+                + "Move somewhere quieter, or turn on noise suppression."
+        case .clipping(let ceiling, let share):
+            return "Your microphone is too loud and distorts: \(Self.percent(share)) of the sound is cut flat at \(Self.db(ceiling)) dBFS. "
+                + "Lower \(volume)."
+        case .speechTooQuiet(let db):
+            return "Your voice is very quiet (\(Self.db(db)) dBFS while you speak). Raise \(volume), or move closer to the microphone."
+        case .wrongSource(let name):
+            return "You are listening to \(name), the monitor of an output (what the speakers play), not a microphone. Pick a microphone."
+        }
+    }
+
+    static func db(_ v: Float) -> String {
+        let tenths = Int((abs(v) * 10).rounded())
+        return (v < 0 && tenths != 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
+    }
+
+    static func percent(_ share: Float) -> String {
+        let p = share * 100
+        if p >= 10 { return "\(Int(p.rounded())) %" }
+        let tenths = Int((p * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) %"
+    }
+}
+
+extension AnalysisEvent {
+    /// The warning this event raises, if it raises one.
+    public var raisedWarning: MicrophoneWarning? {
+        switch self {
+        case .noisyMicrophone(_, let kind, let db): .noisy(kind, levelDB: db)
+        case .clipping(_, let ceiling, let share): .clipping(ceilingDB: ceiling, share: share)
+        case .speechTooQuiet(_, let db): .speechTooQuiet(levelDB: db)
+        case .wrongSource(_, let name): .wrongSource(name)
+        default: nil
+        }
+    }
+
+    /// The kind of warning this event clears, if it clears one.
+    public var clearedWarning: MicrophoneWarning.Kind? {
+        switch self {
+        case .microphoneClean: .noisy
+        case .clippingEnded: .clipping
+        case .speechLevelOK: .speechTooQuiet
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,163 @@
+/// Why the microphone is judged dead.
+public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
+    /// Every sample is exactly zero.
+    case digitalSilence = "digital_silence"
+    /// Every sample holds the same non-zero value (a DC offset or a stuck converter).
+    case constantValue = "constant_value"
+    /// A steady, spectrally flat hiss below about -70 dBFS (over any DC offset): the input's own
+    /// noise, nothing from a room.
+    case hiss = "hiss"
+
+    /// What to tell the user.
+    public var explanation: String {
+        switch self {
+        case .digitalSilence: "the device delivers only digital silence (exact zeros)"
+        case .constantValue: "the device delivers a constant value (a DC offset or a stuck sample)"
+        case .hiss: "the device delivers only a faint, featureless hiss"
+        }
+    }
+}
+
+/// Tells a dead microphone from a quiet room, and from a source that sends digital silence between
+/// sounds: raises `silent` when the device stops delivering anything a room could have produced, and
+/// `active` when sound returns.
+///
+/// A live microphone never delivers exact zeros or one constant value: its converter always has some
+/// noise. But noise gates, codecs with discontinuous transmission (DTX), Bluetooth headsets and
+/// synthetic voices do send exact zeros between words, and calling such a source dead mid-call is the
+/// worst error this detector can make. So how long a constant stretch must last depends on what the
+/// source has shown (the first that applies):
+///
+/// | the source has shown | a constant stretch must last |
+/// |---|---|
+/// | nothing but constant samples yet | ``Configuration/constantAtStart`` (1.9 s) |
+/// | a constant gap bounded by sound on both sides (it is gated) | ``Configuration/constantWhenGated`` (10 s) |
+/// | a noise floor: a second of non-constant room tone or steady sound | ``Configuration/constantAfterFloor`` (1 s) |
+/// | sound, but no floor and no gap yet | ``Configuration/constantUnproven`` (4 s, as Jitsi) |
+///
+/// A device that dies after it has shown its room tone (every real microphone between words) is then
+/// found in a second; one that goes quiet in a source that pauses in digital silence waits 10 s.
+/// How loud the sound was just before the zeros says nothing: trimmed prompts, synthetic voices and
+/// sample-based mixes end in a loud sample and then zeros, exactly as a cable pulled mid-word does.
+///
+/// A hiss is judged dead when its level without DC offset stays below ``Configuration/hissLevel``,
+/// spectrally flat and steady for ``Configuration/hissDuration``: room tone is coloured and varies.
+///
+/// - Complexity: O(1) per frame; nothing is allocated.
+public struct SilentMicrophoneDetector: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var constantAtStart: Double = 1.9
+        public var constantAfterFloor: Double = 1.0
+        public var constantUnproven: Double = 4.0
+        public var constantWhenGated: Double = 10.0
+        /// A constant run at least this long, with sound before and after it, marks the source as
+        /// gated (seconds). Shorter gaps (a dropped buffer) say nothing.
+        public var gatedGap: Double = 0.2
+        /// Seconds of non-constant floor (below ``floorLevel``, or steady within ``steadyStep``) that
+        /// show an ungated source.
+        public var floorEvidence: Double = 1.0
+        /// Level without DC offset (dBFS) below which a non-constant frame counts as room tone.
+        public var floorLevel: Float = -50
+        /// Largest change of level between consecutive frames (dB) of steady sound.
+        public var steadyStep: Float = 3
+        public var hissLevel: Float = -70
+        public var hissDuration: Double = 1.5
+        /// Mean band flatness at or above which a hiss counts as featureless.
+        public var hissFlatness: Float = 0.5
+        /// Largest spread of frame levels (dB) a featureless hiss may show.
+        public var hissSpread: Float = 8
+        /// Sound must last this long to end a silent verdict (seconds).
+        public var activeAfter: Double = 0.05
+
+        public init() {}
+        public static let `default` = Configuration()
+    }
+
+    public enum Event: Sendable, Equatable {
+        case silent(DeadMicrophoneSignature)
+        case active
+    }
+
+    public let configuration: Configuration
+    private let fps = Double(LevelMeter.framesPerSecond)
+    private var constantRun = 0
+    private var constantValue: Float = 0
+    private var hissRun = 0
+    private var hissFlatSum: Float = 0
+    private var hissMin: Float = 0
+    private var hissMax: Float = 0
+    private var aliveRun = 0
+    private var floorRun = 0
+    private var lastLevel: Float = Decibels.floor
+    private var heardSignal = false
+    /// The source has shown a second of room tone or steady sound.
+    public private(set) var heardFloor = false
+    /// The source has shown a constant gap between sounds.
+    public private(set) var isGated = false
+    /// The current verdict: the signature of a dead device, or `nil` while the microphone seems to work.
+    public private(set) var deadSignature: DeadMicrophoneSignature?
+
+    public init(configuration: Configuration = .default) { self.configuration = configuration }
+
+    /// How long the current constant stretch must last to be a dead device (seconds).
+    public var constantLimit: Double {
+        let c = configuration
+        if !heardSignal { return c.constantAtStart }
+        if isGated { return c.constantWhenGated }
+        if heardFloor { return c.constantAfterFloor }
+        return c.constantUnproven
+    }
+
+    /// Feeds one frame: its level (at the input's rate) and the band flatness of the same frame.
+    public mutating func process(level: FrameLevel, bandFlatness: Float) -> Event? {
+        let c = configuration
+        let ac = level.acLevelDB
+        if level.isConstant {
+            if constantRun == 0 || level.minimum != constantValue {
+                constantRun = 0
+                constantValue = level.minimum
+            }
+            constantRun += 1
+            floorRun = 0
+        } else {
+            // A gap already judged dead says nothing about gating.
+            if heardSignal && deadSignature == nil && constantRun >= Int(c.gatedGap * fps) { isGated = true }
+            constantRun = 0
+            heardSignal = true
+            let floorLike = ac < c.floorLevel || abs(ac - lastLevel) <= c.steadyStep
+            floorRun = floorLike ? floorRun + 1 : 0
+            if floorRun >= Int(c.floorEvidence * fps) { heardFloor = true }
+            lastLevel = ac
+        }
+        let quiet = !level.isConstant && ac < c.hissLevel
+        if quiet {
+            if hissRun == 0 { hissFlatSum = 0; hissMin = ac; hissMax = ac }
+            hissRun += 1
+            hissFlatSum += bandFlatness
+            hissMin = min(hissMin, ac); hissMax = max(hissMax, ac)
+        } else {
+            hissRun = 0
+        }
+        let alive = !level.isConstant && ac >= c.hissLevel
+        aliveRun = alive ? aliveRun + 1 : 0
+
+        if deadSignature != nil {
+            if aliveRun >= max(1, Int(c.activeAfter * fps)) {
+                deadSignature = nil
+                return .active
+            }
+            return nil
+        }
+        if constantRun > 0 && constantRun >= Int(constantLimit * fps) {
+            let sig: DeadMicrophoneSignature = constantValue == 0 ? .digitalSilence : .constantValue
+            deadSignature = sig
+            return .silent(sig)
+        }
+        if hissRun >= Int(c.hissDuration * fps), hissFlatSum / Float(hissRun) >= c.hissFlatness,
+           hissMax - hissMin <= c.hissSpread {
+            deadSignature = .hiss
+            return .silent(.hiss)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import MicCheck
+import MicCheckTesting
+import Testing
+
+/// The events of `name` in `events`, with their times.
+func times(_ events: [AnalysisEvent], _ name: String) -> [Double] { events.filter { $0.name == name }.map(\.time) }
+
+func noisy(_ events: [AnalysisEvent]) -> [(t: Double, kind: NoiseKind?, db: Float)] {
+    events.compactMap { if case .noisyMicrophone(let t, let k, let db) = $0 { (t, k, db) } else { nil } }
+}
+
+/// `x` and `y` added sample by sample (the length of the shorter).
+func mix(_ x: [Float], _ y: [Float]) -> [Float] { zip(x, y).map { $0 + $1 } }
+
+@Suite("Dead microphone: sources that pause in digital silence")
+struct GatedSourceTests {
+    let rate = 16_000
+
+    /// Bursts of voice with digital silence between them and none before, as a DTX codec, a noise
+    /// gate or a synthetic voice delivers them: every burst ends on a loud sample.
+    func gated(pauses: [Double]) -> [Float] {
+        let burst = Signals.voice(rmsDB: -22, seconds: 1.2, sampleRate: rate)
+        var x = burst
+        for p in pauses { x += [Float](repeating: 0, count: Int(p * Double(rate))) + burst }
+        return x
+    }
+
+    /// The time just after the last non-zero sample.
+    func lastSound(_ x: [Float]) -> Double { Double((x.lastIndex { $0 != 0 } ?? -1) + 1) / Double(rate) }
+
+    @Test("digital-silence pauses of up to 3.5 s between words, from the first word on, are never a dead device",
+          arguments: [[1.5, 3.0, 2.5], [3.5, 0.6, 3.5], [2.2]])
+    func pausesAreNotDead(pauses: [Double]) {
+        let (_, events) = analyse(gated(pauses: pauses), rate: rate)
+        #expect(silentTimes(events).isEmpty, "silent at \(silentTimes(events))")
+    }
+
+    @Test("a source that has shown gaps between words and then stays silent is called dead after 10 s, not before")
+    func gatedSourceGoesQuiet() {
+        // Syllables: their own 70 ms gaps are too short to show a gate; the 0.5 and 0.8 s pauses do.
+        let burst = Signals.syllables(rmsDB: -25, seconds: 1.25, sampleRate: rate)
+        let x = burst + [Float](repeating: 0, count: rate / 2) + burst + [Float](repeating: 0, count: rate * 4 / 5) + burst
+            + [Float](repeating: 0, count: 12 * rate)
+        let silenceStart = lastSound(x)
+        let t = silentTimes(analyse(x, rate: rate).1)
+        #expect(t.count == 1 && abs((t.first ?? 0) - silenceStart - 10) < 0.05, "silent at \(t), silence from \(silenceStart)")
+    }
+
+    @Test("sound with no room tone and no gap yet, then digital silence: dead after 4 s (the first pause may be a gate's)")
+    func unprovenSource() {
+        let x = Signals.syllables(rmsDB: -25, seconds: 3, sampleRate: rate) + [Float](repeating: 0, count: 6 * rate)
+        let t = silentTimes(analyse(x, rate: rate).1)
+        #expect(t.count == 1 && abs((t.first ?? 0) - lastSound(x) - 4) < 0.05, "silent at \(t), silence from \(lastSound(x))")
+    }
+
+    @Test("a constant DC offset with a quiet hiss on top is dead (the hiss is judged without the offset)",
+          arguments: [Float(0.05), -0.2])
+    func offsetWithHiss(offset: Float) {
+        let x = Signals.whiteNoise(rmsDB: -76, seconds: 4, sampleRate: rate).map { $0 + offset }
+        let (_, events) = analyse(x, rate: rate)
+        let t = silentTimes(events)
+        #expect(t.count == 1 && (1.45...2.0).contains(t.first ?? -1), "silent at \(t)")
+        #expect(events.contains(.microphoneSilent(time: t.first ?? -1, signature: .hiss)))
+    }
+}
+
+@Suite("Noisy microphone")
+struct NoisyMicrophoneTests {
+    let rate = 16_000
+
+    /// A fan: pink noise whose loudness wobbles at a blade rate of 25 Hz, with a 100 Hz hum.
+    func fan(rmsDB: Double, seconds: Double) -> [Float] {
+        let noise = Signals.pinkNoise(rmsDB: rmsDB, seconds: seconds, sampleRate: rate, seed: 7)
+        let wobble = noise.enumerated().map { i, v in v * Float(1 + 0.3 * sin(2 * Double.pi * 25 * Double(i) / Double(16_000))) }
+        return mix(wobble, Signals.sine(frequency: 100, rmsDB: rmsDB - 10, seconds: seconds, sampleRate: rate))
+    }
+
+    /// Mains hum: 50 Hz and its harmonics to 250 Hz.
+    func hum(rmsDB: Double, seconds: Double) -> [Float] {
+        var x = Signals.sine(frequency: 50, rmsDB: rmsDB - 1, seconds: seconds, sampleRate: rate)
+        for (k, f) in [100.0, 150, 200, 250].enumerated() {
+            x = mix(x, Signals.sine(frequency: f, rmsDB: rmsDB - 8 - 3 * Double(k), seconds: seconds, sampleRate: rate))
+        }
+        return x
+    }
+
+    @Test("steady noise at -40 dBFS or louder is reported within 3 s, with its kind where it is clear",
+          arguments: [("white", -40.0, NoiseKind?.some(.hiss)), ("pink", -38, .hiss), ("fan", -35, .hiss), ("fan", -25, .hiss),
+                      ("hum", -38, .hum), ("hum", -20, .hum)])
+    func steadyNoise(kind: String, db: Double, expected: NoiseKind?) {
+        let x: [Float]
+        switch kind {
+        case "white": x = Signals.whiteNoise(rmsDB: db, seconds: 5, sampleRate: rate)
+        case "pink": x = Signals.pinkNoise(rmsDB: db, seconds: 5, sampleRate: rate)
+        case "hum": x = hum(rmsDB: db, seconds: 5)
+        default: x = fan(rmsDB: db, seconds: 5)
+        }
+        let raised = noisy(analyse(x, rate: rate).1)
+        #expect(raised.count == 1)
+        #expect((raised.first?.t ?? 99) <= 3, "raised at \(raised.map(\.t))")
+        #expect(raised.first?.kind == expected, "\(kind) at \(db) dBFS read as \(String(describing: raised.first?.kind))")
+        #expect(abs(Double(raised.first?.db ?? 0) - db) < 2, "level \(raised.first?.db ?? 0)")
+    }
+
+    @Test("a quiet room, a quieter fan, and clicks over a quiet room are not noisy",
+          arguments: ["room", "fan-50", "clicks"])
+    func notNoisy(kind: String) {
+        var x = Signals.pinkNoise(rmsDB: -65, seconds: 8, sampleRate: rate)
+        switch kind {
+        case "fan-50": x = fan(rmsDB: -50, seconds: 8)
+        case "clicks":
+            // A loud keystroke every 300 ms: 4 ms of white noise at -12 dBFS.
+            let click = Signals.whiteNoise(rmsDB: -12, seconds: 0.004, sampleRate: rate)
+            for start in stride(from: 0, to: x.count - click.count, by: Int(0.3 * Double(rate))) {
+                for (i, v) in click.enumerated() { x[start + i] += v }
+            }
+        default: break
+        }
+        #expect(noisy(analyse(x, rate: rate).1).isEmpty)
+    }
+
+    @Test("never decided while the user speaks: speech over a quiet room raises nothing, and noise under continuous speech waits for a pause")
+    func notWhileSpeaking() {
+        let room = Signals.pinkNoise(rmsDB: -62, seconds: 10, sampleRate: rate)
+        let speech = [Float](repeating: 0, count: rate / 2) + Signals.voice(rmsDB: -22, seconds: 9, sampleRate: rate)
+        #expect(noisy(analyse(mix(room, speech), rate: rate).1).isEmpty)
+    }
+
+    @Test("the warning clears 3 s after the noise stops, and is not raised again within the cooldown")
+    func clearsWithHysteresis() {
+        let loud = Signals.whiteNoise(rmsDB: -35, seconds: 4, sampleRate: rate)
+        let quiet = Signals.pinkNoise(rmsDB: -70, seconds: 5, sampleRate: rate, seed: 9)
+        let x = loud + quiet + Signals.whiteNoise(rmsDB: -35, seconds: 3, sampleRate: rate, seed: 4)
+        let events = analyse(x, rate: rate).1
+        #expect(noisy(events).count == 1)
+        let clean = times(events, "microphone_clean")
+        #expect(clean.count == 1 && (6.9...7.2).contains(clean.first ?? 0), "clean at \(clean)")
+    }
+}
+
+@Suite("Clipping")
+struct ClippingTests {
+    let rate = 16_000
+
+    /// The test voice over a quiet room, scaled so that its peak is `peak`, then cut at ±`ceiling`.
+    func voice(peak: Float, ceiling: Float = 1, bits: Int? = nil) -> [Float] {
+        let v = mix(Signals.voice(rmsDB: -20, seconds: 6, sampleRate: rate), Signals.pinkNoise(rmsDB: -60, seconds: 6, sampleRate: rate))
+        let scale = peak / (v.map(abs).max() ?? 1)
+        return v.map { x in
+            var y = min(ceiling, max(-ceiling, x * scale))
+            if let bits { let q = Float(1 << (bits - 1)); y = (y * q).rounded() / q }
+            return y
+        }
+    }
+
+    @Test("speech driven 6 dB into full scale is clipping, at 0 dBFS", arguments: [16_000, 48_000])
+    func drivenIntoClipping(rate: Int) {
+        let x = rate == 16_000 ? voice(peak: 2) : Signals.resampled(voice(peak: 2), from: 16_000, to: rate).map { min(1, max(-1, $0)) }
+        let events = analyse(x, rate: rate).1
+        let raised = events.compactMap { if case .clipping(let t, let c, let s) = $0 { (t, c, s) } else { nil } }
+        #expect(raised.count == 1)
+        #expect((raised.first?.0 ?? 99) < 3)
+        #expect(abs(raised.first?.1 ?? -9) < 0.2, "ceiling \(raised.first?.1 ?? 0)")
+        #expect((raised.first?.2 ?? 0) > 0.001)
+    }
+
+    @Test("a limiter's flat ceiling below full scale is clipping, at its own level")
+    func limiterCeiling() {
+        let events = analyse(voice(peak: 1, ceiling: 0.4), rate: rate).1
+        let raised = events.compactMap { if case .clipping(_, let c, _) = $0 { c } else { nil } }
+        #expect(raised.count == 1 && abs((raised.first ?? 0) - (-7.96)) < 0.2, "ceiling \(raised)")
+    }
+
+    @Test("loud speech that is not cut is not clipping, in 16-bit and in 8-bit (which repeats values near peaks)",
+          arguments: [nil, 8])
+    func loudButClean(bits: Int?) {
+        #expect(times(analyse(voice(peak: 0.95, bits: bits), rate: rate).1, "clipping").isEmpty)
+    }
+
+    @Test("clipping ends 5 s after the last clipped frame")
+    func ends() {
+        let x = voice(peak: 2) + voice(peak: 0.5)
+        let events = analyse(x, rate: rate).1
+        let ended = times(events, "clipping_ended")
+        #expect(ended.count == 1 && (ended.first ?? 0) > 6 && (ended.first ?? 0) < 11.5, "ended at \(ended)")
+    }
+}
+
+@Suite("Speech too quiet")
+struct QuietSpeechTests {
+    let rate = 16_000
+
+    func speech(rmsDB: Double, seconds: Double) -> [Float] {
+        mix(Signals.pinkNoise(rmsDB: -78, seconds: seconds + 1, sampleRate: rate),
+            [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: rmsDB, seconds: seconds, sampleRate: rate))
+    }
+
+    @Test("speech whose active level stays under -40 dBFS is too quiet; at -25 dBFS it is not",
+          arguments: [(-50.0, true), (-45, true), (-25, false), (-32, false)])
+    func judged(db: Double, tooQuiet: Bool) {
+        let events = analyse(speech(rmsDB: db, seconds: 6), rate: rate).1
+        let raised = events.compactMap { if case .speechTooQuiet(_, let l) = $0 { l } else { nil } }
+        #expect(raised.isEmpty != tooQuiet, "\(db) dBFS: \(raised)")
+        if let level = raised.first { #expect(Double(level) > db - 3 && Double(level) < db + 8, "active level \(level)") }
+    }
+
+    @Test("a quiet room alone never raises it")
+    func roomAlone() {
+        #expect(times(analyse(Signals.pinkNoise(rmsDB: -75, seconds: 8, sampleRate: rate), rate: rate).1, "speech_too_quiet").isEmpty)
+    }
+
+    @Test("raised on quiet speech, cleared when the voice comes up")
+    func clears() {
+        let x = speech(rmsDB: -50, seconds: 5) + speech(rmsDB: -24, seconds: 5)
+        let events = analyse(x, rate: rate).1
+        #expect(times(events, "speech_too_quiet").count == 1)
+        let ok = times(events, "speech_level_ok")
+        #expect(ok.count == 1 && (ok.first ?? 0) > 6, "ok at \(ok)")
+    }
+}
