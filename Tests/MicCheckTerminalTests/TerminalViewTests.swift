@@ -204,4 +204,17 @@ import Testing
         #expect(text.contains("(muted)") && !text.contains("You are muted."))
         #expect(text.contains("Ada Lovelace"))
     }
+
+    @Test func microphoneWarningsShowInTheCheckAndGo() {
+        var s = LobbyViewTests.session(camera: LobbyViewTests.granted)
+        s.microphoneFrame(levelDB: -50, isSpeech: false, at: 0.1)
+        #expect(s.microphoneEvent(.speechTooQuiet(time: 1, levelDB: -52), at: 1) == [.microphoneWarningShown(.speechTooQuiet)])
+        func shown() -> String {
+            render(s.view(factory: DefaultCallViewFactory()), width: 60, height: 40).text
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        }
+        #expect(shown().contains("Your voice is very quiet (-52.0 dBFS while you speak). Raise the input volume of test mic"))
+        #expect(s.microphoneEvent(.speechLevelOK(time: 5, levelDB: -30), at: 5) == [.microphoneWarningCleared(.speechTooQuiet)])
+        #expect(!shown().contains("very quiet"))
+    }
 }

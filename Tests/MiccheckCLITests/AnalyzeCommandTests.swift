@@ -207,6 +207,28 @@ struct AnalyzeCommandTests {
         #expect(count(level.stdout) >= 10)
         #expect(count(vad.stdout) <= 1)
     }
+
+    @Test("warnings: clipped speech gives one clipping record in jsonl, a counter in json and lines in the text timeline and summary")
+    func clippingWarning() throws {
+        let rate = 16_000
+        let v = Signals.voice(rmsDB: -20, seconds: 5, sampleRate: rate)
+        let scale = 2 / (v.map(abs).max() ?? 1)
+        let x = v.map { min(1, max(-1, $0 * scale)) }
+        let wav = writeWAV(tempDir(), "clipped.wav", WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16))
+        let jsonl = try miccheck(["analyze", "--format", "jsonl", wav])
+        #expect(jsonl.status == 0)
+        let records = jsonl.stdout.split(separator: "\n").filter { $0.contains("\"event\": \"clipping\"") }
+        #expect(records.count == 1)
+        let record = try records.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect((record?["ceiling_db"] as? Double).map { abs($0) < 0.2 } == true, "\(String(describing: record))")
+        #expect((record?["clipped_percent"] as? Double).map { $0 > 0 } == true)
+        let json = try miccheck(["analyze", "--format", "json", wav])
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(summary?["clipping"] as? Int == 1 && summary?["noisy_microphone"] as? Int == 0 && summary?["speech_too_quiet"] as? Int == 0)
+        let text = try miccheck(["analyze", wav])
+        #expect(text.stdout.contains("clipping: Your microphone is too loud and distorts"))
+        #expect(text.stdout.contains("warnings: clipping 1×"))
+    }
 }
 
 #if os(Linux)

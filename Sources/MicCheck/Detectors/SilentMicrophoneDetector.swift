@@ -52,14 +52,14 @@ public struct SilentMicrophoneDetector: Sendable {
         public var constantWhenGated: Double = 10.0
         /// A constant run at least this long, with sound before and after it, marks the source as
         /// gated (seconds). Shorter gaps (a dropped buffer) say nothing.
-        public var gatedGap: Double = 0.2
-        /// Seconds of non-constant floor (below ``floorLevel``, or steady within ``steadyStep``) that
-        /// show an ungated source.
+        public var gatedGap: Double = 0.15
+        /// Seconds of non-constant floor (below ``floorLevel``, or steady: within ``steadyStep`` of its
+        /// running level) that show an ungated source.
         public var floorEvidence: Double = 1.0
         /// Level without DC offset (dBFS) below which a non-constant frame counts as room tone.
         public var floorLevel: Float = -50
-        /// Largest change of level between consecutive frames (dB) of steady sound.
-        public var steadyStep: Float = 3
+        /// Largest distance (dB) of a frame of steady sound from the running level (a 0.1 s average).
+        public var steadyStep: Float = 6
         public var hissLevel: Float = -70
         public var hissDuration: Double = 1.5
         /// Mean band flatness at or above which a hiss counts as featureless.
@@ -88,7 +88,8 @@ public struct SilentMicrophoneDetector: Sendable {
     private var hissMax: Float = 0
     private var aliveRun = 0
     private var floorRun = 0
-    private var lastLevel: Float = Decibels.floor
+    private var runningLevel: Float = Decibels.floor
+    private var dc = DCTracker()
     private var heardSignal = false
     /// The source has shown a second of room tone or steady sound.
     public private(set) var heardFloor = false
@@ -124,10 +125,12 @@ public struct SilentMicrophoneDetector: Sendable {
             if heardSignal && deadSignature == nil && constantRun >= Int(c.gatedGap * fps) { isGated = true }
             constantRun = 0
             heardSignal = true
-            let floorLike = ac < c.floorLevel || abs(ac - lastLevel) <= c.steadyStep
+            // Without a slowly followed DC offset, so that a frame keeps its own low frequencies.
+            let db = Decibels.fromPower(dc.power(of: level))
+            runningLevel = runningLevel <= Decibels.floor ? db : runningLevel + 0.1 * (db - runningLevel)
+            let floorLike = db < c.floorLevel || abs(db - runningLevel) <= c.steadyStep
             floorRun = floorLike ? floorRun + 1 : 0
             if floorRun >= Int(c.floorEvidence * fps) { heardFloor = true }
-            lastLevel = ac
         }
         let quiet = !level.isConstant && ac < c.hissLevel
         if quiet {
