@@ -84,3 +84,20 @@ public func formatSeconds(_ t: Double) -> String {
     let frac = hundredths % 100
     return "\(hundredths / 100).\(frac < 10 ? "0" : "")\(frac) s"
 }
+
+/// `value` with a fixed number of decimals, without locale or `printf` ("-31.2", "0.93", "1.23").
+public func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "0" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e15 else { return String(value) }
+    let n = Int(scaled)
+    let whole = n / Int(scale)
+    var s = (value < 0 && n != 0 ? "-" : "") + String(whole)
+    if decimals > 0 {
+        let frac = String(n % Int(scale))
+        s += "." + String(repeating: "0", count: decimals - frac.count) + frac
+    }
+    return s
+}

@@ -49,9 +49,11 @@ public struct ClippingDetector: Sendable {
     /// Feeds one frame's level; `samples`: how many input samples the frame holds.
     public mutating func process(level: FrameLevel, samples: Int) -> Event? {
         let peak = Float(Decibels.amplitude(Double(level.peakDB)))
-        ring[head] = Frame(flat: level.isConstant ? 0 : level.flatSamples, top: level.flatTop, peak: peak, samples: samples)
+        // A constant frame (a stuck value) is a dead device, not a flat top.
+        let flatNow = level.isConstant ? 0 : level.flatSamples
+        ring[head] = Frame(flat: flatNow, top: level.flatTop, peak: peak, samples: samples)
         head = (head + 1) % length
-        let clippedNow = level.flatSamples > 0 && !level.isConstant
+        let clippedNow = flatNow > 0
         sinceClipped = clippedNow ? 0 : sinceClipped + 1
         if isClipping {
             guard sinceClipped >= Int(configuration.endAfter * Double(LevelMeter.framesPerSecond)) else { return nil }

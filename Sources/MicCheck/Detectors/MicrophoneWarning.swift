@@ -50,16 +50,11 @@ public enum MicrophoneWarning: Sendable, Hashable {
         }
     }
 
-    static func db(_ v: Float) -> String {
-        let tenths = Int((abs(v) * 10).rounded())
-        return (v < 0 && tenths != 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
-    }
+    static func db(_ v: Float) -> String { fixed(Double(v), 1) }
 
     static func percent(_ share: Float) -> String {
-        let p = share * 100
-        if p >= 10 { return "\(Int(p.rounded())) %" }
-        let tenths = Int((p * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) %"
+        let p = Double(share) * 100
+        return fixed(p, p >= 10 ? 0 : 1) + " %"
     }
 }
 
