@@ -80,7 +80,9 @@ struct Analyze: ParsableCommand {
         discussion: """
             Reads WAV files (PCM 8/16/24/32-bit or float, 8-96 kHz, 1-8 channels; streamed, any length) \
             and reports levels in dBFS every 10 ms, speech, speech_started / speech_ended events, and \
-            whether the microphone seems dead (microphone_silent / microphone_active).
+            whether the microphone seems dead (microphone_silent / microphone_active), and warnings: \
+            noisy_microphone / microphone_clean, clipping / clipping_ended, speech_too_quiet / \
+            speech_level_ok (see Guides/MicrophoneHealth.md).
 
             Formats: text (a timeline and a summary per file), jsonl (a frame record every 10 ms and \
             event records, in time order), json (one summary object per file).
