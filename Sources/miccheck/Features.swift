@@ -22,37 +22,9 @@ struct Features: ParsableCommand {
         case .success(let r): reader = r
         case .failure(let f): printError(f.sentence); throw ExitCode(f.status)
         }
-        let rate = reader.format.sampleRate
-        var resampler = rate == 16_000 ? nil : Resampler(inputRate: rate, outputRate: 16_000)
-        var extractor = VoiceFeatureExtractor()
-        var rows: [Float] = []
-        var frame: [Float] = []
-        var vector = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
-        var input = [Float](repeating: 0, count: Resampler.maxInputBlock)
-        var out = [Float](repeating: 0, count: resampler?.maxOutput(forInput: Resampler.maxInputBlock) ?? 0)
-        func take(_ xs: ArraySlice<Float>) {
-            for x in xs {
-                frame.append(x)
-                if frame.count == VoiceFeatureExtractor.frameLength {
-                    frame.withUnsafeBufferPointer { f in vector.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) } }
-                    rows += vector
-                    frame.removeAll(keepingCapacity: true)
-                }
-            }
-        }
+        let rows: [Float]
         do {
-            while true {
-                let n = try input.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-                if n == 0 { break }
-                if resampler != nil {
-                    let m = input.withUnsafeBufferPointer { i in
-                        out.withUnsafeMutableBufferPointer { resampler?.process(UnsafeBufferPointer(rebasing: i[0..<n]), output: $0) ?? 0 }
-                    }
-                    take(out[0..<m])
-                } else {
-                    take(input[0..<n])
-                }
-            }
+            rows = try TrainingFeatures.rows(of: reader)
         } catch {
             printError(failure(file, error).sentence)
             throw ExitCode(ExitStatus.dataError)

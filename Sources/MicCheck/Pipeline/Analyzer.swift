@@ -1,95 +1,3 @@
-/// Which detector decides "speech".
-public enum SpeechDetectorKind: String, Sendable, CaseIterable {
-    /// MicCheck's voice activity detector.
-    case vad
-    /// The call-SDK cookbook rule: any of the last three levels above -50 dBFS.
-    case level
-}
-
-/// What the analysis reports for one 10 ms frame.
-public struct AnalysisFrame: Sendable, Equatable {
-    /// The frame's position among the frames this analyzer produced.
-    public var index: Int
-    /// Start of the frame, in seconds from the start of the input (``Analyzer/startTime`` included).
-    public var time: Double
-    public var levelDB: Float
-    public var peakDB: Float
-    /// Speech probability (for the level rule: the display value of the loudest of the last levels).
-    public var probability: Float
-    /// Whether this frame is speech (``SpeechFrameDecision``; for the level rule, its verdict).
-    public var isSpeech: Bool
-    /// Whether an utterance is in progress: on from the frame with `speech_started` until the frame
-    /// before `speech_ended`. It stays on through the pauses inside an utterance; a speaking
-    /// indicator shows this. With a look-ahead model a frame's record is decided that many frames
-    /// later, so this turns on and off that many frames before the events' times.
-    public var isSpeaking: Bool
-}
-
-/// Something that happened at a moment of the input.
-public enum AnalysisEvent: Sendable, Equatable {
-    /// Speech started; `audioStart` is where the utterance's audio begins (the decision time less the
-    /// prefix padding, never before 0).
-    case speechStarted(time: Double, audioStart: Double)
-    case speechEnded(time: Double)
-    case microphoneSilent(time: Double, signature: DeadMicrophoneSignature)
-    case microphoneActive(time: Double)
-    /// Steady background noise loud enough to bother others, while the user is not talking: its kind
-    /// where it is clear, and its level (dBFS).
-    case noisyMicrophone(time: Double, noise: NoiseKind?, levelDB: Float)
-    /// The background noise has gone.
-    case microphoneClean(time: Double)
-    /// The input hits a ceiling (dBFS) often enough to distort; `share`: the fraction of samples cut flat.
-    case clipping(time: Double, ceilingDB: Float, share: Float)
-    /// No clipping for a while.
-    case clippingEnded(time: Double)
-    /// The user's speech arrives with an active level (dBFS) too low for others to hear it well.
-    case speechTooQuiet(time: Double, levelDB: Float)
-    /// The user's speech has come up to a good level (dBFS) again.
-    case speechLevelOK(time: Double, levelDB: Float)
-    /// The source is the monitor of an output (what the speakers play), not a microphone. Raised once,
-    /// at the start, by live capture (the analyzer never raises it).
-    case wrongSource(time: Double, source: String)
-
-    public var time: Double {
-        switch self {
-        case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t),
-             .noisyMicrophone(let t, _, _), .microphoneClean(let t), .clipping(let t, _, _), .clippingEnded(let t),
-             .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _): t
-        }
-    }
-
-    /// The event's name in the JSON Lines contract.
-    public var name: String {
-        switch self {
-        case .speechStarted: "speech_started"
-        case .speechEnded: "speech_ended"
-        case .microphoneSilent: "microphone_silent"
-        case .microphoneActive: "microphone_active"
-        case .noisyMicrophone: "noisy_microphone"
-        case .microphoneClean: "microphone_clean"
-        case .clipping: "clipping"
-        case .clippingEnded: "clipping_ended"
-        case .speechTooQuiet: "speech_too_quiet"
-        case .speechLevelOK: "speech_level_ok"
-        case .wrongSource: "wrong_source"
-        }
-    }
-}
-
-/// One record of the analysis stream.
-public enum AnalysisOutput: Sendable, Equatable {
-    case frame(AnalysisFrame)
-    case event(AnalysisEvent)
-
-    /// The frame's start or the event's time.
-    public var time: Double {
-        switch self {
-        case .frame(let f): f.time
-        case .event(let e): e.time
-        }
-    }
-}
-
 /// The analysis engine: mono samples at any supported rate in, frames and events out.
 ///
 /// Levels are measured at the input's own rate; the voice detector reads the signal resampled to
@@ -131,10 +39,7 @@ public struct Analyzer: Sendable {
     public let startTime: Double
     private let block: Int
     private var meter: LevelMeter
-    private var resampler: Resampler?
-    private var resampled: [Float]
-    private var frame: [Float]
-    private var frameFill = 0
+    private var framer: Framer
     private var pending: [FrameLevel]   // native-rate levels waiting for their 16 kHz frame
     private var pendingHead = 0
     private var pendingCount = 0
@@ -160,6 +65,8 @@ public struct Analyzer: Sendable {
     public var frameCount: Int { frameIndex }
     /// The time just after the last analysed frame, in seconds.
     public var endTime: Double { time(ofFrame: frameIndex) }
+    /// The voice features of the last analysed frame (the model's input; for training and inspection).
+    public var lastFeatures: [Float] { vad.lastFeatures }
 
     /// - Parameter model: the voice model; another than the bundled one is for evaluating retrained
     ///   models, and must read ``VoiceFeatureExtractor/count`` or ``VoiceFeatureExtractor/coreCount`` features.
@@ -171,11 +78,7 @@ public struct Analyzer: Sendable {
         self.startTime = startTime
         block = max(1, inputRate / LevelMeter.framesPerSecond)
         meter = LevelMeter(sampleRate: inputRate)
-        let target = VoiceFeatureExtractor.sampleRate
-        let rs = inputRate == target ? nil : Resampler(inputRate: inputRate, outputRate: target)
-        resampler = rs
-        resampled = [Float](repeating: 0, count: rs?.maxOutput(forInput: block + 1) ?? 0)
-        frame = [Float](repeating: 0, count: VoiceFeatureExtractor.frameLength)
+        framer = Framer(inputRate: inputRate)
         pending = [FrameLevel](repeating: FrameLevel(index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
                                                      minimum: 0, maximum: 0, meanSquare: 0), count: 64)
         vad = VoiceActivityDetector(model: model)
@@ -199,12 +102,7 @@ public struct Analyzer: Sendable {
             var m = meter  // a plain value (no buffers): copying it allocates nothing
             m.process(part) { level in pushLevel(level) }
             meter = m
-            if resampler != nil {
-                let n = resampled.withUnsafeMutableBufferPointer { out in resampler?.process(part, output: out) ?? 0 }
-                feedResampled(count: n, emit: emit)
-            } else {
-                feed(part, emit: emit)
-            }
+            withFramer { framer, analyzer in framer.process(part) { analyzer.analyseFrame($0, emit: emit) } }
             start = end
         }
     }
@@ -213,13 +111,7 @@ public struct Analyzer: Sendable {
     public mutating func finish(emit: (AnalysisOutput) -> Void) {
         guard !finished else { return }
         finished = true
-        if resampler != nil {
-            var n = 0
-            repeat {
-                n = resampled.withUnsafeMutableBufferPointer { out in resampler?.flush(output: out) ?? 0 }
-                feedResampled(count: n, emit: emit)
-            } while n == resampled.count && n > 0
-        }
+        withFramer { framer, analyzer in framer.finish { analyzer.analyseFrame($0, emit: emit) } }
         // The last frames' records waited for audio that will not come: they keep the last probability.
         while awaitingCount > 0 { emitFrame(probability: lastProbability, emit: emit) }
         if speech.isSpeaking || (configuration.detector == .level && levelRule.isSpeaking) {
@@ -241,32 +133,17 @@ public struct Analyzer: Sendable {
         pendingCount += 1
     }
 
-    private mutating func feedResampled(count: Int, emit: (AnalysisOutput) -> Void) {
-        // A copy of the array reference, so that `resampled` stays unshared while `feed` runs.
-        let samples = resampled
-        samples.withUnsafeBufferPointer { feed(UnsafeBufferPointer(rebasing: $0[0..<count]), emit: emit) }
+    /// Lends the framer out while its frames are analysed (the analysis mutates `self`); a placeholder
+    /// that holds no buffers stands in, so nothing is copied or allocated.
+    private mutating func withFramer(_ body: (inout Framer, inout Analyzer) -> Void) {
+        var lent = Framer(placeholderAt: inputRate)
+        swap(&lent, &framer)
+        body(&lent, &self)
+        swap(&lent, &framer)
     }
 
-    /// Fills frames from `samples`, a frame's worth of copying at a time, and analyses each full one.
-    private mutating func feed(_ samples: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
-        var i = 0
-        while i < samples.count {
-            let n = min(samples.count - i, frame.count - frameFill)
-            let fill = frameFill
-            frame.withUnsafeMutableBufferPointer { f in
-                for k in 0..<n { f[fill + k] = samples[i + k] }
-            }
-            frameFill += n
-            i += n
-            if frameFill == frame.count {
-                frameFill = 0
-                analyseFrame(emit: emit)
-            }
-        }
-    }
-
-    private mutating func analyseFrame(emit: (AnalysisOutput) -> Void) {
-        let prob = frame.withUnsafeBufferPointer { vad.process(frame: $0) }
+    private mutating func analyseFrame(_ frame: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
+        let prob = vad.process(frame: frame)
         let level: FrameLevel
         if pendingCount > 0 {
             level = pending[pendingHead]

@@ -1,0 +1,91 @@
+/// Which detector decides "speech".
+public enum SpeechDetectorKind: String, Sendable, CaseIterable {
+    /// MicCheck's voice activity detector.
+    case vad
+    /// The call-SDK cookbook rule: any of the last three levels above -50 dBFS.
+    case level
+}
+
+/// What the analysis reports for one 10 ms frame.
+public struct AnalysisFrame: Sendable, Equatable {
+    /// The frame's position among the frames this analyzer produced.
+    public var index: Int
+    /// Start of the frame, in seconds from the start of the input (``Analyzer/startTime`` included).
+    public var time: Double
+    public var levelDB: Float
+    public var peakDB: Float
+    /// Speech probability (for the level rule: the display value of the loudest of the last levels).
+    public var probability: Float
+    /// Whether this frame is speech (``SpeechFrameDecision``; for the level rule, its verdict).
+    public var isSpeech: Bool
+    /// Whether an utterance is in progress: on from the frame with `speech_started` until the frame
+    /// before `speech_ended`. It stays on through the pauses inside an utterance; a speaking
+    /// indicator shows this. With a look-ahead model a frame's record is decided that many frames
+    /// later, so this turns on and off that many frames before the events' times.
+    public var isSpeaking: Bool
+}
+
+/// Something that happened at a moment of the input.
+public enum AnalysisEvent: Sendable, Equatable {
+    /// Speech started; `audioStart` is where the utterance's audio begins (the decision time less the
+    /// prefix padding, never before 0).
+    case speechStarted(time: Double, audioStart: Double)
+    case speechEnded(time: Double)
+    case microphoneSilent(time: Double, signature: DeadMicrophoneSignature)
+    case microphoneActive(time: Double)
+    /// Steady background noise loud enough to bother others, while the user is not talking: its kind
+    /// where it is clear, and its level (dBFS).
+    case noisyMicrophone(time: Double, noise: NoiseKind?, levelDB: Float)
+    /// The background noise has gone.
+    case microphoneClean(time: Double)
+    /// The input hits a ceiling (dBFS) often enough to distort; `share`: the fraction of samples cut flat.
+    case clipping(time: Double, ceilingDB: Float, share: Float)
+    /// No clipping for a while.
+    case clippingEnded(time: Double)
+    /// The user's speech arrives with an active level (dBFS) too low for others to hear it well.
+    case speechTooQuiet(time: Double, levelDB: Float)
+    /// The user's speech has come up to a good level (dBFS) again.
+    case speechLevelOK(time: Double, levelDB: Float)
+    /// The source is the monitor of an output (what the speakers play), not a microphone. Raised once,
+    /// at the start, by live capture (the analyzer never raises it).
+    case wrongSource(time: Double, source: String)
+
+    public var time: Double {
+        switch self {
+        case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t),
+             .noisyMicrophone(let t, _, _), .microphoneClean(let t), .clipping(let t, _, _), .clippingEnded(let t),
+             .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _): t
+        }
+    }
+
+    /// The event's name in the JSON Lines contract.
+    public var name: String {
+        switch self {
+        case .speechStarted: "speech_started"
+        case .speechEnded: "speech_ended"
+        case .microphoneSilent: "microphone_silent"
+        case .microphoneActive: "microphone_active"
+        case .noisyMicrophone: "noisy_microphone"
+        case .microphoneClean: "microphone_clean"
+        case .clipping: "clipping"
+        case .clippingEnded: "clipping_ended"
+        case .speechTooQuiet: "speech_too_quiet"
+        case .speechLevelOK: "speech_level_ok"
+        case .wrongSource: "wrong_source"
+        }
+    }
+}
+
+/// One record of the analysis stream.
+public enum AnalysisOutput: Sendable, Equatable {
+    case frame(AnalysisFrame)
+    case event(AnalysisEvent)
+
+    /// The frame's start or the event's time.
+    public var time: Double {
+        switch self {
+        case .frame(let f): f.time
+        case .event(let e): e.time
+        }
+    }
+}
