@@ -167,11 +167,11 @@ struct Analyze: ParsableCommand {
             plotter?.add(record)
             switch record {
             case .frame(let f):
-                if format == .jsonl { out.line(frameRecord(f)) }
+                if format == .jsonl { out.line(JSONLines.frame(f)) }
             case .event(let e):
                 if format != .text || events.count < 100_000 { events.append(e) }
                 switch format {
-                case .jsonl: out.line(eventRecord(e))
+                case .jsonl: out.line(JSONLines.event(e))
                 case .text: out.line(timelineLine(e))
                 case .json: break
                 }
@@ -200,7 +200,7 @@ struct Analyze: ParsableCommand {
         case .text:
             out.line(summaryLine(summary))
         case .json:
-            out.line(summaryObject(name: name, format: reader.format, summary: summary, events: events))
+            out.line(JSONLines.summary(file: name, format: reader.format, summary: summary, events: events))
         case .jsonl:
             break
         }
@@ -223,29 +223,6 @@ func plotName(_ plot: String, for input: String) -> String {
     let stem = (plot as NSString).deletingPathExtension
     let ext = (plot as NSString).pathExtension
     return "\(stem)-\(base).\(ext.isEmpty ? "svg" : ext)"
-}
-
-func frameRecord(_ f: AnalysisFrame) -> String {
-    "{\"t\": \(fixed(f.time, 2)), \"level_db\": \(fixed(Double(f.levelDB), 1)), \"prob\": \(fixed(Double(f.probability), 3)), \"speech\": \(f.isSpeech)}"
-}
-
-func eventRecord(_ e: AnalysisEvent) -> String {
-    switch e {
-    case .speechStarted(let t, let start):
-        "{\"event\": \"speech_started\", \"t\": \(fixed(t, 2)), \"audio_start\": \(fixed(start, 2))}"
-    case .microphoneSilent(let t, let sig):
-        "{\"event\": \"microphone_silent\", \"t\": \(fixed(t, 2)), \"reason\": \"\(sig.rawValue)\"}"
-    case .noisyMicrophone(let t, let noise, let db):
-        "{\"event\": \"noisy_microphone\", \"t\": \(fixed(t, 2)), \"noise\": \"\(noise?.rawValue ?? "unclear")\", \"level_db\": \(fixed(Double(db), 1))}"
-    case .clipping(let t, let ceiling, let share):
-        "{\"event\": \"clipping\", \"t\": \(fixed(t, 2)), \"ceiling_db\": \(fixed(Double(ceiling), 1)), \"clipped_percent\": \(fixed(Double(share) * 100, 2))}"
-    case .speechTooQuiet(let t, let db), .speechLevelOK(let t, let db):
-        "{\"event\": \"\(e.name)\", \"t\": \(fixed(t, 2)), \"level_db\": \(fixed(Double(db), 1))}"
-    case .wrongSource(let t, let source):
-        "{\"event\": \"wrong_source\", \"t\": \(fixed(t, 2)), \"source\": \(jsonString(source)), \"reason\": \"monitor\"}"
-    default:
-        "{\"event\": \"\(e.name)\", \"t\": \(fixed(e.time, 2))}"
-    }
 }
 
 /// A line of the text timeline; `source` names the microphone in warnings that suggest a volume.
@@ -273,31 +250,6 @@ func summaryLine(_ s: AnalysisSummary) -> String {
         + "\(s.utterances) utterance\(s.utterances == 1 ? "" : "s"), loudest level \(fixed(Double(s.loudestLevelDB), 1)) dBFS, "
         + "peak \(fixed(Double(s.loudestPeakDB), 1)) dBFS; \(s.microphoneVerdict)"
         + (s.warningsLine.map { "; warnings: \($0)" } ?? "")
-}
-
-func summaryObject(name: String, format: AudioFormat, summary s: AnalysisSummary, events: [AnalysisEvent]) -> String {
-    var fields = [
-        "\"file\": \(jsonString(name))",
-        "\"sample_rate\": \(format.sampleRate)",
-        "\"channels\": \(format.channels)",
-        "\"encoding\": \(jsonString(format.encoding.description))",
-        "\"duration_s\": \(fixed(s.duration, 2))",
-        "\"speech_s\": \(fixed(s.speechTime, 2))",
-        "\"utterances\": \(s.utterances)",
-        "\"loudest_level_db\": \(fixed(Double(s.loudestLevelDB), 1))",
-        "\"loudest_peak_db\": \(fixed(Double(s.loudestPeakDB), 1))",
-        "\"microphone\": \(jsonString(s.firstSilent == nil ? "works" : "dead"))",
-    ]
-    if let first = s.firstSilent {
-        fields.append("\"dead_from\": \(fixed(first.time, 2))")
-        fields.append("\"dead_signature\": \(jsonString(first.signature.rawValue))")
-    }
-    // How many times each warning was raised (wrong_source is live capture's alone).
-    for kind in MicrophoneWarning.Kind.allCases where kind != .wrongSource {
-        fields.append("\(jsonString(kind.rawValue)): \(s.count(kind))")
-    }
-    fields.append("\"events\": [" + events.map(eventRecord).joined(separator: ", ") + "]")
-    return "{" + fields.joined(separator: ", ") + "}"
 }
 
 /// "[2/5] name.wav 40%" on stderr, redrawn in place; only on a terminal.

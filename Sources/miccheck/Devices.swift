@@ -47,12 +47,12 @@ struct Devices: ParsableCommand {
                 }
             case .json:
                 let items = sources.map { s in
-                    "{\"name\": \(jsonString(s.name)), \"description\": \(jsonString(s.description)), "
+                    "{\"name\": \(JSONLines.string(s.name)), \"description\": \(JSONLines.string(s.description)), "
                         + "\"default\": \(s.isDefault), \"sample_rate\": \(s.sampleRate), \"channels\": \(s.channels), "
-                        + "\"format\": \(jsonString(s.sampleFormat)), \"muted\": \(s.isMuted), \"monitor\": \(s.isMonitor)}"
+                        + "\"format\": \(JSONLines.string(s.sampleFormat)), \"muted\": \(s.isMuted), \"monitor\": \(s.isMonitor)}"
                 }
-                out.line("{\"server\": \(jsonString(info.serverName)), \"version\": \(jsonString(info.serverVersion)), "
-                         + "\"default_source\": \(info.defaultSource.map(jsonString) ?? "null"), "
+                out.line("{\"server\": \(JSONLines.string(info.serverName)), \"version\": \(JSONLines.string(info.serverVersion)), "
+                         + "\"default_source\": \(info.defaultSource.map(JSONLines.string) ?? "null"), "
                          + "\"sources\": [" + items.joined(separator: ", ") + "]}")
             }
             out.flush()

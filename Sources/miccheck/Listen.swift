@@ -286,9 +286,9 @@ final class LiveDisplay {
             now = f.time
             level = f.levelDB
             speaking = f.isSpeaking
-            if format == .jsonl { out.line(frameRecord(f)) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
+            if format == .jsonl { out.line(JSONLines.frame(f)) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
         case .event(let e):
-            if format == .jsonl { out.line(eventRecord(e)); return }
+            if format == .jsonl { out.line(JSONLines.event(e)); return }
             above(timelineLine(e, source: source))
             if case .speechStarted(let t, _) = e, notice.speechStarted(at: t) {
                 above(String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t) + "  You are muted.")

@@ -266,11 +266,11 @@ struct ProcessReport {
     var json: String {
         func number(_ v: Float?) -> String { v.map { fixed(Double($0), 1) } ?? "null" }
         var fields = [
-            "\"near\": \(jsonString(near))", "\"far\": \(far.map(jsonString) ?? "null")", "\"out\": \(jsonString(out))",
+            "\"near\": \(JSONLines.string(near))", "\"far\": \(far.map(JSONLines.string) ?? "null")", "\"out\": \(JSONLines.string(out))",
             "\"sample_rate\": \(configuration.sampleRate)", "\"seconds\": \(fixed(seconds, 3))",
-            "\"aec\": \(configuration.echoCancellation.map { jsonString($0.rawValue) } ?? "null")",
-            "\"ns\": \(configuration.noiseSuppression.map { jsonString($0.rawValue) } ?? "null")",
-            "\"agc\": \(configuration.gainControl.map { jsonString($0.rawValue) } ?? "null")",
+            "\"aec\": \(configuration.echoCancellation.map { JSONLines.string($0.rawValue) } ?? "null")",
+            "\"ns\": \(configuration.noiseSuppression.map { JSONLines.string($0.rawValue) } ?? "null")",
+            "\"agc\": \(configuration.gainControl.map { JSONLines.string($0.rawValue) } ?? "null")",
             "\"high_pass\": \(configuration.highPassFilter)",
             "\"input_level_db\": \(fixed(inputLevelDB, 1))", "\"output_level_db\": \(fixed(outputLevelDB, 1))",
         ]

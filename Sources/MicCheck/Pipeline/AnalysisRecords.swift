@@ -23,6 +23,11 @@ public struct AnalysisFrame: Sendable, Equatable {
     /// indicator shows this. With a look-ahead model a frame's record is decided that many frames
     /// later, so this turns on and off that many frames before the events' times.
     public var isSpeaking: Bool
+
+    public init(index: Int, time: Double, levelDB: Float, peakDB: Float, probability: Float, isSpeech: Bool, isSpeaking: Bool) {
+        self.index = index; self.time = time; self.levelDB = levelDB; self.peakDB = peakDB
+        self.probability = probability; self.isSpeech = isSpeech; self.isSpeaking = isSpeaking
+    }
 }
 
 /// Something that happened at a moment of the input.

@@ -94,7 +94,7 @@ struct Lobby: ParsableCommand {
             throw reported(("miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.", ExitStatus.usage))
         }
         audio?.start()
-        log?.write(["event": "started", "call": description.id, "width": screen.size.width, "height": screen.size.height], clock: clock.now)
+        log?.write([("event", .string("started")), ("call", .string(description.id)), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: clock.now)
         var signal: Int32 = 0
         var reportedStart = false
         var failureShown = false
@@ -107,32 +107,32 @@ struct Lobby: ParsableCommand {
             var happened: [SessionEvent] = []
             switch input {
             case .key(let key): happened += session.handle(key, at: now)
-            case .resized: log?.write(["event": "resized", "width": screen.size.width, "height": screen.size.height], clock: now)
+            case .resized: log?.write([("event", .string("resized")), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: now)
             case .none: break
             }
             if let audio {
                 let s = audio.take()
                 if let started = s.startedAt, !reportedStart {
                     reportedStart = true
-                    log?.write(["event": "audio_started"], clock: started)
+                    log?.write([("event", .string("audio_started"))], clock: started)
                 }
                 if s.frames > 0 { session.microphoneFrame(levelDB: s.levelDB, isSpeech: s.isSpeaking, at: now) }
                 for event in s.events {
-                    log?.write(["event": event.name, "t": event.time], clock: now)
+                    log?.write(JSONLines.eventFields(event), clock: now)
                     if case .speechStarted = event { lastSpeechStart = event.time }
                     happened += session.microphoneEvent(event, at: now)
                 }
                 if let failure = s.failure, !failureShown {
                     failureShown = true
                     warnings.append(failure)
-                    log?.write(["event": "microphone_failed", "message": failure], clock: now)
+                    log?.write([("event", .string("microphone_failed")), ("message", .string(failure))], clock: now)
                 }
             }
             happened += session.advance(to: now)
             for event in happened {
                 var f = fields(of: event)
                 // The notice's cause: the analysis time of the speech that raised it.
-                if event == .mutedNoticeShown, let lastSpeechStart { f["t"] = lastSpeechStart }
+                if event == .mutedNoticeShown, let lastSpeechStart { f.append(("t", .number(lastSpeechStart, decimals: 2))) }
                 log?.write(f, clock: now)
                 if case .promptDismissed(let kind) = event {
                     do {
@@ -148,7 +148,7 @@ struct Lobby: ParsableCommand {
         }
         screen.stop()
         audio?.stop()
-        if signal != 0 { log?.write(["event": "signal", "signal": Int(signal)], clock: clock.now) }
+        if signal != 0 { log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now) }
         warnings.forEach { printError($0) }
         if signal != 0 { throw ExitCode(128 + signal) }
         if case .finished(let joined) = session.phase {
@@ -205,19 +205,16 @@ struct Lobby: ParsableCommand {
         #endif
     }
 
-    private func fields(of event: SessionEvent) -> [String: any Sendable] {
-        var f: [String: any Sendable] = ["event": event.name]
+    private func fields(of event: SessionEvent) -> [(String, JSONValue)] {
+        var f: [(String, JSONValue)] = [("event", .string(event.name))]
         switch event {
         case .toggled(let control, let on):
-            f["control"] = control.rawValue
-            f["on"] = on
-        case .toggleRefused(let control): f["control"] = control.rawValue
+            f += [("control", .string(control.rawValue)), ("on", .bool(on))]
+        case .toggleRefused(let control): f.append(("control", .string(control.rawValue)))
         case .joined(let s):
-            f["audio"] = s.audioOn
-            f["video"] = s.videoOn
-            f["speaker"] = s.speakerOn
-        case .promptShown(let kind), .promptDismissed(let kind): f["prompt"] = kind.rawValue
-        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind): f["warning"] = kind.rawValue
+            f += [("audio", .bool(s.audioOn)), ("video", .bool(s.videoOn)), ("speaker", .bool(s.speakerOn))]
+        case .promptShown(let kind), .promptDismissed(let kind): f.append(("prompt", .string(kind.rawValue)))
+        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind): f.append(("warning", .string(kind.rawValue)))
         default: break
         }
         return f
@@ -233,10 +230,7 @@ final class EventLog {
         handle = h
     }
 
-    func write(_ fields: [String: any Sendable], clock: Double) {
-        var all = fields
-        all["clock"] = (clock * 1000).rounded() / 1000
-        guard let data = try? JSONSerialization.data(withJSONObject: all.mapValues { $0 as Any }, options: [.sortedKeys]) else { return }
-        handle.write(data + Data("\n".utf8))
+    func write(_ fields: [(String, JSONValue)], clock: Double) {
+        handle.write(Data((JSONLines.object(fields + [("clock", .number(clock, decimals: 3))]) + "\n").utf8))
     }
 }

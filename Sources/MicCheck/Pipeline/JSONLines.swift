@@ -1,0 +1,158 @@
+/// A JSON value, as MicCheck writes it: numbers with a fixed count of decimals, so that records are
+/// byte-stable across platforms and runs.
+public enum JSONValue: Sendable, Equatable {
+    case string(String)
+    case int(Int)
+    /// A number written with exactly `decimals` decimals (half away from zero, as ``fixed(_:_:)``).
+    case number(Double, decimals: Int)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    /// An object; its fields are written in the order given.
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.encoded == b.encoded }
+
+    /// The value as JSON text: `{"key": value, ...}`, one space after each colon and comma.
+    public var encoded: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .string(let s): JSONLines.appendString(s, to: &out)
+        case .int(let n): out += String(n)
+        case .number(let x, let decimals): out += x.isFinite ? fixed(x, decimals) : "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .null: out += "null"
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += ", " }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, (key, value)) in fields.enumerated() {
+                if i > 0 { out += ", " }
+                JSONLines.appendString(key, to: &out)
+                out += ": "
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+}
+
+/// The one encoder of MicCheck's JSON Lines contract (DESIGN.md): a frame record every 10 ms and event
+/// records, `t` in seconds from the start of the input. `analyze`, `listen`, the lobby's event log and
+/// the server all write through it; readers ignore fields and events they do not know.
+///
+/// - frame: `{"t": 0.01, "level_db": -31.2, "prob": 0.930, "speech": true}`
+/// - event: `{"event": "speech_started", "t": 1.23, "audio_start": 0.93}` and the others of
+///   ``AnalysisEvent``, each with its own fields.
+public enum JSONLines {
+    /// A record of the analysis stream, as one line (without its newline).
+    public static func line(_ record: AnalysisOutput) -> String {
+        switch record {
+        case .frame(let f): frame(f)
+        case .event(let e): event(e)
+        }
+    }
+
+    public static func frame(_ f: AnalysisFrame) -> String {
+        "{\"t\": \(fixed(f.time, 2)), \"level_db\": \(fixed(Double(f.levelDB), 1)), \"prob\": \(fixed(Double(f.probability), 3)), \"speech\": \(f.isSpeech)}"
+    }
+
+    public static func event(_ e: AnalysisEvent) -> String {
+        JSONValue.object(eventFields(e)).encoded
+    }
+
+    /// An event's fields in the contract's order: `event`, `t`, then its own.
+    public static func eventFields(_ e: AnalysisEvent) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("event", .string(e.name)), ("t", .number(e.time, decimals: 2))]
+        switch e {
+        case .speechStarted(_, let start):
+            fields.append(("audio_start", .number(start, decimals: 2)))
+        case .microphoneSilent(_, let signature):
+            fields.append(("reason", .string(signature.rawValue)))
+        case .noisyMicrophone(_, let noise, let db):
+            fields.append(("noise", .string(noise?.rawValue ?? "unclear")))
+            fields.append(("level_db", .number(Double(db), decimals: 1)))
+        case .clipping(_, let ceiling, let share):
+            fields.append(("ceiling_db", .number(Double(ceiling), decimals: 1)))
+            fields.append(("clipped_percent", .number(Double(share) * 100, decimals: 2)))
+        case .speechTooQuiet(_, let db), .speechLevelOK(_, let db):
+            fields.append(("level_db", .number(Double(db), decimals: 1)))
+        case .wrongSource(_, let source):
+            fields.append(("source", .string(source)))
+            fields.append(("reason", .string("monitor")))
+        case .speechEnded, .microphoneActive, .microphoneClean, .clippingEnded:
+            break
+        }
+        return fields
+    }
+
+    /// An object of `fields`, in their order, as one line.
+    public static func object(_ fields: [(String, JSONValue)]) -> String {
+        JSONValue.object(fields).encoded
+    }
+
+    /// One file's summary (`analyze --format json`): its format, speech, loudness, the microphone's
+    /// verdict, how often each warning was raised, and its events.
+    public static func summary(file: String, format: AudioFormat, summary s: AnalysisSummary, events: [AnalysisEvent]) -> String {
+        var fields: [(String, JSONValue)] = [
+            ("file", .string(file)),
+            ("sample_rate", .int(format.sampleRate)),
+            ("channels", .int(format.channels)),
+            ("encoding", .string(format.encoding.description)),
+            ("duration_s", .number(s.duration, decimals: 2)),
+            ("speech_s", .number(s.speechTime, decimals: 2)),
+            ("utterances", .int(s.utterances)),
+            ("loudest_level_db", .number(Double(s.loudestLevelDB), decimals: 1)),
+            ("loudest_peak_db", .number(Double(s.loudestPeakDB), decimals: 1)),
+            ("microphone", .string(s.firstSilent == nil ? "works" : "dead")),
+        ]
+        if let first = s.firstSilent {
+            fields.append(("dead_from", .number(first.time, decimals: 2)))
+            fields.append(("dead_signature", .string(first.signature.rawValue)))
+        }
+        // How many times each warning was raised (wrong_source is live capture's alone).
+        for kind in MicrophoneWarning.Kind.allCases where kind != .wrongSource {
+            fields.append((kind.rawValue, .int(s.count(kind))))
+        }
+        fields.append(("events", .array(events.map { .object(eventFields($0)) })))
+        return object(fields)
+    }
+
+    /// A JSON string literal.
+    public static func string(_ s: String) -> String {
+        var out = ""
+        appendString(s, to: &out)
+        return out
+    }
+
+    static func appendString(_ s: String, to out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        out += "\""
+    }
+}
