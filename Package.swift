@@ -10,6 +10,7 @@ let package = Package(
     name: "MicCheck",
     products: [
         .library(name: "MicCheck", targets: ["MicCheck"]),
+        .library(name: "MicCheckLive", targets: ["MicCheckLive"]),
         .library(name: "MicCheckPulse", targets: ["MicCheckPulse"]),
         .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
         .library(name: "MicCheckCall", targets: ["MicCheckCall"]),
@@ -36,7 +37,7 @@ let package = Package(
         // Signal generators, in-memory WAV files and a manual clock for tests and benchmarks.
         // Its voice.wav is written by scripts/make_test_voice.py.
         .target(
-            name: "MicCheckTesting", dependencies: ["MicCheck", "MicCheckCall"],
+            name: "MicCheckTesting", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive"],
             resources: [.copy("Resources/voice.wav")], swiftSettings: strict),
         // libpulse (PulseAudio, and PipeWire's Pulse server): a system library, not API.
         // Headers and library from Debian's libpulse-dev (scripts/setup.sh installs it). No pkgConfig: its
@@ -68,10 +69,23 @@ let package = Package(
             dependencies: ["MicCheck", .target(name: "CPulseAudio", condition: .when(platforms: [.linux]))],
             swiftSettings: strict
         ),
+        // Live analysis: audio sources (PulseAudio, voice processing, WAV files, the bundled sample, fed
+        // blocks) and the session that reads one, analyses it and delivers time-ordered records.
+        // The sample is a resource (written by scripts/make_sample.py).
+        .target(
+            name: "MicCheckLive",
+            dependencies: [
+                "MicCheck",
+                .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
+                .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
+            ],
+            resources: [.copy("Resources/sample.wav")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "miccheck",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckTerminal",
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal",
                 .target(name: "CTerminal", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
@@ -79,7 +93,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(name: "MicCheckLiveTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
         .testTarget(name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckTesting"], swiftSettings: strict),
         .testTarget(
             name: "MicCheckTerminalTests", dependencies: ["MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import MicCheck
+import MicCheckLive
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, json
@@ -132,13 +133,13 @@ struct Analyze: ParsableCommand {
         }
         let out = OutputWriter()
         var worst: Int32 = 0
-        let inputs: [(name: String, open: () -> Result<WAVReader, InputFailure>)] = sample
-            ? [("sample.wav", { openSample() })]
-            : files.map { path in (path, { openWAV(path) }) }
+        let inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] = sample
+            ? [(BundledSample.name, { openSample() })]
+            : files.map { path in (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } }) }
         for (k, input) in inputs.enumerated() {
             let plotPath = plot.map { inputs.count == 1 ? $0 : plotName($0, for: input.name) }
-            let result = input.open().flatMap { reader in
-                analyse(reader, name: input.name, position: (k + 1, inputs.count), plotPath: plotPath, model: voiceModel, out: out)
+            let result = input.open().flatMap { source in
+                analyse(source, name: input.name, position: (k + 1, inputs.count), plotPath: plotPath, model: voiceModel, out: out)
             }
             if case .failure(let f) = result {
                 out.flush()
@@ -151,23 +152,25 @@ struct Analyze: ParsableCommand {
         if worst == 1 { throw ExitCode(ExitStatus.dataError) }
     }
 
-    private func analyse(_ reader: WAVReader, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,
+    private func analyse(_ source: WAVFileSource, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,
                          out: OutputWriter) -> Result<Void, InputFailure> {
-        var analyzer = Analyzer(inputRate: reader.format.sampleRate, configuration: speech.configuration, model: model)
+        let rate = source.format.sampleRate
         var summary = AnalysisSummary()
         var events: [AnalysisEvent] = []
         var plotter = plotPath.map { _ in PlotCollector() }
-        let progress = stderrIsTerminal ? ProgressLine(name: name, position: position, total: reader.declaredFrameCount,
-                                                      rate: reader.format.sampleRate) : nil
+        let progress = stderrIsTerminal ? ProgressLine(name: name, position: position, total: source.declaredFrameCount, rate: rate) : nil
         if format == .text {
-            out.line("\(name): \(reader.format), \(reader.declaredFrameCount.map { formatSeconds(Double($0) / Double(reader.format.sampleRate)) } ?? "length unknown")")
+            out.line("\(name): \(source.format), \(source.declaredFrameCount.map { formatSeconds(Double($0) / Double(rate)) } ?? "length unknown")")
         }
-        let handle: (AnalysisOutput) -> Void = { record in
+        let session = LiveAnalysis(source: source, configuration: .init(analysis: speech.configuration, model: model))
+        let ending = session.run { live in
+            guard case .analysis(let record) = live else { return }
             summary.add(record)
             plotter?.add(record)
             switch record {
             case .frame(let f):
                 if format == .jsonl { out.line(JSONLines.frame(f)) }
+                progress?.update(Int((f.time + 0.01) * Double(rate)))
             case .event(let e):
                 if format != .text || events.count < 100_000 { events.append(e) }
                 switch format {
@@ -177,30 +180,16 @@ struct Analyze: ParsableCommand {
                 }
             }
         }
-        var order = TimeOrderedRecords()
-        let ordered: (AnalysisOutput) -> Void = { order.add($0, emit: handle) }
-        var buffer = [Float](repeating: 0, count: WAVReader.blockFrames)
-        var samplesRead = 0
-        do {
-            while true {
-                let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-                if n == 0 { break }
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: ordered) }
-                samplesRead += n
-                progress?.update(samplesRead)
-            }
-        } catch {
+        if case .failed(let error) = ending {
             progress?.clear()
-            return .failure(failure(name, error))
+            return .failure(InputFailure(error))
         }
-        analyzer.finish(emit: ordered)
-        order.flush(emit: handle)
         progress?.clear()
         switch format {
         case .text:
             out.line(summaryLine(summary))
         case .json:
-            out.line(JSONLines.summary(file: name, format: reader.format, summary: summary, events: events))
+            out.line(JSONLines.summary(file: name, format: source.format, summary: summary, events: events))
         case .jsonl:
             break
         }

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import MicCheck
+import MicCheckLive
 #if canImport(MicCheckPulse)
 import MicCheckPulse
 #endif
@@ -70,6 +71,34 @@ final class DuckingSession {
         guard status == 0 else { close(fds[1]); return -1 }
         return fds[1]
     }
+}
+
+/// `listen`'s ducking: a session that follows the live analysis (advanced ducking hears speech), ducks
+/// the streams of a new server instance afresh after a restart, and passes the ducker's notes on.
+final class ListenDucking {
+    private var session: DuckingSession?
+    private let level: DuckingLevel
+    private let advanced: Bool
+    private let server: String?
+
+    init(level: DuckingLevel, advanced: Bool, server: String?) throws(PulseError) {
+        (self.level, self.advanced, self.server) = (level, advanced, server)
+        session = try DuckingSession(level: level, advanced: advanced, server: server)
+    }
+
+    var duckedStreams: Int { session?.ducker.duckedStreams.count ?? 0 }
+
+    func follow(_ record: LiveRecord, display: LiveDisplay) {
+        if case .restarted = record {
+            _ = session?.stop()
+            session = try? DuckingSession(level: level, advanced: advanced, server: server)
+        }
+        session?.ducker.consume(record)
+        session?.ducker.takeNotes().forEach { display.message($0) }
+    }
+
+    /// Restores the volumes; returns a sentence to show, if any.
+    func stop() -> String? { session?.stop() }
 }
 
 /// One sentence about a restore, or nil when there was nothing to restore.

@@ -1,5 +1,6 @@
 import Foundation
 import MicCheck
+import MicCheckLive
 
 /// Why one input could not be analysed, with the exit status it maps to.
 struct InputFailure: Error {
@@ -7,8 +8,20 @@ struct InputFailure: Error {
     var message: String
     var status: Int32
 
+    init(file: String, message: String, status: Int32) {
+        self.file = file
+        self.message = message
+        self.status = status
+    }
+
+    /// A source's failure; its message names the file.
+    init(_ error: AudioSourceError) {
+        let (_, status) = sourceFailure(error)
+        self.init(file: "", message: error.message, status: status)
+    }
+
     /// The one sentence printed on stderr.
-    var sentence: String { "miccheck: \(file): \(message)." }
+    var sentence: String { file.isEmpty ? "miccheck: \(message)." : "miccheck: \(file): \(message)." }
 }
 
 /// Opens `path` as a WAV reader, mapping every way it can fail onto one sentence and a status.
@@ -48,15 +61,7 @@ func printError(_ line: String) {
 /// Whether stderr is a terminal (progress is shown only then).
 var stderrIsTerminal: Bool { isatty(2) == 1 }
 
-/// The bundled sample as a WAV reader.
-func openSample() -> Result<WAVReader, InputFailure> {
-    let joined = SampleAudio.base64.split(separator: "\n").joined()
-    guard let data = Data(base64Encoded: joined) else {
-        return .failure(InputFailure(file: "sample.wav", message: "the bundled sample is damaged", status: ExitStatus.runtimeFailure))
-    }
-    do {
-        return .success(try WAVReader(source: MemoryByteSource([UInt8](data))))
-    } catch {
-        return .failure(failure("sample.wav", error))
-    }
+/// The bundled sample, read as fast as possible.
+func openSample() -> Result<WAVFileSource, InputFailure> {
+    Result { () throws(AudioSourceError) in try BundledSample.source(pacing: .asFastAsPossible) }.mapError(InputFailure.init)
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import MicCheck
+import MicCheckLive
 import Synchronization
 #if canImport(MicCheckPulse)
 import MicCheckPulse
@@ -77,140 +78,58 @@ struct Listen: ParsableCommand {
         let out = OutputWriter()
         out.flushEachLine = true
         let display = LiveDisplay(out: out, format: format, muted: muted)
-        let input = try openInput(display: display)
-        #if canImport(MicCheckPulse)
-        var duckingSession = try startDucking(display: display)
-        defer { if let sentence = duckingSession?.stop() { display.message(sentence) } }
-        #endif
-        display.message("miccheck: listening to \(input.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
-        display.source = input.label
-
-        let caught = CaughtSignal()
-        signal(SIGPIPE, SIG_IGN)
-        let handlers = [SIGINT, SIGTERM].map { sig in
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { caught.value.store(sig, ordering: .relaxed); input.stop() }
-            source.resume()
-            return source
-        }
-        defer { handlers.forEach { $0.cancel() } }
-
+        let source = try openSource(display: display)
+        let session = LiveAnalysis(source: source, configuration: .init(analysis: analysisConfiguration, duration: duration))
+        let signals = StopSignals { session.stop() }
+        defer { signals.cancel() }
+        let ducking = try startDucking(display: display)
+        defer { if let sentence = ducking?.stop() { display.message(sentence) } }
+        display.message("miccheck: listening to \(source.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
+        display.source = source.label
         var summary = AnalysisSummary()
-        // The display and the summary see records in time order; the ducker hears events at once.
-        var order = TimeOrderedRecords()
-        let show: (AnalysisOutput) -> Void = { record in
-            summary.add(record)
+        let ending = session.run { record in
+            if case .analysis(let r) = record { summary.add(r) }
             display.record(record)
+            ducking?.follow(record, display: display)
+            if out.failed { session.stop() }
         }
-        let handle: (AnalysisOutput) -> Void = { record in
-            order.add(record, emit: show)
-            #if canImport(MicCheckPulse)
-            if case .event(let event) = record, let session = duckingSession {
-                if case .speechStarted = event { session.ducker.setSomeoneSpeaking(true) }
-                if case .speechEnded = event { session.ducker.setSomeoneSpeaking(false) }
-            }
-            #endif
-        }
-        if let monitor = input.monitorSource { show(.event(.wrongSource(time: 0, source: monitor))) }
-        var analyzer = Analyzer(inputRate: input.sampleRate, configuration: analysisConfiguration)
-        var samplesInStream = 0
-        let captureStart = DispatchTime.now()
-        var buffer = [Float](repeating: 0, count: 8192)
+        if let note = source.closingNote { display.message(note) }
         var failure: (sentence: String, status: Int32)?
-        var ending = "the sample ended"
-        loop: while true {
-            let read: LiveRead
-            do {
-                read = try buffer.withUnsafeMutableBufferPointer { try input.read(into: $0, timeout: 0.1) }
-            } catch {
-                failure = liveFailure(error)
-                break loop
-            }
-            switch read {
-            case .samples(var n):
-                // The samples that complete --duration; `finish` then analyses what the resampler holds.
-                let wanted = duration.map { Int((($0 - analyzer.startTime) * Double(analyzer.inputRate)).rounded()) } ?? Int.max
-                n = max(0, min(n, wanted - samplesInStream))
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: handle) }
-                samplesInStream += n
-                if let duration, samplesInStream >= wanted {
-                    ending = "\(formatSeconds(duration)) done"
-                    break loop
-                }
-            case .idle:
-                display.tick()
-            case .restarted:
-                analyzer.finish(emit: handle)
-                order.flush(emit: show)
-                let wall = Double(DispatchTime.now().uptimeNanoseconds - captureStart.uptimeNanoseconds) / 1e9
-                // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
-                let resume = (max(analyzer.endTime, wall) * Double(LevelMeter.framesPerSecond)).rounded(.up)
-                    / Double(LevelMeter.framesPerSecond)
-                analyzer = Analyzer(inputRate: input.sampleRate, configuration: analysisConfiguration, startTime: resume)
-                samplesInStream = 0
-                #if canImport(MicCheckPulse)
-                // A new server instance has new streams: duck them afresh.
-                if duckingSession != nil {
-                    _ = duckingSession?.stop()
-                    duckingSession = try? startDucking(display: display)
-                }
-                #endif
-                if let duration, resume >= duration { ending = "\(formatSeconds(duration)) done"; break loop }
-            case .stopped:
-                ending = caught.value.load(ordering: .relaxed) == SIGTERM ? "stopped by SIGTERM" : "stopped by Ctrl-C"
-                break loop
-            case .ended:
-                break loop
-            }
-            if out.failed { ending = "the output was closed"; break loop }
-            #if canImport(MicCheckPulse)
-            duckingSession?.ducker.takeNotes().forEach { display.message($0) }
-            #endif
-        }
-        analyzer.finish(emit: handle)
-        order.flush(emit: show)
-        if let note = input.closingNote { display.message(note) }
+        if case .failed(let error) = ending { failure = sourceFailure(error) }
         if let failure { display.message(failure.sentence) }
-        display.finish(summary: summary, input: input.label, dropped: input.droppedSamples,
-                       rate: input.sampleRate, ending: failure == nil ? ending : "capture failed")
+        display.finish(summary: summary, input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
+                       ending: endingText(ending, signal: signals.caught, outputClosed: out.failed))
         out.flush()
         if let failure { throw ExitCode(failure.status) }
     }
 
-    private func openInput(display: LiveDisplay) throws -> any LiveInput {
-        if sample {
-            switch openSample() {
-            case .success(let reader): return SampleInput(reader: reader)
-            case .failure(let f):
-                printError(f.sentence)
-                throw ExitCode(f.status)
-            }
+    private func endingText(_ ending: LiveEnding, signal: Int32, outputClosed: Bool) -> String {
+        switch ending {
+        case .ended: "the sample ended"
+        case .durationReached(let d): "\(formatSeconds(d)) done"
+        case .failed: "capture failed"
+        case .stopped: outputClosed ? "the output was closed" : signal == SIGTERM ? "stopped by SIGTERM" : "stopped by Ctrl-C"
         }
-        #if canImport(MicCheckPulse)
-        recoverAbandonedDucking(server: server)
+    }
+
+    private func openSource(display: LiveDisplay) throws -> any AudioSource {
         do {
-            let mic = try PulseMicrophone(source: source, server: server, reconnectWindow: reconnect) { notice in
+            if sample { return try BundledSample.source(pacing: .realTime) }
+            #if canImport(MicCheckPulse)
+            recoverAbandonedDucking(server: server)
+            let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: reconnect) { notice in
                 display.message(noticeSentence(notice))
             }
-            #if canImport(MicCheckVoiceProcessing)
-            if voiceProcessing {
-                do {
-                    let input = try VoiceProcessedInput(microphone: mic, server: server, configuration: .call())
-                    input.takeNotices().forEach { display.message($0) }
-                    return input
-                } catch {
-                    throw reported(("miccheck: voice processing could not start: \(error).", ExitStatus.runtimeFailure))
-                }
-            }
+            guard voiceProcessing else { return mic }
+            let processed = try VoiceProcessedSource(microphone: mic.microphone, server: server, configuration: .call())
+            processed.takeNotices().forEach { display.message($0) }
+            return processed
+            #else
+            throw AudioSourceError(.noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
             #endif
-            return PulseInput(microphone: mic)
-        } catch let error as PulseError {
-            throw reported(pulseFailure(error))
+        } catch {
+            throw reported(sourceFailure(error))
         }
-        #else
-        throw reported(("miccheck: live capture needs PulseAudio, which this build of miccheck does not include; `miccheck listen --sample` works.", ExitStatus.unavailable))
-        #endif
     }
 
     /// With voice processing, echo residue does not start speech (`afterEchoCancellation`).
@@ -218,27 +137,52 @@ struct Listen: ParsableCommand {
         speech.configuration(base: voiceProcessing ? .afterEchoCancellation : .default)
     }
 
-    #if canImport(MicCheckPulse)
-    private func startDucking(display: LiveDisplay) throws -> DuckingSession? {
+    private func startDucking(display: LiveDisplay) throws -> ListenDucking? {
         guard let level = ducking.duckOthers else { return nil }
+        #if canImport(MicCheckPulse)
         do {
-            let session = try DuckingSession(level: level, advanced: ducking.advancedDucking, server: server)
-            let count = session.ducker.duckedStreams.count
+            let session = try ListenDucking(level: level, advanced: ducking.advancedDucking, server: server)
+            let count = session.duckedStreams
             display.message("miccheck: ducking other audio (\(level.rawValue)\(ducking.advancedDucking ? ", advanced" : "")); "
                             + "\(count) playback stream\(count == 1 ? "" : "s") now")
             return session
         } catch {
             throw reported(pulseFailure(error))
         }
+        #else
+        throw reported(("miccheck: ducking needs PulseAudio, which this build of miccheck does not include.", ExitStatus.unavailable))
+        #endif
     }
-    #endif
-
 }
 
 /// Prints a failure's sentence on stderr and returns the exit code to throw.
 func reported(_ failure: (sentence: String, status: Int32)) -> ExitCode {
     printError(failure.sentence)
     return ExitCode(failure.status)
+}
+
+/// SIGINT and SIGTERM stop a live session rather than the process; `caught` tells which came.
+final class StopSignals {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(stop: @escaping @Sendable () -> Void) {
+        Foundation.signal(SIGPIPE, SIG_IGN)
+        let caught = CaughtSignal()
+        sources = [SIGINT, SIGTERM].map { sig in
+            Foundation.signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { caught.value.store(sig, ordering: .relaxed); stop() }
+            source.resume()
+            return source
+        }
+        self.caughtSignal = caught
+    }
+
+    private let caughtSignal: CaughtSignal
+    /// The signal that came (0: none).
+    var caught: Int32 { caughtSignal.value.load(ordering: .relaxed) }
+
+    func cancel() { sources.forEach { $0.cancel() } }
 }
 
 /// The signal that ended a live command, set on a signal handler's queue.
@@ -280,6 +224,14 @@ final class LiveDisplay {
         notice = MutedSpeechNotice(isMuted: muted)
     }
 
+    func record(_ live: LiveRecord) {
+        switch live {
+        case .analysis(let record): self.record(record)
+        case .idle: tick()
+        case .audioStarted, .restarted: break
+        }
+    }
+
     func record(_ record: AnalysisOutput) {
         switch record {
         case .frame(let f):
@@ -290,7 +242,7 @@ final class LiveDisplay {
         case .event(let e):
             if format == .jsonl { out.line(JSONLines.event(e)); return }
             above(timelineLine(e, source: source))
-            if case .speechStarted(let t, _) = e, notice.speechStarted(at: t) {
+            if case .speechStarted(let t, _) = e, notice.consume(.analysis(.event(e))) {
                 above(String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t) + "  You are muted.")
             }
         }

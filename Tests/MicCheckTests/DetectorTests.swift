@@ -1,5 +1,6 @@
 import Foundation
 import MicCheck
+import MicCheckLive
 import MicCheckTesting
 import Testing
 

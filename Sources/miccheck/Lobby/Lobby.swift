@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MicCheck
 import MicCheckCall
+import MicCheckLive
 import MicCheckTerminal
 #if canImport(MicCheckPulse)
 import MicCheckPulse
@@ -61,102 +62,30 @@ struct Lobby: ParsableCommand {
     func run() throws {
         let description = try loadCall()
         let log = try events.map { path in
-            guard let log = EventLog(path: path) else {
-                throw reported(("miccheck: \(path): cannot be written.", ExitStatus.noInput))
-            }
+            guard let log = EventLog(path: path) else { throw reported(("miccheck: \(path): cannot be written.", ExitStatus.noInput)) }
             return log
         }
-        var warnings: [String] = []
-        let store = PermissionPromptDismissals.standard()
-        let dismissed = store.dismissed(inCall: description.id) { warnings.append("miccheck: \($0).") }
-
         let clock = ContinuousCallClock()
         var permissions = Permissions(camera: CameraProbe.probe())
-        let (input, microphonePermission) = try openInput()
+        let (source, microphonePermission) = try openSource()
         permissions.microphone = microphonePermission
-        let audio = input.map { LobbyAudio(input: $0, clock: clock, configuration: Analyzer.Configuration()) }
-
+        var loop = LobbyLoop(call: description, log: log, clock: clock,
+                             factory: tiles == .microphone ? MicrophoneTileFactory() : DefaultCallViewFactory())
+        let dismissed = loop.store.dismissed(inCall: description.id) { loop.warnings.append("miccheck: \($0).") }
         let me = Participant(id: "me", name: name ?? ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "You",
                              isLocalUser: true)
         var session = CallSession(call: description, localUser: me, permissions: permissions, dismissed: dismissed,
-                                  microphoneName: audio?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
+                                  microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
                                   at: clock.now)
-        let factory: any CallViewFactory = tiles == .microphone ? MicrophoneTileFactory() : DefaultCallViewFactory()
         // An output's monitor is no microphone: the check says so from the start.
-        if let monitor = input?.monitorSource { _ = session.microphoneEvent(.wrongSource(time: 0, source: monitor), at: clock.now) }
-
-        #if canImport(CTerminal)
-        let screen: TerminalScreen
-        do {
-            screen = try TerminalScreen()
-        } catch {
-            audio?.stop()
-            throw reported(("miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.", ExitStatus.usage))
-        }
-        audio?.start()
-        log?.write([("event", .string("started")), ("call", .string(description.id)), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: clock.now)
-        var signal: Int32 = 0
-        var reportedStart = false
-        var failureShown = false
-        var lastSpeechStart: Double?
-        while !session.isFinished {
-            signal = screen.takeSignal()
-            if signal != 0 { break }
-            let input = screen.read(timeout: 0.05)
-            let now = clock.now
-            var happened: [SessionEvent] = []
-            switch input {
-            case .key(let key): happened += session.handle(key, at: now)
-            case .resized: log?.write([("event", .string("resized")), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: now)
-            case .none: break
-            }
-            if let audio {
-                let s = audio.take()
-                if let started = s.startedAt, !reportedStart {
-                    reportedStart = true
-                    log?.write([("event", .string("audio_started"))], clock: started)
-                }
-                if s.frames > 0 { session.microphoneFrame(levelDB: s.levelDB, isSpeech: s.isSpeaking, at: now) }
-                for event in s.events {
-                    log?.write(JSONLines.eventFields(event), clock: now)
-                    if case .speechStarted = event { lastSpeechStart = event.time }
-                    happened += session.microphoneEvent(event, at: now)
-                }
-                if let failure = s.failure, !failureShown {
-                    failureShown = true
-                    warnings.append(failure)
-                    log?.write([("event", .string("microphone_failed")), ("message", .string(failure))], clock: now)
-                }
-            }
-            happened += session.advance(to: now)
-            for event in happened {
-                var f = fields(of: event)
-                // The notice's cause: the analysis time of the speech that raised it.
-                if event == .mutedNoticeShown, let lastSpeechStart { f.append(("t", .number(lastSpeechStart, decimals: 2))) }
-                log?.write(f, clock: now)
-                if case .promptDismissed(let kind) = event {
-                    do {
-                        try store.dismiss(kind, inCall: description.id) { warnings.append("miccheck: \($0).") }
-                    } catch {
-                        warnings.append("miccheck: \(store.path): the dismissal could not be saved (\(error.localizedDescription)).")
-                    }
-                }
-            }
-            if session.isFinished { break }
-            let size = screen.size
-            screen.paint(render(session.view(factory: factory), width: size.width, height: size.height, glyphs: screen.glyphs))
-        }
-        screen.stop()
-        audio?.stop()
-        if signal != 0 { log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now) }
-        warnings.forEach { printError($0) }
+        if let monitor = source?.monitorSource { _ = session.microphoneEvent(.wrongSource(time: 0, source: monitor), at: clock.now) }
+        let audio = source.map { LiveAnalysis(source: $0) }
+        let signal = try loop.run(&session, audio: audio)
+        loop.warnings.forEach { printError($0) }
         if signal != 0 { throw ExitCode(128 + signal) }
         if case .finished(let joined) = session.phase {
             print(joined ? "miccheck: you left the call." : "miccheck: the lobby was closed without joining.")
         }
-        #else
-        throw reported(("miccheck: this build of miccheck has no terminal UI (it needs ncurses).", ExitStatus.unavailable))
-        #endif
     }
 
     private func loadCall() throws -> CallDescription {
@@ -176,48 +105,23 @@ struct Lobby: ParsableCommand {
 
     /// The microphone, and the permission it gives: granted when a record stream opens; denied when
     /// the server refuses (the lobby still opens and prompts); any other failure ends here.
-    private func openInput() throws -> ((any LiveInput)?, Permission) {
+    private func openSource() throws -> ((any AudioSource)?, Permission) {
         var granted = Permission()
         granted.resolve(granted: true)
-        if demo {
-            switch openSample() {
-            case .success(let reader):
-                return (SampleInput(reader: reader, reopen: { try? openSample().get() }), granted)
-            case .failure(let f):
-                throw reported((f.sentence, f.status))
-            }
-        }
-        #if canImport(MicCheckPulse)
         do {
-            let mic = try PulseMicrophone(source: source, server: server, reconnectWindow: 10) { _ in }
-            return (PulseInput(microphone: mic), granted)
+            if demo { return (try BundledSample.source(pacing: .realTime, loop: true), granted) }
+            #if canImport(MicCheckPulse)
+            return (try PulseAudioSource(source: source, server: server, reconnectWindow: 10), granted)
+            #else
+            throw AudioSourceError(.noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
+            #endif
         } catch where error.kind == .accessDenied {
             var denied = Permission()
             denied.resolve(granted: false, reason: "the sound server refused to record (\(error.message))")
             return (nil, denied)
         } catch {
-            let failure = pulseFailure(error)
-            throw reported((failure.sentence.replacingOccurrences(of: "`miccheck listen --sample`", with: "`miccheck lobby --demo`"),
-                            failure.status))
+            throw reported(sourceFailure(error, sample: "miccheck lobby --demo"))
         }
-        #else
-        throw reported(("miccheck: live capture needs PulseAudio, which this build of miccheck does not include; `miccheck lobby --demo` works.", ExitStatus.unavailable))
-        #endif
-    }
-
-    private func fields(of event: SessionEvent) -> [(String, JSONValue)] {
-        var f: [(String, JSONValue)] = [("event", .string(event.name))]
-        switch event {
-        case .toggled(let control, let on):
-            f += [("control", .string(control.rawValue)), ("on", .bool(on))]
-        case .toggleRefused(let control): f.append(("control", .string(control.rawValue)))
-        case .joined(let s):
-            f += [("audio", .bool(s.audioOn)), ("video", .bool(s.videoOn)), ("speaker", .bool(s.speakerOn))]
-        case .promptShown(let kind), .promptDismissed(let kind): f.append(("prompt", .string(kind.rawValue)))
-        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind): f.append(("warning", .string(kind.rawValue)))
-        default: break
-        }
-        return f
     }
 }
 

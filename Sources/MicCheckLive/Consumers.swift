@@ -1,0 +1,77 @@
+public import MicCheck
+import Synchronization
+#if canImport(MicCheckPulse)
+public import MicCheckPulse
+#endif
+
+extension MutedSpeechNotice {
+    /// Follows a live analysis: returns true when `record` makes "You are muted." show (a speech start
+    /// while muted, outside the cooldown).
+    public mutating func consume(_ record: LiveRecord) -> Bool {
+        guard case .analysis(.event(.speechStarted(let t, _))) = record else { return false }
+        return speechStarted(at: t)
+    }
+}
+
+#if canImport(MicCheckPulse)
+extension OtherAudioDucker {
+    /// Follows a live analysis: with advanced ducking, other audio goes lower while the user speaks.
+    public func consume(_ record: LiveRecord) {
+        if case .analysis(.event(.speechStarted)) = record { setSomeoneSpeaking(true) }
+        if case .analysis(.event(.speechEnded)) = record { setSomeoneSpeaking(false) }
+    }
+}
+#endif
+
+/// The latest state of a live analysis, for a screen that polls (a terminal or a UI frame loop): the
+/// analysis thread hands records in with ``consume(_:)``; the screen takes what arrived with ``take()``.
+public final class LiveSnapshots: Sendable {
+    public struct Snapshot: Sendable, Equatable {
+        public var levelDB: Float = Decibels.floor
+        /// Whether an utterance is in progress (``AnalysisFrame/isSpeaking``).
+        public var isSpeaking = false
+        /// Events since the last ``LiveSnapshots/take()``, in order (at most 1,000 wait).
+        public var events: [AnalysisEvent] = []
+        /// Frames since the last ``LiveSnapshots/take()``.
+        public var frames = 0
+        /// The clock reading at which the first samples arrived.
+        public var startedAt: Double?
+        /// How the session ended, once it has.
+        public var ending: LiveEnding?
+    }
+
+    private let clock: @Sendable () -> Double
+    private let state = Mutex(Snapshot())
+
+    /// - Parameter clock: the screen's clock, read when the first samples arrive.
+    public init(clock: @escaping @Sendable () -> Double) { self.clock = clock }
+
+    public func consume(_ record: LiveRecord) {
+        let now: Double? = record == .audioStarted ? clock() : nil
+        state.withLock { s in
+            switch record {
+            case .analysis(.frame(let f)):
+                s.levelDB = f.levelDB
+                s.isSpeaking = f.isSpeaking
+                s.frames += 1
+            case .analysis(.event(let e)):
+                // A screen that stopped taking (it is closing) must not grow this without end.
+                if s.events.count < 1_000 { s.events.append(e) }
+            case .audioStarted:
+                if s.startedAt == nil { s.startedAt = now }
+            case .idle, .restarted:
+                break
+            }
+        }
+    }
+
+    public func ended(_ ending: LiveEnding) { state.withLock { $0.ending = ending } }
+
+    /// What arrived since the last call.
+    public func take() -> Snapshot {
+        state.withLock { s in
+            defer { s.events.removeAll(keepingCapacity: true); s.frames = 0 }
+            return s
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Dispatch
+import Foundation
+public import MicCheck
+import Synchronization
+
+/// One record of a live analysis.
+public enum LiveRecord: Sendable, Equatable {
+    /// A frame or an event of the analysis (DESIGN.md's contract), in time order.
+    case analysis(AnalysisOutput)
+    /// The first samples arrived from the source.
+    case audioStarted
+    /// Nothing arrived for a read's timeout (0.1 s by default): a meter may redraw.
+    case idle
+    /// The source began a new stream (a reconnected server, a source that came back); the analysis
+    /// resumes at `time`, so `t` keeps counting across the gap.
+    case restarted(time: Double)
+}
+
+/// Why a live analysis ended.
+public enum LiveEnding: Sendable, Equatable {
+    /// The source has nothing more (a file is over, a fed source was ended).
+    case ended
+    /// ``LiveAnalysis/stop()`` was called (a signal, a closed window, a consumer).
+    case stopped
+    /// ``LiveAnalysis/Configuration/duration`` seconds of audio were analysed.
+    case durationReached(Double)
+    /// The source failed; the records up to the failure were delivered.
+    case failed(AudioSourceError)
+}
+
+/// A live analysis session: reads an ``AudioSource`` on one thread, analyses it, and delivers the
+/// records in time order, to a synchronous callback (real-time consumers: a meter, the muted notice,
+/// the ducker) or as an `AsyncSequence`.
+///
+/// It owns what every live consumer needs the same way:
+/// - the read loop, with an ``LiveRecord/idle`` record when the source is quiet;
+/// - one restart policy: when the source restarts, the open analysis is finished and a new one
+///   resumes at a 10 ms frame boundary at or after both the audio so far and the wall clock, so `t` counts
+///   on across reconnections;
+/// - the time ordering of frame and event records (``TimeOrderedRecords``), which a look-ahead model needs;
+/// - `wrong_source` at the start when the source is an output's monitor;
+/// - an optional duration.
+///
+/// The source's own reconnect policy (how long to wait for a server) stays with the source.
+public final class LiveAnalysis: Sendable {
+    public struct Configuration: Sendable {
+        public var analysis: Analyzer.Configuration
+        public var model: VoiceActivityModel
+        /// Stop after this many seconds of audio (nil: until the source ends or ``LiveAnalysis/stop()``).
+        public var duration: Double?
+        /// How long one read waits for samples before an ``LiveRecord/idle`` record.
+        public var readTimeout: Double
+
+        public init(analysis: Analyzer.Configuration = Analyzer.Configuration(), model: VoiceActivityModel = .bundled,
+                    duration: Double? = nil, readTimeout: Double = 0.1) {
+            self.analysis = analysis
+            self.model = model
+            self.duration = duration
+            self.readTimeout = readTimeout
+        }
+    }
+
+    private struct State {
+        var started = false
+        var ending: LiveEnding?
+    }
+
+    public let source: any AudioSource
+    public let configuration: Configuration
+    private let clock: @Sendable () -> Double
+    private let state = Mutex(State())
+
+    /// - Parameter clock: seconds on a monotonic clock, for the restart policy (default: the system's
+    ///   uptime clock; tests pass a manual one).
+    public init(source: any AudioSource, configuration: Configuration = Configuration(),
+                clock: (@Sendable () -> Double)? = nil) {
+        self.source = source
+        self.configuration = configuration
+        self.clock = clock ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    }
+
+    /// Why the session ended, once it has.
+    public var ending: LiveEnding? { state.withLock { $0.ending } }
+
+    /// Ends the session from any thread: the source stops, the analysis finishes, the last records go out.
+    public func stop() { source.stop() }
+
+    /// Runs the session on the calling thread until it ends, calling `onRecord` with every record as it
+    /// is decided. A session runs once; a second call returns ``LiveEnding/stopped`` at once.
+    @discardableResult
+    public func run(onRecord: (LiveRecord) -> Void) -> LiveEnding {
+        let first = state.withLock { s in
+            defer { s.started = true }
+            return !s.started
+        }
+        guard first else { return .stopped }
+        let ending = withoutActuallyEscaping(onRecord) { onRecord in loop(onRecord) }
+        state.withLock { $0.ending = ending }
+        return ending
+    }
+
+    /// Runs the session on a thread of its own: `onRecord` with every record, then `onEnd` once.
+    public func start(onRecord: @escaping @Sendable (LiveRecord) -> Void, onEnd: @escaping @Sendable (LiveEnding) -> Void = { _ in }) {
+        let thread = Thread { [self] in onEnd(run(onRecord: onRecord)) }
+        thread.name = "miccheck live analysis"
+        thread.start()
+    }
+
+    /// Starts the session on a thread of its own and delivers its records as an asynchronous sequence,
+    /// which finishes when the session ends; cancelling the iteration stops the session.
+    /// - Parameter limit: records kept for a consumer that falls behind (the newest are kept; 10 ms
+    ///   frames make 100 records a second).
+    public func records(bufferingNewest limit: Int = 4_096) -> AsyncStream<LiveRecord> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(limit)) { continuation in
+            continuation.onTermination = { [source] _ in source.stop() }
+            start(onRecord: { continuation.yield($0) }, onEnd: { _ in continuation.finish() })
+        }
+    }
+
+    private func loop(_ onRecord: @escaping (LiveRecord) -> Void) -> LiveEnding {
+        let c = configuration
+        guard AudioFormat.supportedSampleRates.contains(source.sampleRate) else { return unsupportedRate() }
+        var analyzer = Analyzer(inputRate: source.sampleRate, configuration: c.analysis, model: c.model)
+        var order = TimeOrderedRecords()
+        let deliver: (AnalysisOutput) -> Void = { onRecord(.analysis($0)) }
+        let analyse: (AnalysisOutput) -> Void = { order.add($0, emit: deliver) }
+        if let monitor = source.monitorSource { deliver(.event(.wrongSource(time: 0, source: monitor))) }
+        let startClock = clock()
+        var samplesInStream = 0
+        var buffer = [Float](repeating: 0, count: 8_192)
+        var audioStarted = false
+        var ending = LiveEnding.ended
+        loop: while true {
+            let read: AudioRead
+            do {
+                read = try buffer.withUnsafeMutableBufferPointer { b throws(AudioSourceError) in
+                    try source.read(into: b, timeout: c.readTimeout)
+                }
+            } catch {
+                ending = .failed(error)
+                break loop
+            }
+            switch read {
+            case .samples(var n):
+                if !audioStarted {
+                    audioStarted = true
+                    onRecord(.audioStarted)
+                }
+                // The samples that complete the duration; `finish` then analyses what the resampler holds.
+                let wanted = c.duration.map { Int((($0 - analyzer.startTime) * Double(analyzer.inputRate)).rounded()) } ?? Int.max
+                n = max(0, min(n, wanted - samplesInStream))
+                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: analyse) }
+                samplesInStream += n
+                if let duration = c.duration, samplesInStream >= wanted {
+                    ending = .durationReached(duration)
+                    break loop
+                }
+            case .idle:
+                onRecord(.idle)
+            case .restarted:
+                analyzer.finish(emit: analyse)
+                order.flush(emit: deliver)
+                guard AudioFormat.supportedSampleRates.contains(source.sampleRate) else { return unsupportedRate() }
+                // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
+                let frames = Double(LevelMeter.framesPerSecond)
+                // (Less a microsecond, so that a time on a boundary, give or take rounding, stays on it.)
+                let resume = (max(analyzer.endTime, clock() - startClock) * frames - 1e-4).rounded(.up) / frames
+                analyzer = Analyzer(inputRate: source.sampleRate, configuration: c.analysis, startTime: resume, model: c.model)
+                samplesInStream = 0
+                onRecord(.restarted(time: resume))
+                if let duration = c.duration, resume >= duration {
+                    ending = .durationReached(duration)
+                    break loop
+                }
+            case .stopped:
+                ending = .stopped
+                break loop
+            case .ended:
+                break loop
+            }
+        }
+        analyzer.finish(emit: analyse)
+        order.flush(emit: deliver)
+        return ending
+    }
+
+    private func unsupportedRate() -> LiveEnding {
+        .failed(AudioSourceError(.badData, "\(source.label): \(source.sampleRate) Hz is not a supported sample rate"))
+    }
+}

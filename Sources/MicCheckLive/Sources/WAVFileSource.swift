@@ -1,0 +1,101 @@
+import Dispatch
+public import MicCheck
+import Synchronization
+
+/// A WAV file (or any ``WAVReader``) as an audio source: played in real time, 10 ms at a time as a
+/// microphone delivers it, or read as fast as the reader can go (for analysing recordings).
+public final class WAVFileSource: AudioSource, @unchecked Sendable {
+    // @unchecked Sendable: `reader`, `delivered` and `started` are used only by the reading thread (the
+    // AudioSource contract); `stopping` is an `Atomic` and `wake` a semaphore, which is all `stop()` touches.
+    public enum Pacing: Sendable, Equatable {
+        /// 10 ms blocks at the pace of the audio, as a microphone would deliver them.
+        case realTime
+        /// Blocks of ``WAVReader/blockFrames`` as fast as they are read.
+        case asFastAsPossible
+    }
+
+    private var reader: WAVReader
+    private let name: String
+    private let pacing: Pacing
+    private let reopen: (@Sendable () -> WAVReader?)?
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private var delivered = 0
+    private var started: DispatchTime?
+    public let sampleRate: Int
+    public let label: String
+    public var droppedSamples: Int { 0 }
+    /// The file's format.
+    public let format: AudioFormat
+    /// The length in frames that the file's header declares, if it does.
+    public let declaredFrameCount: Int?
+
+    /// - Parameters:
+    ///   - name: the file as errors name it.
+    ///   - label: what the user is listening to (default: `name`).
+    ///   - reopen: makes a fresh reader of the same audio when one ends, to play it over and over
+    ///     (nil: play once). A reader at another rate ends the source.
+    public init(reader: WAVReader, name: String, label: String? = nil, pacing: Pacing,
+                reopen: (@Sendable () -> WAVReader?)? = nil) {
+        self.reader = reader
+        self.name = name
+        self.label = label ?? name
+        self.pacing = pacing
+        self.reopen = reopen
+        sampleRate = reader.format.sampleRate
+        format = reader.format
+        declaredFrameCount = reader.declaredFrameCount
+    }
+
+    /// Opens the WAV file at `path`.
+    public convenience init(path: String, pacing: Pacing) throws(AudioSourceError) {
+        do {
+            self.init(reader: try WAVReader(path: path), name: path, pacing: pacing)
+        } catch {
+            throw Self.error(error, name: path)
+        }
+    }
+
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        wake.signal()
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead {
+        if stopping.load(ordering: .acquiring) { return .stopped }
+        var wanted = buffer.count
+        if pacing == .realTime {
+            let start = started ?? .now()
+            started = start
+            let block = sampleRate / LevelMeter.framesPerSecond
+            let due = start + Double(delivered + block) / Double(sampleRate)
+            let deadline = DispatchTime.now() + timeout
+            if due > .now() {
+                _ = wake.wait(timeout: min(due, deadline))
+                if stopping.load(ordering: .acquiring) { return .stopped }
+                if due > .now() { return .idle }
+            }
+            wanted = min(block, buffer.count)
+        }
+        let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted])
+        do {
+            var n = try reader.read(into: slice)
+            if n == 0, let next = reopen?(), next.format.sampleRate == sampleRate {
+                reader = next
+                n = try reader.read(into: slice)
+            }
+            if n == 0 { return .ended }
+            delivered += n
+            return .samples(n)
+        } catch {
+            throw Self.error(error, name: name)
+        }
+    }
+
+    /// A reader's error as a source error naming the file.
+    public static func error(_ error: any Error, name: String) -> AudioSourceError {
+        guard let e = error as? AudioInputError else { return AudioSourceError(.unreadable, "\(name): could not be read: \(error)") }
+        if case .readFailed = e { return AudioSourceError(.unreadable, "\(name): \(e.description)") }
+        return AudioSourceError(.badData, "\(name): \(e.description)")
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import MicCheck
+import MicCheckCall
+import MicCheckLive
+import MicCheckTerminal
+
+/// The lobby's screen loop: keys and the microphone's analysis in, the session's view out, what happens
+/// logged; dismissals saved.
+struct LobbyLoop {
+    let call: CallDescription
+    let log: EventLog?
+    let clock: ContinuousCallClock
+    let factory: any CallViewFactory
+    let store = PermissionPromptDismissals.standard()
+    /// Sentences for stderr once the screen is gone.
+    var warnings: [String] = []
+    private var reportedStart = false
+    private var failureShown = false
+    private var lastSpeechStart: Double?
+
+    init(call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory) {
+        (self.call, self.log, self.clock, self.factory) = (call, log, clock, factory)
+    }
+
+    /// Runs until the session finishes or a signal comes; returns the signal (0: none).
+    mutating func run(_ session: inout CallSession, audio: LiveAnalysis?) throws -> Int32 {
+        #if canImport(CTerminal)
+        let screen: TerminalScreen
+        do {
+            screen = try TerminalScreen()
+        } catch {
+            throw reported(("miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.", ExitStatus.usage))
+        }
+        let snapshots = LiveSnapshots(clock: { [clock] in clock.now })
+        audio?.start(onRecord: snapshots.consume, onEnd: snapshots.ended)
+        defer { audio?.stop() }
+        log?.write([("event", .string("started")), ("call", .string(call.id)), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: clock.now)
+        var signal: Int32 = 0
+        while !session.isFinished {
+            signal = screen.takeSignal()
+            if signal != 0 { break }
+            let input = screen.read(timeout: 0.05)
+            let now = clock.now
+            var happened: [SessionEvent] = []
+            switch input {
+            case .key(let key): happened += session.handle(key, at: now)
+            case .resized: log?.write([("event", .string("resized")), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: now)
+            case .none: break
+            }
+            if audio != nil { happened += microphone(snapshots.take(), session: &session, at: now) }
+            happened += session.advance(to: now)
+            for event in happened { record(event, at: now) }
+            if session.isFinished { break }
+            let size = screen.size
+            screen.paint(render(session.view(factory: factory), width: size.width, height: size.height, glyphs: screen.glyphs))
+        }
+        screen.stop()
+        if signal != 0 { log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now) }
+        return signal
+        #else
+        throw reported(("miccheck: this build of miccheck has no terminal UI (it needs ncurses).", ExitStatus.unavailable))
+        #endif
+    }
+
+    /// What the microphone's analysis brought since the last look.
+    private mutating func microphone(_ s: LiveSnapshots.Snapshot, session: inout CallSession, at now: Double) -> [SessionEvent] {
+        var happened: [SessionEvent] = []
+        if let started = s.startedAt, !reportedStart {
+            reportedStart = true
+            log?.write([("event", .string("audio_started"))], clock: started)
+        }
+        if s.frames > 0 { session.microphoneFrame(levelDB: s.levelDB, isSpeech: s.isSpeaking, at: now) }
+        for event in s.events {
+            log?.write(JSONLines.eventFields(event), clock: now)
+            if case .speechStarted = event { lastSpeechStart = event.time }
+            happened += session.microphoneEvent(event, at: now)
+        }
+        if let ending = s.ending, !failureShown, let failure = failureSentence(ending) {
+            failureShown = true
+            warnings.append(failure)
+            log?.write([("event", .string("microphone_failed")), ("message", .string(failure))], clock: now)
+        }
+        return happened
+    }
+
+    private func failureSentence(_ ending: LiveEnding) -> String? {
+        switch ending {
+        case .failed(let error): sourceFailure(error).sentence
+        case .ended: "the microphone input ended"
+        case .stopped, .durationReached: nil
+        }
+    }
+
+    private mutating func record(_ event: SessionEvent, at now: Double) {
+        var f = fields(of: event)
+        // The notice's cause: the analysis time of the speech that raised it.
+        if event == .mutedNoticeShown, let lastSpeechStart { f.append(("t", .number(lastSpeechStart, decimals: 2))) }
+        log?.write(f, clock: now)
+        if case .promptDismissed(let kind) = event {
+            do {
+                try store.dismiss(kind, inCall: call.id) { warnings.append("miccheck: \($0).") }
+            } catch {
+                warnings.append("miccheck: \(store.path): the dismissal could not be saved (\(error.localizedDescription)).")
+            }
+        }
+    }
+
+    private func fields(of event: SessionEvent) -> [(String, JSONValue)] {
+        var f: [(String, JSONValue)] = [("event", .string(event.name))]
+        switch event {
+        case .toggled(let control, let on):
+            f += [("control", .string(control.rawValue)), ("on", .bool(on))]
+        case .toggleRefused(let control): f.append(("control", .string(control.rawValue)))
+        case .joined(let s):
+            f += [("audio", .bool(s.audioOn)), ("video", .bool(s.videoOn)), ("speaker", .bool(s.speakerOn))]
+        case .promptShown(let kind), .promptDismissed(let kind): f.append(("prompt", .string(kind.rawValue)))
+        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind): f.append(("warning", .string(kind.rawValue)))
+        default: break
+        }
+        return f
+    }
+}
+
