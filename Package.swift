@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MicCheckTerminal", targets: ["MicCheckTerminal"]),
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
         .executable(name: "miccheck", targets: ["miccheck"]),
+        .executable(name: "muted-notice", targets: ["MutedNotice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -70,12 +71,13 @@ let package = Package(
             swiftSettings: strict
         ),
         // Live analysis: audio sources (PulseAudio, voice processing, WAV files, the bundled sample, fed
-        // blocks) and the session that reads one, analyses it and delivers time-ordered records.
+        // blocks) and the session that reads one, analyses it and delivers time-ordered records; the
+        // camera probe (device I/O kept out of the call models).
         // The sample is a resource (written by scripts/make_sample.py).
         .target(
             name: "MicCheckLive",
             dependencies: [
-                "MicCheck",
+                "MicCheck", "MicCheckCall",
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
             ],
@@ -93,9 +95,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Examples: small apps on the public API only, built with everything else and run by the tests.
+        .executableTarget(name: "MutedNotice", dependencies: ["MicCheck", "MicCheckLive"], path: "Examples/MutedNotice",
+                          swiftSettings: strict),
         .testTarget(name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
         .testTarget(name: "MicCheckLiveTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
-        .testTarget(name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "MicCheckTerminalTests", dependencies: ["MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
             swiftSettings: strict),

@@ -21,7 +21,7 @@ rm -f "$log"
 # Two passes. The tests that need no clock run in parallel. The live ones (a PulseAudio server in real
 # time, a terminal driven through tmux) then run one at a time: on a 2-core machine, beside the corpus
 # test, a real-time echo canceller and 10 ms capture deadlines starve, and what is measured is the load.
-live='PulseConnectionTests|DuckingCommandTests|VoiceProcessingListenTests|ListenCommandTests|LobbyTerminalTests'
+live='PulseConnectionTests|DuckingCommandTests|VoiceProcessingListenTests|ListenCommandTests|LobbyTerminalTests|ExampleLiveTests'
 tests() { swift test "$@" 2>&1 | grep -v -E "^\s*[◇↳]"; }
 status=0
 tests --skip "$live" || status=1

@@ -1,6 +1,7 @@
 import Foundation
 import MicCheck
 import MicCheckCall
+import MicCheckLive
 import MicCheckTesting
 import Testing
 

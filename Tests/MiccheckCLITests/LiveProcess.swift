@@ -12,8 +12,8 @@ final class LiveProcess: @unchecked Sendable {
     private var finished = false
     private let done = DispatchGroup()
 
-    init(_ args: [String], environment: [String: String]) throws {
-        process.executableURL = binary
+    init(_ args: [String], environment: [String: String], executable: URL = binary) throws {
+        process.executableURL = executable
         process.arguments = args
         process.environment = environment
         let out = Pipe(), err = Pipe()

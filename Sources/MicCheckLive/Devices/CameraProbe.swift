@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+public import MicCheckCall
 
 /// The camera permission as Linux grants it: a `/dev/video*` device that opens.
 ///

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// The core and call products build on every Swift platform: their sources import no libc module and
+/// no C target (device and file-descriptor I/O lives in MicCheckLive, MicCheckPulse and the executable).
+@Suite struct PortabilityTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources")
+    static let forbidden = ["Glibc", "Musl", "Darwin", "WinSDK", "CPulseAudio", "CTerminal", "CVoiceProcessingShim"]
+
+    @Test(arguments: ["MicCheck", "MicCheckCall"])
+    func importsNoPlatformModule(product: String) throws {
+        let folder = Self.sources.appendingPathComponent(product)
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("import ") || line.contains("canImport(") {
+                let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                for module in Self.forbidden where words.contains(Substring(module)) {
+                    Issue.record("\(product)/\(file): \(line)")
+                }
+            }
+        }
+    }
+}
