@@ -204,3 +204,39 @@ final class TemporaryDirectory {
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// The session is the model of the whole flow, driven by actions that any screen can send.
+@Suite struct CallSessionActionTests {
+    func session() -> CallSession {
+        var permissions = Permissions()
+        permissions.microphone.resolve(granted: true)
+        permissions.camera.resolve(granted: false, reason: "no camera")
+        return CallSession(call: .demo, localUser: Participant(id: "me", name: "Jo Doe", isLocalUser: true),
+                           permissions: permissions, microphoneName: "test", at: 0)
+    }
+
+    @Test func joinToggleAndLeaveWithoutAScreen() {
+        var s = session()
+        #expect(s.handle(.join, at: 0.5).contains(.joined(CallSettings(audioOn: true, videoOn: false, speakerOn: true))))
+        // Unmuted, there is no notice to silence; muted, "don't show again" takes.
+        #expect(!s.handle(.silenceMutedNotice, at: 0.8).contains(.mutedNoticeSilenced))
+        #expect(s.handle(.toggle(.microphone), at: 1).contains(.toggled(.microphone, on: false)))
+        #expect(s.handle(.silenceMutedNotice, at: 2).contains(.mutedNoticeSilenced))
+        // Joining again does nothing.
+        #expect(!s.handle(.join, at: 2).contains { if case .joined = $0 { true } else { false } })
+        #expect(s.handle(.close, at: 3).contains(.left))
+        #expect(s.isFinished)
+        #expect(s.handle(.toggle(.microphone), at: 4).isEmpty)
+    }
+
+    @Test func thePromptIsDismissedForTheCall() {
+        var s = session()
+        _ = s.advance(to: 0)
+        #expect(s.prompt?.kind == .camera)
+        #expect(s.handle(.openSettings, at: 1) == [.settingsStepsShown])
+        #expect(s.showsSettingsSteps)
+        #expect(s.handle(.dismissPrompt, at: 2) == [.promptDismissed(.camera)])
+        #expect(s.prompt == nil && s.dismissed == [.camera])
+        #expect(s.handle(.close, at: 3) == [.closed])
+    }
+}

@@ -1,11 +1,19 @@
 public import MicCheck
-public import MicCheckCall
 
-/// A key the user pressed.
-public enum TerminalKey: Sendable, Hashable {
-    case character(Character)
-    case enter
-    case escape
+/// What the user asks of the lobby or the call, whatever the screen (a key, a button, a browser message).
+public enum CallAction: Sendable, Hashable {
+    /// Turn a control (microphone, camera, speaker) on or off.
+    case toggle(CallControl)
+    /// Join the call from the lobby.
+    case join
+    /// Close the lobby, or leave the call.
+    case close
+    /// "Don't show again for this call" on "You are muted."
+    case silenceMutedNotice
+    /// The permissions prompt's "Open Settings": show the steps that grant access.
+    case openSettings
+    /// The permissions prompt's "Dismiss", remembered for the call.
+    case dismissPrompt
 }
 
 /// Something that happened in a session, for the app to act on (persist a dismissal) or log.
@@ -46,7 +54,7 @@ public enum SessionEvent: Sendable, Hashable {
     }
 }
 
-/// The lobby and then the call, driven by keys, the microphone and time: what a UI shows at each
+/// The lobby and then the call, driven by the user's actions, the microphone and time: what a UI shows at each
 /// moment, with no terminal in it. Every transition takes the time from the caller's clock.
 public struct CallSession: Sendable {
     public enum Phase: Sendable {
@@ -91,24 +99,20 @@ public struct CallSession: Sendable {
         return PermissionPrompt(capabilities: call.capabilities, permissions: permissions, dismissed: dismissed)
     }
 
-    /// Handles a key. Returns what happened.
-    public mutating func handle(_ key: TerminalKey, at time: Double) -> [SessionEvent] {
+    /// Handles an action. Returns what happened.
+    public mutating func handle(_ action: CallAction, at time: Double) -> [SessionEvent] {
         var events = advance(to: time)
         let promptKind = prompt?.kind
-        switch (phase, key) {
-        case (.lobby(var lobby), .character(let c)):
-            if let toggle = CallKeys.toggles.first(where: { $0.key == c }) {
-                lobby.toggle(toggle.control, at: time)
-                events.append(.toggled(toggle.control, on: lobby.settings[toggle.control]))
-                phase = .lobby(lobby)
-            } else if c == "q" {
-                lobby.close()
-                phase = .finished(joined: false)
-                events.append(.closed)
-            } else {
-                events += promptKey(c, kind: promptKind)
-            }
-        case (.lobby(var lobby), .enter):
+        switch (phase, action) {
+        case (.lobby(var lobby), .toggle(let control)):
+            lobby.toggle(control, at: time)
+            events.append(.toggled(control, on: lobby.settings[control]))
+            phase = .lobby(lobby)
+        case (.lobby(var lobby), .close):
+            lobby.close()
+            phase = .finished(joined: false)
+            events.append(.closed)
+        case (.lobby(var lobby), .join):
             if let settings = lobby.join() {
                 var active = ActiveCall(callID: call.id, localUser: localUser, others: lobby.others, settings: settings,
                                         capabilities: call.capabilities, permissions: permissions)
@@ -116,50 +120,37 @@ public struct CallSession: Sendable {
                 phase = .inCall(active)
                 events.append(.joined(active.settings))
             }
-        case (.lobby, .escape):
-            phase = .finished(joined: false)
-            events.append(.closed)
-        case (.inCall(var active), .character(let c)):
-            if let toggle = CallKeys.toggles.first(where: { $0.key == c }) {
-                if active.toggle(toggle.control) {
-                    events.append(.toggled(toggle.control, on: active.settings[toggle.control]))
-                } else {
-                    events.append(.toggleRefused(toggle.control))
-                }
-                phase = .inCall(active)
-            } else if c == CallKeys.silenceMutedNotice, active.mutedIndicator.isActive {
-                active.silenceMutedNotice()
-                phase = .inCall(active)
-                events.append(.mutedNoticeSilenced)
-            } else if c == "q" {
-                active.leave()
-                phase = .finished(joined: true)
-                events.append(.left)
+        case (.inCall(var active), .toggle(let control)):
+            if active.toggle(control) {
+                events.append(.toggled(control, on: active.settings[control]))
             } else {
-                events += promptKey(c, kind: promptKind)
+                events.append(.toggleRefused(control))
             }
-        case (.inCall(var active), .escape):
+            phase = .inCall(active)
+        case (.inCall(var active), .silenceMutedNotice):
+            guard active.mutedIndicator.isActive else { break }
+            active.silenceMutedNotice()
+            phase = .inCall(active)
+            events.append(.mutedNoticeSilenced)
+        case (.inCall(var active), .close):
             active.leave()
             phase = .finished(joined: true)
             events.append(.left)
-        case (.inCall, .enter), (.finished, _):
+        case (.lobby, .openSettings), (.inCall, .openSettings):
+            if promptKind != nil, !showsSettingsSteps {
+                showsSettingsSteps = true
+                events.append(.settingsStepsShown)
+            }
+        case (.lobby, .dismissPrompt), (.inCall, .dismissPrompt):
+            if let promptKind {
+                dismissed.insert(promptKind)
+                showsSettingsSteps = false
+                events.append(.promptDismissed(promptKind))
+            }
+        case (.lobby, .silenceMutedNotice), (.inCall, .join), (.finished, _):
             break
         }
         return events + advance(to: time)
-    }
-
-    private mutating func promptKey(_ c: Character, kind: PermissionPrompt.Kind?) -> [SessionEvent] {
-        guard let kind else { return [] }
-        if c == CallKeys.openSettings, !showsSettingsSteps {
-            showsSettingsSteps = true
-            return [.settingsStepsShown]
-        }
-        if c == CallKeys.dismiss {
-            dismissed.insert(kind)
-            showsSettingsSteps = false
-            return [.promptDismissed(kind)]
-        }
-        return []
     }
 
     /// One frame of the local microphone: its level and whether it is speech.
@@ -242,18 +233,5 @@ public struct CallSession: Sendable {
     public var showsMutedNotice: Bool {
         if case .inCall(let active) = phase { return active.showsMutedNotice(at: time) }
         return false
-    }
-
-    /// The screen for now, built by `factory`.
-    public func view(factory: any CallViewFactory) -> any TerminalView {
-        switch phase {
-        case .lobby(let lobby):
-            factory.lobby(LobbyScreen(lobby: lobby, capabilities: call.capabilities, permissions: permissions, prompt: prompt,
-                                      showsSettingsSteps: showsSettingsSteps, microphoneName: microphoneName, time: time))
-        case .inCall(let active):
-            factory.callScreen(CallScreen(call: active, prompt: prompt, showsSettingsSteps: showsSettingsSteps, time: time))
-        case .finished:
-            Spacer(rows: 0)
-        }
     }
 }
