@@ -644,6 +644,14 @@ def features(binary, y, path):
     return f
 
 
+def feature_names(binary):
+    """The features' names in the order `miccheck features` writes them (the layout a model file names)."""
+    names = json.loads(subprocess.run([binary, "features", "--names"], check=True, capture_output=True, text=True).stdout)
+    if len(names) != FEATURES:
+        sys.exit(f"{binary} names {len(names)} features, this script reads {FEATURES}: rebuild it")
+    return names
+
+
 def features_of(binary, wav, out):
     """`miccheck features` of a WAV file, through the file `out`: one row of FEATURES per 10 ms frame."""
     subprocess.run([binary, "features", wav, "--output", out], check=True)
@@ -1298,7 +1306,7 @@ def export(net, mean, scale, a, path):
     def t(v):
         return [float(f"{x:.7g}") for x in np.ravel(v.detach().numpy() if hasattr(v, "detach") else v)]
     model = {
-        "format": "miccheck-vad", "version": 1, "features": D, "lookahead": a.lookahead,
+        "format": "miccheck-vad", "version": 1, "features": D, "featureNames": feature_names(a.binary)[:D], "lookahead": a.lookahead,
         "trainedBy": "training/train_vad.py", "seed": a.seed, "splitSeed": a.split_seed,
         "inputMean": t(mean), "inputScale": t(scale),
         "dense": {"inputs": D, "outputs": a.dense, "weights": t(net.inp.weight), "bias": t(net.inp.bias)},

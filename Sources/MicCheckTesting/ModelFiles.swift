@@ -9,9 +9,14 @@ public enum ModelFiles {
 
     /// The bundled model's file with its "lookahead" set to `frames` (the bundled model was trained with 3).
     public static func bundled(lookahead frames: Int) throws -> Data {
+        try bundled { $0["lookahead"] = frames }
+    }
+
+    /// The bundled model's file with `change` made to its top-level JSON object.
+    public static func bundled(_ change: (inout [String: Any]) -> Void) throws -> Data {
         guard let url = VoiceActivityModel.bundledURL,
               var json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else { throw Missing() }
-        json["lookahead"] = frames
+        change(&json)
         return try JSONSerialization.data(withJSONObject: json)
     }
 }

@@ -11,12 +11,24 @@ struct Features: ParsableCommand {
     )
 
     @Argument(help: "WAV file.")
-    var file: String
+    var file: String?
 
     @Option(help: "Output file for the float32 rows.")
-    var output: String
+    var output: String?
+
+    @Flag(help: "Print the features' names, in order, as a JSON array (the layout a model file names).")
+    var names = false
+
+    func validate() throws {
+        if names { return }
+        if file == nil || output == nil { throw ValidationError("Name a WAV file and --output, or use --names.") }
+    }
 
     func run() throws {
+        guard let file, let output, !names else {
+            print(JSONValue.array(VoiceFeatureExtractor.names.map { .string($0) }).encoded)
+            return
+        }
         let reader: WAVReader
         switch openWAV(file) {
         case .success(let r): reader = r

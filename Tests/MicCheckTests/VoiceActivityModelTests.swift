@@ -286,3 +286,34 @@ struct ArticulationFeatureTests {
         #expect(moved > frames / 2, "the articulation features reach the model that weighs them: \(moved) of \(frames)")
     }
 }
+
+/// The model file names the features it reads; MicCheck refuses a model trained on another layout.
+@Suite struct FeatureLayoutTests {
+    @Test func theExtractorNamesEveryFeatureOnce() {
+        #expect(VoiceFeatureExtractor.names.count == VoiceFeatureExtractor.count)
+        #expect(Set(VoiceFeatureExtractor.names).count == VoiceFeatureExtractor.count)
+        #expect(VoiceFeatureExtractor.names.allSatisfy { !$0.isEmpty && $0 == $0.lowercased() && !$0.contains(" ") })
+    }
+
+    @Test func theBundledModelNamesTheLayoutItReads() throws {
+        let url = try #require(VoiceActivityModel.bundledURL)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        #expect(json["featureNames"] as? [String] == VoiceFeatureExtractor.names)
+    }
+
+    @Test func aModelOfAnotherLayoutIsRefusedWithTheFirstDifference() throws {
+        var names = VoiceFeatureExtractor.names
+        names.swapAt(4, 5)
+        let swapped = try ModelFiles.bundled { $0["featureNames"] = names }
+        #expect(throws: VoiceActivityModel.LoadError.shape(
+            "the model was trained on other features than this MicCheck computes (feature 4 is pitch, expected harmonicity)")) {
+            try VoiceActivityModel(json: swapped)
+        }
+        // A model that names no layout (written before names existed) still loads.
+        let unnamed = try ModelFiles.bundled { $0["featureNames"] = nil }
+        #expect(try VoiceActivityModel(json: unnamed).featureCount == VoiceFeatureExtractor.count)
+        // Names that do not cover every feature the model reads are refused.
+        let short = try ModelFiles.bundled { $0["featureNames"] = Array(VoiceFeatureExtractor.names.prefix(40)) }
+        #expect(throws: VoiceActivityModel.LoadError.self) { try VoiceActivityModel(json: short) }
+    }
+}

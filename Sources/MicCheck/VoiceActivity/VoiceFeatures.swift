@@ -22,6 +22,18 @@ public struct VoiceFeatureExtractor: Sendable {
     /// articulation features' work.
     public static let coreCount = 47
 
+    /// The features' names, in their order: the layout that a model file names (`featureNames`) and
+    /// training reads (`miccheck features --names`).
+    public static let names: [String] = {
+        var n = ["level", "mean_snr", "speech_snr", "max_snr", "harmonicity", "pitch", "band_flatness", "centroid", "tilt", "flux"]
+        n += (0..<8).map { "band_pair_snr_\($0)" }
+        n += ["harmonicity_fast", "harmonicity_slow", "voiced_share", "pitch_movement", "syllable_modulation",
+              "snr_short", "snr_long", "flux_average", "snr_variance", "level_deviation"]
+        n += (0..<16).map { "band_shape_\($0)" }
+        n += ["shape_change_fast", "shape_change_slow", "shape_change_short", "voicing_flips", "contrast_modulation", "consonant_share"]
+        return n
+    }()
+
     /// Whether a model reading `n` features can run on this extractor: all of them, or the core ones.
     public static func supports(featureCount n: Int) -> Bool { n == count || n == coreCount }
     /// Samples per frame (10 ms at 16 kHz).
