@@ -5,7 +5,7 @@ import MicCheckPulse
 import MicCheckTesting
 import Testing
 
-@Suite("PulseConnection and PulseMicrophone against a private server", .serialized)
+@Suite("PulseConnection and PulseMicrophone against a private server", .serialized, .tags(.live))
 struct PulseConnectionTests {
     @Test("lists the sources with the default, the monitors and the mute state")
     func sources() throws {

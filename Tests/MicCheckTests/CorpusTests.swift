@@ -50,7 +50,7 @@ struct FrameCounts {
     }
 }
 
-@Suite("Public corpus", .enabled(if: corpusPresent, "../shared/corpus is not beside the repository"))
+@Suite("Public corpus", .tags(.slow), .enabled(if: corpusPresent, "../shared/corpus is not beside the repository"))
 struct CorpusTests {
     @Test("every dead-microphone file is caught within 2 s of dying",
           arguments: [("dead_zeros.wav", 0.0), ("dead_dc_offset.wav", 0.0), ("dead_hiss.wav", 0.0),

@@ -69,7 +69,7 @@ func processes(containing text: String) -> [Int32] {
     }
 }
 
-@Suite("listen --duck-others, against a private PulseAudio server", .serialized,
+@Suite("listen --duck-others, against a private PulseAudio server", .serialized, .tags(.live),
        .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct DuckingCommandTests {
     @Test("ducks playing and newly started streams by the level, and restores them exactly")
@@ -171,7 +171,7 @@ struct DuckingCommandTests {
 #endif
 
 #if os(Linux)
-@Suite("listen --voice-processing, against a private PulseAudio server with an echo path", .serialized,
+@Suite("listen --voice-processing, against a private PulseAudio server with an echo path", .serialized, .tags(.live),
        .enabled(if: CorpusAudio.isPresent, "needs ../shared/corpus"),
        .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct VoiceProcessingListenTests {

@@ -47,7 +47,7 @@ struct ExampleTests {
 }
 
 #if os(Linux)
-@Suite("Examples/MutedNotice on PulseAudio", .serialized,
+@Suite("Examples/MutedNotice on PulseAudio", .serialized, .tags(.live),
        .enabled(if: FileManager.default.fileExists(atPath: mutedNotice.path), "build the example first"))
 struct ExampleLiveTests {
     @Test("from the default PulseAudio source: speech played into the microphone raises \"You are muted.\"")

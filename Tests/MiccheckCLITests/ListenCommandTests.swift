@@ -34,7 +34,7 @@ func percentile(_ xs: [Double], _ p: Double) -> Double {
     return s.isEmpty ? -160 : s[min(s.count - 1, Int(Double(s.count - 1) * p))]
 }
 
-@Suite("miccheck listen and devices, against a private PulseAudio server", .serialized,
+@Suite("miccheck listen and devices, against a private PulseAudio server", .serialized, .tags(.live),
        .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct ListenCommandTests {
     @Test("devices lists the server's sources, the default marked, in text and JSON")

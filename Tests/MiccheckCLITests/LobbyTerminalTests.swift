@@ -74,7 +74,7 @@ final class TmuxPane {
     }
 }
 
-@Suite(.serialized) struct LobbyTerminalTests {
+@Suite(.serialized, .tags(.live)) struct LobbyTerminalTests {
     /// The lobby in a pane, between two readings of the terminal's modes, then its exit status.
     static func lobbyCommand(_ folder: URL, _ args: String = "--demo") -> String {
         let f = folder.path
