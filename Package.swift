@@ -145,3 +145,8 @@ if Context.environment["MICCHECK_BENCHMARKS"] == "1" {
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ))
 }
+
+// DocC documentation (scripts/build-docs.sh) only when asked for: MICCHECK_DOCS=1 swift package generate-documentation
+if Context.environment["MICCHECK_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -5,7 +5,7 @@ public import MicCheck
 /// Active only when the microphone is off in the call, the call grants `sendAudio` (a user who may not
 /// speak is not "muted"), and the microphone permission is granted (without it nothing is heard). While
 /// active, a `speech_started` shows the notice for 2 s, once per utterance, then a cooldown; the user
-/// can turn it off for the rest of the call. The timing is ``MutedSpeechNotice``'s.
+/// can turn it off for the rest of the call. The timing is `MutedSpeechNotice`'s.
 public struct MutedIndicator: Sendable, Equatable {
     public static let text = "You are muted."
 

@@ -28,7 +28,7 @@ extension OtherAudioDucker {
 public final class LiveSnapshots: Sendable {
     public struct Snapshot: Sendable, Equatable {
         public var levelDB: Float = Decibels.floor
-        /// Whether an utterance is in progress (``AnalysisFrame/isSpeaking``).
+        /// Whether an utterance is in progress (`AnalysisFrame.isSpeaking`).
         public var isSpeaking = false
         /// Events since the last ``LiveSnapshots/take()``, in order (at most 1,000 wait).
         public var events: [AnalysisEvent] = []

@@ -1,6 +1,6 @@
 public import MicCheck
 
-/// Puts an ``Analyzer``'s records in time order, for outputs that promise it (JSON Lines): an event
+/// Puts an `Analyzer`'s records in time order, for outputs that promise it (JSON Lines): an event
 /// waits until the frame records up to its time are out, which with a look-ahead model is at most
 /// 30 ms. Holds a few events; allocates nothing after `init`.
 public struct TimeOrderedRecords: Sendable {
@@ -26,7 +26,7 @@ public struct TimeOrderedRecords: Sendable {
         }
     }
 
-    /// Passes on what is held (at the end of the input, after ``Analyzer/finish(emit:)``).
+    /// Passes on what is held (at the end of the input, after `Analyzer.finish(emit:)`).
     public mutating func flush(emit: (AnalysisOutput) -> Void) {
         for e in held { emit(.event(e)) }
         held.removeAll(keepingCapacity: true)

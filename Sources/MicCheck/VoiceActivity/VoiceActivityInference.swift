@@ -10,7 +10,7 @@ extension VoiceActivityModel {
         var gi: [Float]
         var gh: [Float]
         var h: [Float]
-        /// `a` and `h` quantised for ``PairedMatrix``: each pair of values as 16-bit integers, repeated
+        /// `a` and `h` quantised for `PairedMatrix`: each pair of values as 16-bit integers, repeated
         /// four times (16 bytes a pair).
         var aPairs: [Int16]
         var hPairs: [Int16]
@@ -134,7 +134,7 @@ extension VoiceActivityModel {
         }
     }
 
-    /// Quantises `x` (a multiple of 8 values, each in [−1, 1]) for ``PairedMatrix``: each pair becomes two
+    /// Quantises `x` (a multiple of 8 values, each in [−1, 1]) for `PairedMatrix`: each pair becomes two
     /// 16-bit integers, written four times over. Values outside [−1, 1] are clamped, and NaN reads as 0.
     @inline(__always)
     private static func pairUp(_ x: UnsafeBufferPointer<Float>, into pairs: UnsafeMutableBufferPointer<Int16>) {
@@ -159,7 +159,7 @@ extension VoiceActivityModel {
         }
     }
 
-    /// y = M·x + b for a ``PairedMatrix`` and inputs made by ``pairUp(_:into:)``: each column pair adds the
+    /// y = M·x + b for a `PairedMatrix` and inputs made by `pairUp(_:into:)`: each column pair adds the
     /// multiply-add of pairs into 32-bit sums, four rows a vector and 32 rows at a time, so each pair of
     /// inputs is read once per 32 rows; the sums are scaled back to Float at the end.
     @inline(__always)

@@ -9,7 +9,7 @@ public import Foundation
 /// n = tanh(Wᵢₙx + bᵢₙ + r ⊙ (Wₕₙh + bₕₙ)), h′ = (1 − z) ⊙ n + z ⊙ h.
 ///
 /// The dense layer runs in Float. The GRU's two products, whose inputs (the dense layer's tanh and the
-/// state) lie in [−1, 1], run in 16-bit integers with 32-bit sums (``PairedMatrix``): twice the products
+/// state) lie in [−1, 1], run in 16-bit integers with 32-bit sums (`PairedMatrix`): twice the products
 /// an instruction on baseline x86-64, and half the memory. Over the public corpus no probability moved
 /// by more than 0.001 from Float's (as `analyze` prints them, to three decimals).
 public struct VoiceActivityModel: Sendable, Equatable {

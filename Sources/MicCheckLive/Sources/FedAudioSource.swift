@@ -27,7 +27,7 @@ public final class FedAudioSource: AudioSource, Sendable {
     public let label: String
 
     /// - Parameters:
-    ///   - sampleRate: the rate of the blocks to come (one of ``AudioFormat/supportedSampleRates``).
+    ///   - sampleRate: the rate of the blocks to come (one of `AudioFormat.supportedSampleRates`).
     ///   - capacity: how many samples may wait for the reader (default: 2 s at `sampleRate`).
     public init(sampleRate: Int, label: String, capacity: Int? = nil) {
         self.label = label

@@ -20,7 +20,7 @@ extension AudioSourceError {
 }
 
 /// A PulseAudio (or PipeWire-Pulse) source as an audio source: reconnects when the server comes back
-/// and falls back to the default source when its own disappears (``PulseMicrophone``).
+/// and falls back to the default source when its own disappears (`PulseMicrophone`).
 public final class PulseAudioSource: AudioSource, @unchecked Sendable {
     // @unchecked Sendable: the wrapped `PulseMicrophone` is itself Sendable under the same contract
     // (one reading thread; `stop()` from anywhere); this class adds no state of its own.

@@ -2,7 +2,7 @@ import Dispatch
 public import MicCheck
 import Synchronization
 
-/// A WAV file (or any ``WAVReader``) as an audio source: played in real time, 10 ms at a time as a
+/// A WAV file (or any `WAVReader`) as an audio source: played in real time, 10 ms at a time as a
 /// microphone delivers it, or read as fast as the reader can go (for analysing recordings).
 public final class WAVFileSource: AudioSource, @unchecked Sendable {
     // @unchecked Sendable: `reader`, `delivered` and `started` are used only by the reading thread (the
@@ -10,7 +10,7 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     public enum Pacing: Sendable, Equatable {
         /// 10 ms blocks at the pace of the audio, as a microphone would deliver them.
         case realTime
-        /// Blocks of ``WAVReader/blockFrames`` as fast as they are read.
+        /// Blocks of `WAVReader.blockFrames` as fast as they are read.
         case asFastAsPossible
     }
 
