@@ -46,14 +46,13 @@ struct Devices: ParsableCommand {
                              + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
                 }
             case .json:
-                let items = sources.map { s in
-                    "{\"name\": \(JSONLines.string(s.name)), \"description\": \(JSONLines.string(s.description)), "
-                        + "\"default\": \(s.isDefault), \"sample_rate\": \(s.sampleRate), \"channels\": \(s.channels), "
-                        + "\"format\": \(JSONLines.string(s.sampleFormat)), \"muted\": \(s.isMuted), \"monitor\": \(s.isMonitor)}"
+                let items: [JSONValue] = sources.map { s in
+                    .object([("name", .string(s.name)), ("description", .string(s.description)), ("default", .bool(s.isDefault)),
+                             ("sample_rate", .int(s.sampleRate)), ("channels", .int(s.channels)), ("format", .string(s.sampleFormat)),
+                             ("muted", .bool(s.isMuted)), ("monitor", .bool(s.isMonitor))])
                 }
-                out.line("{\"server\": \(JSONLines.string(info.serverName)), \"version\": \(JSONLines.string(info.serverVersion)), "
-                         + "\"default_source\": \(info.defaultSource.map(JSONLines.string) ?? "null"), "
-                         + "\"sources\": [" + items.joined(separator: ", ") + "]}")
+                out.line(JSONLines.object([("server", .string(info.serverName)), ("version", .string(info.serverVersion)),
+                                           ("default_source", info.defaultSource.map { .string($0) } ?? .null), ("sources", .array(items))]))
             }
             out.flush()
         } catch {

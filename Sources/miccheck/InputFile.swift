@@ -43,14 +43,9 @@ func openWAV(_ path: String) -> Result<WAVReader, InputFailure> {
     }
 }
 
-func failure(_ path: String, _ anyError: any Error) -> InputFailure {
-    guard let error = anyError as? AudioInputError else {
-        return InputFailure(file: path, message: "could not be read: \(anyError)", status: ExitStatus.noInput)
-    }
-    if case .readFailed = error {
-        return InputFailure(file: path, message: error.description, status: ExitStatus.noInput)
-    }
-    return InputFailure(file: path, message: error.description, status: ExitStatus.dataError)
+/// A reader's error on `path` as one sentence and a status (the mapping every WAV source uses).
+func failure(_ path: String, _ error: any Error) -> InputFailure {
+    InputFailure(WAVFileSource.error(error, name: path))
 }
 
 /// Writes to stderr, unbuffered.

@@ -242,7 +242,7 @@ final class LiveDisplay {
         case .event(let e):
             if format == .jsonl { out.line(JSONLines.event(e)); return }
             above(timelineLine(e, source: source))
-            if case .speechStarted(let t, _) = e, notice.consume(.analysis(.event(e))) {
+            if case .speechStarted(let t, _) = e, notice.speechStarted(at: t) {
                 above(String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t) + "  You are muted.")
             }
         }

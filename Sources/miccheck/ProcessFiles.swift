@@ -264,22 +264,20 @@ struct ProcessReport {
     }
 
     var json: String {
-        func number(_ v: Float?) -> String { v.map { fixed(Double($0), 1) } ?? "null" }
-        var fields = [
-            "\"near\": \(JSONLines.string(near))", "\"far\": \(far.map(JSONLines.string) ?? "null")", "\"out\": \(JSONLines.string(out))",
-            "\"sample_rate\": \(configuration.sampleRate)", "\"seconds\": \(fixed(seconds, 3))",
-            "\"aec\": \(configuration.echoCancellation.map { JSONLines.string($0.rawValue) } ?? "null")",
-            "\"ns\": \(configuration.noiseSuppression.map { JSONLines.string($0.rawValue) } ?? "null")",
-            "\"agc\": \(configuration.gainControl.map { JSONLines.string($0.rawValue) } ?? "null")",
-            "\"high_pass\": \(configuration.highPassFilter)",
-            "\"input_level_db\": \(fixed(inputLevelDB, 1))", "\"output_level_db\": \(fixed(outputLevelDB, 1))",
-        ]
-        fields.append("\"erle_db\": \(number(metrics.averageEchoReturnLossEnhancementDB))")
-        fields.append("\"erl_db\": \(number(metrics.averageEchoReturnLossDB))")
-        fields.append("\"delay_ms\": \(delayMilliseconds.map(String.init) ?? "null")")
-        fields.append("\"seconds_without_far\": \(fixed(Double(framesWithoutFar) / 100, 2))")
-        fields.append("\"x_real_time\": \(speed.map { fixed($0, 1) } ?? "null")")
-        return "{" + fields.joined(separator: ", ") + "}"
+        func number(_ v: Double?, _ decimals: Int) -> JSONValue { v.map { .number($0, decimals: decimals) } ?? .null }
+        func name(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
+        return JSONLines.object([
+            ("near", .string(near)), ("far", name(far)), ("out", .string(out)),
+            ("sample_rate", .int(configuration.sampleRate)), ("seconds", .number(seconds, decimals: 3)),
+            ("aec", name(configuration.echoCancellation?.rawValue)), ("ns", name(configuration.noiseSuppression?.rawValue)),
+            ("agc", name(configuration.gainControl?.rawValue)), ("high_pass", .bool(configuration.highPassFilter)),
+            ("input_level_db", .number(inputLevelDB, decimals: 1)), ("output_level_db", .number(outputLevelDB, decimals: 1)),
+            ("erle_db", number(metrics.averageEchoReturnLossEnhancementDB.map(Double.init), 1)),
+            ("erl_db", number(metrics.averageEchoReturnLossDB.map(Double.init), 1)),
+            ("delay_ms", delayMilliseconds.map { .int($0) } ?? .null),
+            ("seconds_without_far", .number(Double(framesWithoutFar) / 100, decimals: 2)),
+            ("x_real_time", number(speed, 1)),
+        ])
     }
 }
 #endif

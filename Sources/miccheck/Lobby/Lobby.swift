@@ -77,8 +77,6 @@ struct Lobby: ParsableCommand {
         var session = CallSession(call: description, localUser: me, permissions: permissions, dismissed: dismissed,
                                   microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
                                   at: clock.now)
-        // An output's monitor is no microphone: the check says so from the start.
-        if let monitor = source?.monitorSource { _ = session.microphoneEvent(.wrongSource(time: 0, source: monitor), at: clock.now) }
         let audio = source.map { LiveAnalysis(source: $0) }
         let signal = try loop.run(&session, audio: audio)
         loop.warnings.forEach { printError($0) }
