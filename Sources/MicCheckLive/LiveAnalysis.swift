@@ -119,11 +119,13 @@ public final class LiveAnalysis: Sendable {
 
     private func loop(_ onRecord: @escaping (LiveRecord) -> Void) -> LiveEnding {
         let c = configuration
-        guard AudioFormat.supportedSampleRates.contains(source.sampleRate) else { return unsupportedRate() }
-        var analyzer = Analyzer(inputRate: source.sampleRate, configuration: c.analysis, model: c.model)
-        var order = TimeOrderedRecords()
+        var stream: StreamingAnalysis
+        do {
+            stream = try StreamingAnalysis(sampleRate: source.sampleRate, configuration: c.analysis, model: c.model, label: source.label)
+        } catch {
+            return .failed(error)
+        }
         let deliver: (AnalysisOutput) -> Void = { onRecord(.analysis($0)) }
-        let analyse: (AnalysisOutput) -> Void = { order.add($0, emit: deliver) }
         if let monitor = source.monitorSource { deliver(.event(.wrongSource(time: 0, source: monitor))) }
         let startClock = clock()
         var samplesInStream = 0
@@ -147,9 +149,10 @@ public final class LiveAnalysis: Sendable {
                     onRecord(.audioStarted)
                 }
                 // The samples that complete the duration; `finish` then analyses what the resampler holds.
+                let analyzer = stream.analyzer
                 let wanted = c.duration.map { Int((($0 - analyzer.startTime) * Double(analyzer.inputRate)).rounded()) } ?? Int.max
                 n = max(0, min(n, wanted - samplesInStream))
-                buffer.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: analyse) }
+                buffer.withUnsafeBufferPointer { stream.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: deliver) }
                 samplesInStream += n
                 if let duration = c.duration, samplesInStream >= wanted {
                     ending = .durationReached(duration)
@@ -158,14 +161,14 @@ public final class LiveAnalysis: Sendable {
             case .idle:
                 onRecord(.idle)
             case .restarted:
-                analyzer.finish(emit: analyse)
-                order.flush(emit: deliver)
-                guard AudioFormat.supportedSampleRates.contains(source.sampleRate) else { return unsupportedRate() }
                 // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
-                let frames = Double(LevelMeter.framesPerSecond)
-                // (Less a microsecond, so that a time on a boundary, give or take rounding, stays on it.)
-                let resume = (max(analyzer.endTime, clock() - startClock) * frames - 1e-4).rounded(.up) / frames
-                analyzer = Analyzer(inputRate: source.sampleRate, configuration: c.analysis, startTime: resume, model: c.model)
+                let resume: Double
+                do {
+                    resume = try stream.restart(sampleRate: source.sampleRate, notBefore: clock() - startClock,
+                                                label: source.label, emit: deliver)
+                } catch {
+                    return .failed(error)
+                }
                 samplesInStream = 0
                 onRecord(.restarted(time: resume))
                 if let duration = c.duration, resume >= duration {
@@ -179,12 +182,7 @@ public final class LiveAnalysis: Sendable {
                 break loop
             }
         }
-        analyzer.finish(emit: analyse)
-        order.flush(emit: deliver)
+        stream.finish(emit: deliver)
         return ending
-    }
-
-    private func unsupportedRate() -> LiveEnding {
-        .failed(AudioSourceError(.badData, "\(source.label): \(source.sampleRate) Hz is not a supported sample rate"))
     }
 }

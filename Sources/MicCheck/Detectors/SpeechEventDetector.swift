@@ -49,17 +49,30 @@ public struct SpeechEventDetector: Sendable {
         public static let afterEchoCancellation = Configuration(startThreshold: 0.8, minimumSpeech: 0.1, minimumLevelDB: -50)
     }
 
-    public let configuration: Configuration
-    private let startFrames: Int
-    private let endFrames: Int
+    public private(set) var configuration: Configuration
+    private let framesPerSecond: Int
+    private var startFrames: Int
+    private var endFrames: Int
     private var run = 0
     /// Whether speech is in progress after the last frame.
     public private(set) var isSpeaking = false
 
     public init(configuration: Configuration = .default, framesPerSecond: Int = LevelMeter.framesPerSecond) {
         self.configuration = configuration
+        self.framesPerSecond = framesPerSecond
         startFrames = max(1, Int((configuration.minimumSpeech * Double(framesPerSecond)).rounded()))
         endFrames = max(1, Int((configuration.hangover * Double(framesPerSecond)).rounded()))
+    }
+
+    /// Takes new settings from the next frame on; whether speech is in progress is kept, and the run of
+    /// frames towards the next change starts again.
+    public mutating func reconfigure(_ configuration: Configuration) {
+        self = SpeechEventDetector(configuration: configuration, framesPerSecond: framesPerSecond, isSpeaking: isSpeaking)
+    }
+
+    private init(configuration: Configuration, framesPerSecond: Int, isSpeaking: Bool) {
+        self.init(configuration: configuration, framesPerSecond: framesPerSecond)
+        self.isSpeaking = isSpeaking
     }
 
     /// Feeds one frame's probability and level; returns an event when speech starts or ends on this

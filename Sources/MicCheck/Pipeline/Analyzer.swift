@@ -33,7 +33,7 @@ public struct Analyzer: Sendable {
     }
 
     public let inputRate: Int
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     /// The time of the first frame, in seconds: a live capture that resumes after a gap (a new stream,
     /// a reconnected server) starts a new analyzer here so that `t` keeps counting.
     public let startTime: Double
@@ -105,6 +105,13 @@ public struct Analyzer: Sendable {
             withFramer { framer, analyzer in framer.process(part) { analyzer.analyseFrame($0, emit: emit) } }
             start = end
         }
+    }
+
+    /// Changes how speech starts and ends from the next frame on (a streaming client's settings), keeping
+    /// the detector's state: an utterance in progress stays in progress.
+    public mutating func updateSpeech(_ speechConfiguration: SpeechEventDetector.Configuration) {
+        configuration.speech = speechConfiguration
+        speech.reconfigure(speechConfiguration)
     }
 
     /// Ends the input: analyses what the resampler still holds and closes an open speech segment.
