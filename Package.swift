@@ -15,12 +15,19 @@ let package = Package(
         .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
         .library(name: "MicCheckCall", targets: ["MicCheckCall"]),
         .library(name: "MicCheckTerminal", targets: ["MicCheckTerminal"]),
+        .library(name: "MicCheckServer", targets: ["MicCheckServer"]),
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
         .executable(name: "miccheck", targets: ["miccheck"]),
         .executable(name: "muted-notice", targets: ["MutedNotice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        // Already in Hummingbird's graph; named for WebSocket close codes, logging and the service protocol.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Pure Swift core: formats, resampling, levels, voice activity, detectors. No platform imports.
@@ -84,14 +91,30 @@ let package = Package(
             resources: [.copy("Resources/sample.wav")],
             swiftSettings: strict
         ),
+        // The browser server (miccheck serve): the lobby and the call as pages, a WebSocket per browser with
+        // a live analysis of its audio, presence, WebRTC signalling, and the streaming VAD endpoint /v1/vad.
+        // The pages and scripts are resources (Resources/web), served as they are: no build step.
+        .target(
+            name: "MicCheckServer",
+            dependencies: [
+                "MicCheck", "MicCheckCall", "MicCheckLive",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/web")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "miccheck",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal",
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckServer",
                 .target(name: "CTerminal", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -116,6 +139,15 @@ let package = Package(
             dependencies: [
                 "MicCheck", "MicCheckTesting",
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MicCheckServerTests",
+            dependencies: [
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckServer", "MicCheckTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,38 @@
+public import ServiceLifecycle
+public import MicCheckCall
+
+/// The members of a call description (`serve --call FILE`), present in the call from the start, their
+/// speaking following the file's script: a call to try the pages against with one browser.
+public struct ScriptedMembers: Service {
+    public let call: CallDescription
+    public let presence: any PresenceStore
+
+    public init(call: CallDescription, presence: any PresenceStore) {
+        self.call = call
+        self.presence = presence
+    }
+
+    /// Who speaks at `time` seconds into the script.
+    public static func speaking(_ member: CallDescription.Member, at time: Double, scriptLength: Double?) -> Bool {
+        let t = scriptLength.map { $0 > 0 ? time.truncatingRemainder(dividingBy: $0) : time } ?? time
+        return member.speaking.contains { $0.count == 2 && t >= $0[0] && t < $0[1] }
+    }
+
+    public func run() async throws {
+        for m in call.participants {
+            await presence.join(call: call.id, member: PresenceMember(id: m.id, name: m.name, audio: true, video: false))
+        }
+        let start = ContinuousClock.now
+        while !Task.isCancelled {
+            let t = Double((ContinuousClock.now - start).components.seconds)
+                + Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+            for m in call.participants {
+                let member = PresenceMember(id: m.id, name: m.name, audio: true, video: false,
+                                            speaking: Self.speaking(m, at: t, scriptLength: call.scriptLength))
+                await presence.update(call: call.id, member: member)
+            }
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { break }
+        }
+        for m in call.participants { await presence.leave(call: call.id, id: m.id) }
+    }
+}

@@ -1,0 +1,241 @@
+public import MicCheck
+public import MicCheckCall
+import MicCheckLive
+
+/// The call page's protocol (`GET /v1/call?call=ID`), for one browser, without the network: the page's
+/// microphone as 16-bit PCM in; its microphone check, "You are muted." and its own speaking state out;
+/// its requests (join, toggles, signalling) turned into presence actions.
+///
+/// The microphone check and the muted notice are MicCheckCall's models (`MicrophoneCheck`,
+/// `MutedIndicator`), fed by MicCheck's analysis of the page's audio; the page only draws.
+///
+/// In (text, JSON with a `type`):
+/// - `{"type": "devices", "audio": true, "video": false}`: the toggles, in the lobby and in the call;
+/// - `{"type": "join", "name": "Ada Lovelace"}` and `{"type": "leave"}`;
+/// - `{"type": "signal", "to": ID, "data": {"description": {"type": "offer", "sdp": "..."}}}` or
+///   `{"data": {"candidate": {"candidate": "...", "sdpMid": "0", "sdpMLineIndex": 0}}}`: WebRTC
+///   signalling, relayed to one participant;
+/// - `{"type": "muted_notice_off"}`: "don't show again for this call";
+/// - `{"type": "resync"}`: send the presence snapshot again.
+///
+/// Out: `microphone` (the meter and the check's state, at most every 100 ms), `muted_notice`, and the
+/// presence events (``PresenceEvent``) that the connection relays.
+public struct CallChannel: Sendable {
+    /// What the connection must do in the call's presence.
+    public enum Action: Sendable, Equatable {
+        case join(PresenceMember)
+        case update(PresenceMember)
+        case leave
+        case signal(to: String, payload: JSONValue)
+        case resync
+    }
+
+    public typealias Message = VADSession.Message
+
+    /// This connection's participant id.
+    public let id: String
+    public let capabilities: Set<OwnCapability>
+    public private(set) var settings = CallSettings(audioOn: true, videoOn: true)
+    /// The member, once joined.
+    public private(set) var member: PresenceMember?
+    public private(set) var check: MicrophoneCheck
+    public private(set) var indicator = MutedIndicator()
+    private var stream: StreamingAnalysis
+    private var pcm: [Float] = []
+    private var speaking = false
+    private var framesSinceReport = 0
+    private var lastReport: String?
+    private let sampleRate: Int
+
+    /// - Parameter now: seconds on the connection's clock (the microphone check's grace and stall times).
+    public init(id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], sampleRate: Int = 16_000,
+                model: VoiceActivityModel = .bundled, now: Double) throws(ProtocolError) {
+        self.id = id
+        self.capabilities = capabilities
+        self.sampleRate = sampleRate
+        do {
+            stream = try StreamingAnalysis(sampleRate: sampleRate, model: model, label: "the page's microphone")
+        } catch {
+            throw ProtocolError(error.message)
+        }
+        check = MicrophoneCheck(isOn: true, at: now)
+        updateIndicator()
+    }
+
+    /// The first message: who this connection is, and the audio it expects.
+    public func welcome(call: String) -> Message {
+        Message(text: JSONValue.object([
+            ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
+            ("sample_rate", .int(sampleRate)), ("encoding", .string("pcm_s16le")),
+            ("capabilities", .array(capabilities.map(\.rawValue).sorted().map { .string($0) })),
+            ("muted_notice", .string(MutedIndicator.text)),
+        ]).encoded, isLevel: false)
+    }
+
+    /// A binary message: the page's microphone. Returns the presence update when the participant starts
+    /// or stops speaking.
+    public mutating func audio(_ bytes: UnsafeRawBufferPointer, now: Double, emit: (Message) -> Void) throws(ProtocolError) -> Action? {
+        let n = try PCM16.decode(bytes, into: &pcm)
+        var records: [AnalysisOutput] = []
+        pcm.withUnsafeBufferPointer { b in stream.process(UnsafeBufferPointer(rebasing: b[0..<n])) { records.append($0) } }
+        let wasSpeaking = speaking
+        for r in records { apply(r, now: now, emit: emit) }
+        return wasSpeaking != speaking ? memberChange() : nil
+    }
+
+    /// A text message.
+    public mutating func text(_ text: String, now: Double, emit: (Message) -> Void) throws(ProtocolError) -> [Action] {
+        let m = try ClientMessage(text)
+        switch m.type {
+        case "devices":
+            try m.only(["type", "audio", "video"], in: "devices")
+            if let audio = try m.bool("audio") {
+                settings.audioOn = audio
+                check.setOn(audio, at: now)
+            }
+            if let video = try m.bool("video") { settings.videoOn = video }
+            let hidden = indicator.isActive && settings.audioOn
+            updateIndicator()
+            if hidden { emit(noticeMessage(show: false)) }
+            report(now: now, emit: emit)
+            return memberChange().map { [$0] } ?? []
+        case "join":
+            try m.only(["type", "name"], in: "join")
+            guard let raw = try m.string("name") else { throw ProtocolError("join needs a \"name\"") }
+            let name = String(raw.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64))
+            guard !name.isEmpty else { throw ProtocolError("join needs a name that is not empty") }
+            guard member == nil else { throw ProtocolError("join when already in the call") }
+            member = PresenceMember(id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
+                                    speaking: settings.audioOn && speaking)
+            return member.map { [.join($0)] } ?? []
+        case "leave":
+            try m.only(["type"], in: "leave")
+            guard member != nil else { throw ProtocolError("leave before join") }
+            member = nil
+            return [.leave]
+        case "signal":
+            try m.only(["type", "to", "data"], in: "signal")
+            guard member != nil else { throw ProtocolError("signal before join") }
+            guard let to = try m.string("to"), !to.isEmpty else { throw ProtocolError("signal needs a \"to\"") }
+            guard let data = try m.object("data") else { throw ProtocolError("signal needs a \"data\" object") }
+            return [.signal(to: to, payload: try Signal.check(data))]
+        case "muted_notice_off":
+            try m.only(["type"], in: "muted_notice_off")
+            indicator.silenceForCall()
+            emit(noticeMessage(show: false))
+            return []
+        case "resync":
+            try m.only(["type"], in: "resync")
+            return [.resync]
+        default:
+            throw ProtocolError("unknown message type \"\(m.type)\"")
+        }
+    }
+
+    /// The clock moved without audio (the connection's timer): the check may now warn of a stall.
+    public mutating func tick(now: Double, emit: (Message) -> Void) {
+        report(now: now, emit: emit)
+    }
+
+    /// The page went away: the analysis ends.
+    public mutating func finish() {
+        stream.finish { _ in }
+    }
+
+    private mutating func apply(_ record: AnalysisOutput, now: Double, emit: (Message) -> Void) {
+        switch record {
+        case .frame(let f):
+            check.received(levelDB: f.levelDB, at: now)
+            framesSinceReport += 1
+            if framesSinceReport >= 10 { report(now: now, emit: emit) }
+        case .event(let e):
+            check.apply(e)
+            switch e {
+            case .speechStarted(let t, _):
+                speaking = true
+                if indicator.speechStarted(at: t) { emit(noticeMessage(show: true)) }
+            case .speechEnded:
+                speaking = false
+            case .microphoneSilent:
+                check.deadSignal(true, at: now)
+            case .microphoneActive:
+                check.deadSignal(false, at: now)
+            default:
+                break
+            }
+        }
+    }
+
+    /// The member's state after a change of toggles or speech, when it differs from what was published.
+    private mutating func memberChange() -> Action? {
+        guard var m = member else { return nil }
+        m.audio = settings.audioOn
+        m.video = settings.videoOn
+        m.speaking = settings.audioOn && speaking
+        guard m != member else { return nil }
+        member = m
+        return .update(m)
+    }
+
+    private mutating func updateIndicator() {
+        indicator.update(settings: settings, capabilities: capabilities,
+                         microphone: Permission(status: .granted))
+    }
+
+    private func noticeMessage(show: Bool) -> Message {
+        let duration = Int((indicator.notice.configuration.displayDuration * 1000).rounded())
+        return Message(text: JSONValue.object([
+            ("type", .string("muted_notice")), ("show", .bool(show)), ("text", .string(MutedIndicator.text)),
+            ("duration_ms", .int(duration)),
+        ]).encoded, isLevel: false)
+    }
+
+    /// The meter and the check's state; sent when 100 ms of audio have passed, on a tick, or a toggle.
+    private mutating func report(now: Double, emit: (Message) -> Void) {
+        framesSinceReport = 0
+        let warning = check.showsSilentWarning(at: now) ? JSONValue.string(MicrophoneCheck.silentWarning) : .null
+        let text = JSONValue.object([
+            ("type", .string("microphone")), ("on", .bool(check.isOn)),
+            ("level_db", .number(Double(check.levelDB), decimals: 1)),
+            ("display", .number(Double(check.displayLevel), decimals: 3)),
+            ("speaking", .bool(speaking)),
+            ("not_working", warning),
+            ("warnings", .array(check.shownWarnings.map { .string($0.sentence()) })),
+        ]).encoded
+        // A meter at rest need not be repeated every tick.
+        if text == lastReport, !check.isOn || check.lastAudioAt.map({ now - $0 > 0.5 }) ?? true { return }
+        lastReport = text
+        emit(Message(text: text, isLevel: true))
+    }
+}
+
+/// WebRTC signalling data, checked before it is relayed: a session description or an ICE candidate.
+enum Signal {
+    static func check(_ data: ClientMessage) throws(ProtocolError) -> JSONValue {
+        try data.only(["description", "candidate"], in: "signal data")
+        if let d = try data.object("description") {
+            try d.only(["type", "sdp"], in: "a description")
+            guard let type = try d.string("type"), ["offer", "answer", "pranswer", "rollback"].contains(type) else {
+                throw ProtocolError("a description's type must be offer, answer, pranswer or rollback")
+            }
+            let sdp = try d.string("sdp") ?? ""
+            guard sdp.utf8.count <= 32_768 else { throw ProtocolError("a description's sdp is over 32 KiB") }
+            return .object([("description", .object([("type", .string(type)), ("sdp", .string(sdp))]))])
+        }
+        if let c = try data.object("candidate") {
+            try c.only(["candidate", "sdpMid", "sdpMLineIndex", "usernameFragment"], in: "a candidate")
+            guard let candidate = try c.string("candidate"), candidate.utf8.count <= 1_024 else {
+                throw ProtocolError("a candidate needs a \"candidate\" string of at most 1 KiB")
+            }
+            var fields: [(String, JSONValue)] = [("candidate", .string(candidate))]
+            if let mid = try c.string("sdpMid") { fields.append(("sdpMid", .string(mid))) }
+            if let index = try c.number("sdpMLineIndex") {
+                guard let i = Int(exactly: index), (0...64).contains(i) else { throw ProtocolError("sdpMLineIndex must be a small whole number") }
+                fields.append(("sdpMLineIndex", .int(i)))
+            }
+            if let u = try c.string("usernameFragment") { fields.append(("usernameFragment", .string(u))) }
+            return .object([("candidate", .object(fields))])
+        }
+        throw ProtocolError("signal data needs a \"description\" or a \"candidate\"")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A client broke the protocol: the connection closes with `code` and `reason` (at most 123 bytes, as a
+/// close frame allows).
+public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// WebSocket close codes MicCheck uses.
+    public enum Code: UInt16, Sendable {
+        /// A malformed, unknown or out-of-order message, a bad setting, an idle stream, a client too slow.
+        case policyViolation = 1008
+        /// A message over the size limit (the WebSocket layer closes with it before MicCheck sees one).
+        case messageTooLarge = 1009
+    }
+
+    public var code: Code
+    public var reason: String
+
+    public init(_ reason: String, code: Code = .policyViolation) {
+        self.code = code
+        self.reason = Self.fit(reason)
+    }
+
+    public var description: String { reason }
+
+    /// A close frame carries at most 123 bytes of reason: cut at a character boundary.
+    static func fit(_ reason: String) -> String {
+        guard reason.utf8.count > 123 else { return reason }
+        var out = ""
+        for c in reason {
+            if out.utf8.count + String(c).utf8.count > 120 { break }
+            out.append(c)
+        }
+        return out + "..."
+    }
+}
+
+/// A JSON value as a client sent it.
+enum JSONInput: Decodable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONInput])
+    case object([String: JSONInput])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONInput].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONInput].self)) }
+    }
+}
+
+/// A client's text message as a JSON object, with typed reads that fail as ``ProtocolError``s naming the
+/// field.
+struct ClientMessage: Sendable {
+    let fields: [String: JSONInput]
+    let type: String
+
+    init(_ text: String) throws(ProtocolError) {
+        guard let input = try? JSONDecoder().decode(JSONInput.self, from: Data(text.utf8)),
+              case .object(let fields) = input else {
+            throw ProtocolError("a text message must be a JSON object")
+        }
+        guard case .string(let type) = fields["type"] else { throw ProtocolError("a message needs a \"type\" string") }
+        self.fields = fields
+        self.type = type
+    }
+
+    init(fields: [String: JSONInput], type: String) {
+        self.fields = fields
+        self.type = type
+    }
+
+    func string(_ key: String) throws(ProtocolError) -> String? {
+        guard let value = fields[key] else { return nil }
+        guard case .string(let s) = value else { throw ProtocolError("\"\(key)\" must be a string") }
+        return s
+    }
+
+    func bool(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let value = fields[key] else { return nil }
+        guard case .bool(let b) = value else { throw ProtocolError("\"\(key)\" must be true or false") }
+        return b
+    }
+
+    func number(_ key: String) throws(ProtocolError) -> Double? {
+        guard let value = fields[key] else { return nil }
+        guard case .number(let n) = value, n.isFinite else { throw ProtocolError("\"\(key)\" must be a number") }
+        return n
+    }
+
+    func object(_ key: String) throws(ProtocolError) -> ClientMessage? {
+        guard let value = fields[key] else { return nil }
+        guard case .object(let o) = value else { throw ProtocolError("\"\(key)\" must be an object") }
+        return ClientMessage(fields: o, type: type)
+    }
+
+    /// Refuses fields the message does not know, so that a misspelt setting is not silently ignored.
+    func only(_ keys: Set<String>, in what: String) throws(ProtocolError) {
+        if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw ProtocolError("\(what) has no field \"\(unknown)\"")
+        }
+    }
+}

@@ -1,0 +1,246 @@
+public import Foundation
+public import Hummingbird
+import HummingbirdWebSocket
+public import Logging
+public import MicCheck
+public import MicCheckCall
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// MicCheck's browser server: the lobby and the call as pages, a WebSocket per browser page with a live
+/// analysis of its microphone (`/v1/call`), presence and WebRTC signalling between the pages, and the
+/// streaming voice activity endpoint for other clients (`/v1/vad`).
+///
+/// ```swift
+/// let server = CallServer(configuration: .init(port: 8080))
+/// try await server.application().runService()
+/// ```
+public struct CallServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        /// A call already under way: its members (shown as participants whose speaking follows the
+        /// script) and the capabilities it grants. Nil: calls start empty and grant audio and video.
+        public var call: CallDescription?
+        /// Origins besides the server's own whose pages may open a WebSocket (`http://host:port`).
+        public var allowedOrigins: [String]
+        public var limits: ConnectionLimits
+        public var model: VoiceActivityModel
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
+                    limits: ConnectionLimits = ConnectionLimits(), model: VoiceActivityModel = .bundled) {
+            self.host = host
+            self.port = port
+            self.call = call
+            self.allowedOrigins = allowedOrigins
+            self.limits = limits
+            self.model = model
+        }
+    }
+
+    public let configuration: Configuration
+    public let presence: any PresenceStore
+    public let logger: Logger
+
+    public init(configuration: Configuration = Configuration(), presence: any PresenceStore = MemoryPresence(),
+                logger: Logger = Logger(label: "miccheck.serve")) {
+        self.configuration = configuration
+        self.presence = presence
+        self.logger = logger
+    }
+
+    /// The folder of the pages and scripts (a package resource).
+    public static var webRoot: URL? { Bundle.module.url(forResource: "web", withExtension: nil) }
+
+    /// The application: routes, the pages, both WebSocket endpoints, and the scripted members of
+    /// ``Configuration/call`` as a service. `onRunning` gets the bound port (useful with port 0).
+    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        if let root = Self.webRoot?.path {
+            router.middlewares.add(FileMiddleware(root, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
+                                                  searchForIndexHtml: true, logger: logger))
+        }
+        let server = self
+        router.get("/healthz") { _, _ in "ok\n" }
+        router.get("/v1/calls/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard CallServer.isValidCallID(id) else { throw HTTPError(.badRequest, message: "a call id is 1 to 64 letters, digits, '-' or '_'") }
+            let snapshot = await server.presence.snapshot(call: id)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: snapshot.json.encoded + "\n")))
+        }
+        router.ws("/v1/vad", shouldUpgrade: { request, _ in
+            try server.checkOrigin(request)
+            _ = try server.vadSettings(request)
+            return .upgrade([:])
+        }, onUpgrade: { inbound, outbound, context in
+            try await server.runVAD(inbound, outbound, request: context.request)
+        })
+        router.ws("/v1/call", shouldUpgrade: { request, _ in
+            try server.checkOrigin(request)
+            _ = try server.callID(request)
+            return .upgrade([:])
+        }, onUpgrade: { inbound, outbound, context in
+            try await server.runCall(inbound, outbound, request: context.request)
+        })
+        var services: [any Service] = []
+        if let call = configuration.call { services.append(ScriptedMembers(call: call, presence: presence)) }
+        let limits = configuration.limits
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router,
+                                           configuration: .init(maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "miccheck"),
+            services: services,
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    static func isValidCallID(_ id: String) -> Bool {
+        (1...64).contains(id.count) && id.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }
+    }
+
+    // MARK: - Checks before a WebSocket opens
+
+    /// A browser page may connect only from the server's own origin or an allowed one (another site's
+    /// page must not reach a user's microphone analysis or calls). Clients that are not browsers send no
+    /// Origin, or one of their own scheme (`ws://host`), and may connect; `null` (a sandboxed or local
+    /// page) may not.
+    func checkOrigin(_ request: Request) throws {
+        guard let origin = request.headers[.origin] else { return }
+        let browser = origin == "null" || origin.hasPrefix("http://") || origin.hasPrefix("https://")
+        guard browser else { return }
+        let host = request.head.authority ?? ""
+        let own = ["http://\(host)", "https://\(host)"]
+        guard own.contains(origin) || configuration.allowedOrigins.contains(origin) else {
+            throw HTTPError(.forbidden, message: "pages from \(origin) may not connect; start the server with --allow-origin \(origin)")
+        }
+    }
+
+    func vadSettings(_ request: Request) throws -> VADSession.Settings {
+        do {
+            return try VADSession.Settings(query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        } catch {
+            throw HTTPError(.badRequest, message: error.reason)
+        }
+    }
+
+    func callID(_ request: Request) throws -> String {
+        guard let id = request.uri.queryParameters["call"].map(String.init), Self.isValidCallID(id) else {
+            throw HTTPError(.badRequest, message: "/v1/call needs ?call=ID: 1 to 64 letters, digits, '-' or '_'")
+        }
+        return id
+    }
+
+    // MARK: - /v1/vad
+
+    func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request) async throws {
+        let limits = configuration.limits
+        let connection = Connection(outbound: outbound, limits: limits)
+        var session = try VADSession(settings: vadSettings(request), model: configuration.model, limits: [
+            ("max_message_bytes", .int(limits.maxMessageBytes)),
+            ("idle_timeout_ms", .int(Int(limits.idleTimeout * 1000))),
+        ])
+        connection.send(session.created())
+        try await connection.run(inbound) { message throws(ProtocolError) in
+            if let text = message.text { return try session.text(text, emit: connection.send) != .close }
+            try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: connection.send) }
+            return true
+        }
+        // A client that went without close_stream still gets nothing more; the analysis just ends.
+        session.finish { _ in }
+    }
+
+    // MARK: - /v1/call
+
+    func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request) async throws {
+        let call = try callID(request)
+        let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
+        let connection = Connection(outbound: outbound, limits: configuration.limits)
+        let start = Connection.now()
+        let clock: @Sendable () -> Double = { Connection.now() - start }
+        let channel = Shared(try CallChannel(id: id, capabilities: configuration.call?.capabilities ?? [.sendAudio, .sendVideo],
+                                            model: configuration.model, now: clock()))
+        connection.send(channel.withLock { $0.welcome(call: call) })
+        let presence = presence
+        let events = await presence.subscribe(call: call, subscriber: id)
+        let forwarder = Task {
+            var version: Int?
+            for await event in events {
+                // A gap (a backlog that overflowed) is mended by a fresh snapshot.
+                if let v = event.version, case .snapshot = event {
+                    version = v
+                } else if let v = event.version {
+                    if let last = version, v != last + 1 {
+                        let snapshot = await presence.snapshot(call: call)
+                        version = snapshot.version
+                        connection.send(.init(text: snapshot.json.encoded, isLevel: false))
+                        continue
+                    }
+                    version = v
+                }
+                connection.send(.init(text: event.json.encoded, isLevel: false))
+            }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                channel.withLock { $0.tick(now: clock(), emit: connection.send) }
+            }
+        }
+        defer {
+            ticker.cancel()
+            forwarder.cancel()
+        }
+        do {
+            try await connection.run(inbound) { message throws(ProtocolError) in
+                var actions: [CallChannel.Action] = []
+                if let text = message.text {
+                    actions = try channel.withLock { c throws(ProtocolError) in try c.text(text, now: clock(), emit: connection.send) }
+                } else if let action = try message.withBinary({ bytes throws(ProtocolError) in
+                    try channel.withLock { c throws(ProtocolError) in try c.audio(bytes, now: clock(), emit: connection.send) }
+                }) ?? nil {
+                    actions = [action]
+                }
+                for action in actions { await perform(action, call: call, id: id, connection: connection) }
+                return true
+            }
+        } catch {
+            await presence.leave(call: call, id: id)
+            await presence.unsubscribe(call: call, subscriber: id)
+            throw error
+        }
+        // Gone, however it went: the others see this participant leave, never stuck "speaking".
+        await presence.leave(call: call, id: id)
+        await presence.unsubscribe(call: call, subscriber: id)
+        channel.withLock { $0.finish() }
+    }
+
+    private func perform(_ action: CallChannel.Action, call: String, id: String, connection: Connection) async {
+        switch action {
+        case .join(let member): await presence.join(call: call, member: member)
+        case .update(let member): await presence.update(call: call, member: member)
+        case .leave: await presence.leave(call: call, id: id)
+        case .resync: connection.send(.init(text: await presence.snapshot(call: call).json.encoded, isLevel: false))
+        case .signal(let to, let payload):
+            if !(await presence.signal(call: call, from: id, to: to, payload: payload)) {
+                connection.send(.init(text: JSONValue.object([
+                    ("type", .string("error")), ("message", .string("no participant \(to) in the call")),
+                ]).encoded, isLevel: false))
+            }
+        }
+    }
+}
+
+/// A value shared by a connection's tasks (the reader and the timer), behind a lock.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        try value.withLock { (v: inout Value) throws(E) -> R in try body(&v) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import MicCheck
+import MicCheckCall
+@testable import MicCheckServer
+import MicCheckTesting
+import Testing
+
+@Suite("The /v1/call protocol")
+struct CallChannelTests {
+    /// Feeds audio in 20 ms messages on a clock that follows the audio; returns messages and actions.
+    private func feed(_ c: inout CallChannel, _ samples: [Float], from start: Double = 0) throws -> ([Received], [CallChannel.Action]) {
+        var out: [VADSession.Message] = []
+        var actions: [CallChannel.Action] = []
+        let bytes = pcm16(samples)
+        var i = 0
+        while i < bytes.count {
+            let end = min(bytes.count, i + 640)
+            let now = start + Double(i / 2) / 16_000
+            if let a = try bytes[i..<end].withUnsafeBytes({ b in try c.audio(b, now: now) { out.append($0) } }) {
+                actions.append(a)
+            }
+            i = end
+        }
+        return (try out.map { try Received($0.text) }, actions)
+    }
+
+    private func text(_ c: inout CallChannel, _ s: String, now: Double = 0) throws -> ([Received], [CallChannel.Action]) {
+        var out: [VADSession.Message] = []
+        let actions = try c.text(s, now: now) { out.append($0) }
+        return (try out.map { try Received($0.text) }, actions)
+    }
+
+    @Test("the meter moves with the voice; a dead microphone shows the not-working sentence after the grace period")
+    func microphoneCheck() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        let (live, _) = try feed(&c, speechInRoom(onset: 0.2, speech: 2, seconds: 3))
+        let reports = live.filter { $0.type == "microphone" }
+        #expect(reports.count >= 25)
+        #expect(reports.contains { ($0.double("display") ?? 0) > 0.3 })
+        #expect(reports.allSatisfy { $0["not_working"] is NSNull })
+
+        var dead = try CallChannel(id: "me", now: 0)
+        let (out, _) = try feed(&dead, [Float](repeating: 0, count: 16_000 * 5))
+        let last = try #require(out.last { $0.type == "microphone" })
+        #expect(last.string("not_working") == MicrophoneCheck.silentWarning)
+        let first = try #require(out.first { $0.type == "microphone" })
+        #expect(first["not_working"] is NSNull, "never before the grace period")
+    }
+
+    @Test("no audio at all: the stall shows on the timer")
+    func stall() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        var out: [VADSession.Message] = []
+        c.tick(now: 1) { out.append($0) }
+        c.tick(now: 4) { out.append($0) }
+        let message = try #require(out.last)
+        let last = try Received(message.text)
+        #expect(last.string("not_working") == MicrophoneCheck.silentWarning)
+        // The microphone turned off: the warning goes.
+        let (off, _) = try text(&c, #"{"type": "devices", "audio": false}"#, now: 4.1)
+        #expect(off.last { $0.type == "microphone" }?["not_working"] is NSNull)
+    }
+
+    @Test("joined and speaking: presence updates on speech start and end, never speaking with audio off")
+    func speaking() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        let (_, joined) = try text(&c, #"{"type": "join", "name": "  Ada Lovelace "}"#)
+        #expect(joined == [.join(PresenceMember(id: "me", name: "Ada Lovelace", audio: true, video: true))])
+        let (_, actions) = try feed(&c, speechInRoom(onset: 0.5, speech: 1.5, seconds: 3))
+        let speaking: [Bool?] = actions.map { if case .update(let m) = $0 { m.speaking } else { nil } }
+        // On and off in turn (the voice may pause long enough between words to end an utterance).
+        #expect(!speaking.isEmpty && speaking.count % 2 == 0)
+        #expect(speaking == (0..<speaking.count).map { $0 % 2 == 0 })
+
+        let (_, mute) = try text(&c, #"{"type": "devices", "audio": false}"#)
+        #expect(mute == [.update(PresenceMember(id: "me", name: "Ada Lovelace", audio: false, video: true))])
+        let (out, mutedActions) = try feed(&c, speechInRoom(onset: 0.5, speech: 1.5, seconds: 3), from: 3)
+        #expect(mutedActions.isEmpty, "speech while muted is not published")
+        let notice = try #require(out.first { $0.type == "muted_notice" })
+        #expect(notice.bool("show") == true && notice.string("text") == "You are muted." && notice.int("duration_ms") == 2_000)
+    }
+
+    @Test("don't show again for this call: no more notices")
+    func silenced() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        _ = try text(&c, #"{"type": "devices", "audio": false}"#)
+        let (hidden, _) = try text(&c, #"{"type": "muted_notice_off"}"#)
+        #expect(hidden.first?.bool("show") == false)
+        let (out, _) = try feed(&c, speechInRoom(onset: 0.5, speech: 1.5, seconds: 3))
+        #expect(!out.contains { $0.type == "muted_notice" })
+    }
+
+    @Test("a call without send-audio never says \"You are muted.\"")
+    func noSendAudio() throws {
+        var c = try CallChannel(id: "me", capabilities: [.sendVideo], now: 0)
+        _ = try text(&c, #"{"type": "devices", "audio": false}"#)
+        let (out, _) = try feed(&c, speechInRoom(onset: 0.5, speech: 1.5, seconds: 3))
+        #expect(!out.contains { $0.type == "muted_notice" })
+    }
+
+    @Test("signals are checked, rebuilt and addressed")
+    func signal() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "signal", "to": "b", "data": {"candidate": {"candidate": "x"}}}"#) }
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        let (_, actions) = try text(&c, #"{"type": "signal", "to": "b", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#)
+        #expect(actions == [.signal(to: "b", payload: .object([("description", .object([("type", .string("offer")), ("sdp", .string("v=0"))]))]))])
+        let (_, ice) = try text(&c, #"{"type": "signal", "to": "b", "data": {"candidate": {"candidate": "c", "sdpMid": "0", "sdpMLineIndex": 0}}}"#)
+        #expect(ice.count == 1)
+    }
+
+    @Test("broken or out-of-order messages are refused with a reason", arguments: [
+        (#"{"type": "leave"}"#, "leave before join"),
+        (#"{"type": "join"}"#, "join needs a \"name\""),
+        (#"{"type": "join", "name": "   "}"#, "join needs a name that is not empty"),
+        (#"{"type": "devices", "audio": "on"}"#, "\"audio\" must be true or false"),
+        (#"{"type": "devices", "mic": true}"#, "devices has no field \"mic\""),
+        (#"{"type": "signal", "to": "b", "data": {}}"#, "signal before join"),
+        (#"{"type": "hello"}"#, "unknown message type \"hello\""),
+    ])
+    func refused(message: String, reason: String) throws {
+        var c = try CallChannel(id: "me", now: 0)
+        let error = try #require(throws: ProtocolError.self) { try text(&c, message) }
+        #expect(error.reason == reason)
+    }
+
+    @Test("bad signal data", arguments: [
+        #"{"description": {"type": "bogus", "sdp": ""}}"#,
+        #"{"candidate": {"sdpMid": "0"}}"#,
+        #"{"candidate": {"candidate": "c", "sdpMLineIndex": -1}}"#,
+        #"{"other": 1}"#,
+        #"{}"#,
+    ])
+    func badSignal(data: String) throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "signal", "to": "b", "data": \#(data)}"#) }
+    }
+
+    @Test("a joined member joins once")
+    func joinTwice() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "join", "name": "Ada"}"#) }
+    }
+}
