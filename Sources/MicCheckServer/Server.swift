@@ -92,7 +92,8 @@ public struct CallServer: Sendable {
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router,
-                                           configuration: .init(maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))),
+                                           configuration: .init(ws: .init(maxFrameSize: limits.maxMessageBytes,
+                                                                          autoPing: .enabled(timePeriod: .seconds(30))))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "miccheck"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },

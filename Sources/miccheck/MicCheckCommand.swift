@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct MicCheckCommand: ParsableCommand {
+struct MicCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "miccheck",
         abstract: "What the local microphone hears: levels, speech, and whether it works at all.",
@@ -11,7 +11,7 @@ struct MicCheckCommand: ParsableCommand {
             answers, 77 when the audio server refuses access.
             """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, ProcessFiles.self, Features.self, DuckGuard.self]
+        subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, ProcessFiles.self, Features.self, DuckGuard.self]
     )
 }
 

@@ -22,17 +22,22 @@ public struct ScriptedMembers: Service {
         for m in call.participants {
             await presence.join(call: call.id, member: PresenceMember(id: m.id, name: m.name, audio: true, video: false))
         }
+        // Until the server shuts down (a signal): then the members leave like everyone else.
+        try? await cancelWhenGracefulShutdown { try await script() }
+        for m in call.participants { await presence.leave(call: call.id, id: m.id) }
+    }
+
+    private func script() async throws {
         let start = ContinuousClock.now
-        while !Task.isCancelled {
-            let t = Double((ContinuousClock.now - start).components.seconds)
-                + Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+        while true {
+            let elapsed = ContinuousClock.now - start
+            let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             for m in call.participants {
                 let member = PresenceMember(id: m.id, name: m.name, audio: true, video: false,
                                             speaking: Self.speaking(m, at: t, scriptLength: call.scriptLength))
                 await presence.update(call: call.id, member: member)
             }
-            do { try await Task.sleep(for: .milliseconds(100)) } catch { break }
+            try await Task.sleep(for: .milliseconds(100))
         }
-        for m in call.participants { await presence.leave(call: call.id, id: m.id) }
     }
 }

@@ -90,15 +90,7 @@ struct Lobby: ParsableCommand {
         guard let call else {
             return demo ? .demo : CallDescription(id: "local", capabilities: [.sendAudio, .sendVideo], participants: [])
         }
-        guard let data = FileManager.default.contents(atPath: call) else {
-            let why = FileManager.default.fileExists(atPath: call) ? "cannot be read" : "no such file"
-            throw reported(("miccheck: \(call): \(why).", ExitStatus.noInput))
-        }
-        do {
-            return try CallDescription.decode(data)
-        } catch {
-            throw reported(("miccheck: \(call): not a usable call: \(error.description).", ExitStatus.dataError))
-        }
+        return try loadCallFile(call)
     }
 
     /// The microphone, and the permission it gives: granted when a record stream opens; denied when

@@ -22,6 +22,9 @@ const state = {
   denied: { microphone: false, camera: false }, noticeTimer: null,
 };
 
+// For tests and debugging in the browser's console: the page's state (its stream, members, peers).
+window.miccheck = state;
+
 function initials(name) {
   const parts = (name || '?').trim().split(/\s+/).filter(Boolean);
   return ((parts[0] || '?')[0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
@@ -320,7 +323,10 @@ function peer(id) {
   state.peers.set(id, p);
   if (state.stream) {
     for (const track of state.stream.getTracks()) {
-      const sender = pc.addTrack(track, state.stream);
+      // The others get a copy of the microphone, which the toggle turns off; the page's own capture goes
+      // on feeding MicCheck while muted.
+      const sent = track.kind === 'audio' ? track.clone() : track;
+      const sender = pc.addTrack(sent, state.stream);
       if (track.kind === 'audio') sender.track.enabled = prefs.audio;
     }
   }

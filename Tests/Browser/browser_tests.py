@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""The lobby and the call in real browsers: headless Chromium (Debian's chromium and chromium-driver, driven
+by Selenium) against `miccheck serve`, with a WAV file as each browser's microphone and Chromium's synthetic
+camera. Run by scripts/test.sh through scripts/browser-tests.sh, which installs what it needs.
+
+usage: browser_tests.py MICCHECK_BINARY [--screenshots DIR] [--figures FILE]
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import wave
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VOICE = os.path.join(ROOT, "Sources", "MicCheckTesting", "Resources", "voice.wav")
+ARGS = None
+WORK = None
+SERVER = None
+BASE = None
+
+MUTED = "You are muted."
+NOT_WORKING = "Your microphone doesn't seem to be working. Make sure you have all permissions accepted."
+
+
+def write_wav(path, samples, rate=16000):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"".join(struct.pack("<h", max(-32768, min(32767, int(round(x * 32767))))) for x in samples))
+
+
+def make_files():
+    """A microphone that says a sentence every 4 s (1.5 s of near-silence, the voice, quiet again), and a
+    dead one (digital zeros)."""
+    with wave.open(VOICE) as w:
+        raw = w.readframes(w.getnframes())
+    voice = [v / 32768 for v in struct.unpack(f"<{len(raw) // 2}h", raw)][: int(2.0 * 16000)]
+    quiet = [0.0003 * math.sin(i * 0.37) for i in range(int(1.5 * 16000))]
+    cycle = quiet + voice + quiet[: int(0.5 * 16000)]
+    speech = os.path.join(WORK, "speech.wav")
+    write_wav(speech, cycle * 8)
+    silent = os.path.join(WORK, "silent.wav")
+    write_wav(silent, [0.0] * (16000 * 30))
+    return speech, silent
+
+
+def browser(audio_file, deny=False):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,800",
+                 "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required",
+                 f"--user-data-dir={tempfile.mkdtemp(dir=WORK)}"]:
+        options.add_argument(flag)
+    options.add_argument("--use-fake-ui-for-media-stream=deny" if deny else "--use-fake-ui-for-media-stream")
+    if audio_file:
+        options.add_argument(f"--use-file-for-fake-audio-capture={audio_file}")
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(30)
+    return driver
+
+
+def wait(driver, condition, seconds=10, what="the page"):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = driver.execute_script(condition)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {seconds} s ({condition})")
+
+
+def shot(driver, name):
+    if ARGS.screenshots:
+        os.makedirs(ARGS.screenshots, exist_ok=True)
+        driver.save_screenshot(os.path.join(ARGS.screenshots, name))
+
+
+def open_page(driver, call, name):
+    driver.get(f"{BASE}/?call={call}&name={name}&audio_processing=off")
+    wait(driver, "return document.getElementById('count').textContent.length > 0", what="the lobby's presence line")
+
+
+# Records, in the page, when its microphone starts a sentence (its level rises after a quiet stretch),
+# on the wall clock that every browser on this machine shares.
+ONSETS = """
+const ctx = new AudioContext();
+const stream = window.miccheck.stream;  // the very stream the page sends (another capture may start the file elsewhere)
+const an = ctx.createAnalyser(); an.fftSize = 512;
+ctx.createMediaStreamSource(stream).connect(an);
+const buf = new Float32Array(512); window.onsets = []; let quietSince = performance.now();
+setInterval(() => {
+  an.getFloatTimeDomainData(buf); let s = 0; for (const x of buf) s += x * x;
+  const db = 10 * Math.log10(s / buf.length + 1e-12), now = Date.now();
+  if (db < -50) { quietSince = quietSince || now; }
+  else if (db > -40 && quietSince && now - quietSince > 800) { window.onsets.push(now); quietSince = 0; }
+}, 5);
+"""
+
+# Records, in the page, when a tile's speaking border comes on.
+BORDERS = """
+window.borders = [];
+new MutationObserver(() => {
+  for (const t of document.querySelectorAll('.tile')) {
+    const on = t.classList.contains('speaking');
+    if (on && t.dataset.was !== 'on') window.borders.push([t.dataset.id, Date.now()]);
+    t.dataset.was = on ? 'on' : 'off';
+  }
+}).observe(document.getElementById('tiles'), {subtree: true, attributes: true, attributeFilter: ['class'], childList: true});
+"""
+
+
+class BrowserTests(unittest.TestCase):
+    def test_1_lobby_preview_and_meter(self):
+        d = browser(SPEECH)
+        try:
+            open_page(d, "lobby-test", "Ada Lovelace")
+            wait(d, "const v = document.getElementById('preview'); return !v.hidden && v.videoWidth > 0", what="the camera preview")
+            levels = []
+            deadline = time.time() + 8
+            while time.time() < deadline:
+                levels.append(float(d.find_element(By.ID, "meter").get_attribute("aria-valuenow")))
+                time.sleep(0.1)
+            self.assertGreater(max(levels), 0.3, "the meter moves with the voice")
+            self.assertLess(min(levels), 0.1, "and falls back between sentences")
+            self.assertFalse(d.find_element(By.ID, "mic-warning").is_displayed())
+            self.assertEqual(d.find_element(By.ID, "about").text, "You are about to join a call.")
+            self.assertEqual(d.find_element(By.TAG_NAME, "h1").text, "Before Joining")
+            shot(d, "serve-lobby.png")
+            # Camera off: the fallback tile with initials; remembered after a reload.
+            d.find_element(By.ID, "toggle-video").click()
+            wait(d, "return document.getElementById('preview').hidden && !document.getElementById('preview-fallback').hidden")
+            self.assertEqual(d.find_element(By.CSS_SELECTOR, "#preview-fallback .initials").text, "AL")
+            d.refresh()
+            wait(d, "return document.getElementById('toggle-video').getAttribute('aria-pressed') === 'false'",
+                 what="the camera choice after a reload")
+        finally:
+            d.quit()
+
+    def test_2_silent_microphone_warns(self):
+        d = browser(SILENT)
+        try:
+            open_page(d, "silent-test", "Grace")
+            text = wait(d, "const w = document.getElementById('mic-warning'); return !w.hidden && w.textContent", 12,
+                        what="the not-working warning")
+            self.assertEqual(text, NOT_WORKING)
+        finally:
+            d.quit()
+
+    def test_3_two_browsers_video_speaking_and_muted(self):
+        a, b = browser(SPEECH), browser(SPEECH)
+        try:
+            open_page(a, "call-test", "Ada Lovelace")
+            open_page(b, "call-test", "Alan Turing")
+            a.find_element(By.ID, "join").click()
+            wait(b, "return document.getElementById('count').textContent === 'There is 1 more person in the call.'",
+                 what="the lobby's count of the others")
+            # B listens only, so that the speaking border on its screen is A's.
+            b.find_element(By.ID, "toggle-audio").click()
+            b.find_element(By.ID, "join").click()
+            for d in (a, b):
+                wait(d, "return document.querySelectorAll('.tile').length === 2", what="two tiles")
+                wait(d, """const t = [...document.querySelectorAll('.tile video.remote')];
+                          return t.length === 1 && t[0].videoWidth > 0 && t[0].closest('.tile').dataset.video === 'true'""",
+                     20, what="the other's video over WebRTC")
+            a_id = a.execute_script("return [...document.querySelectorAll('.tile')].find(t => t.querySelector('video.self')).dataset.id")
+            a.execute_async_script("const done = arguments[0];" + ONSETS + "done();")
+            b.execute_script(BORDERS)
+            time.sleep(13)
+            onsets = a.execute_script("return window.onsets")
+            borders = [t for (i, t) in b.execute_script("return window.borders") if i == a_id]
+            self.assertGreaterEqual(len(onsets), 2, "A spoke at least twice")
+            # Onsets in the last 1.5 s may not have their border yet.
+            end = b.execute_script("return Date.now()")
+            onsets = [o for o in onsets if o < end - 1500]
+            delays = []
+            for onset in onsets:
+                after = [t - onset for t in borders if t >= onset - 200]
+                self.assertTrue(after, f"a speaking border after the onset at {onset}")
+                delays.append(min(after))
+            shot(b, "serve-call.png")
+            self.assertLess(sorted(delays)[len(delays) // 2], 500, f"speaking border delays (ms): {delays}")
+            if ARGS.figures:
+                with open(ARGS.figures, "a") as f:
+                    f.write(json.dumps({"speaking_border_delay_ms": delays}) + "\n")
+            print(f"speaking border after the onset, ms: {delays}", file=sys.stderr)
+            # Muted while speaking: the notice appears, then goes.
+            a.find_element(By.ID, "call-audio").click()
+            wait(a, f"const n = document.getElementById('muted-notice'); return !n.hidden && n.textContent.includes('{MUTED}')",
+                 10, what="You are muted.")
+            shot(a, "serve-muted.png")
+            wait(a, "return document.getElementById('muted-notice').hidden", 5, what="the notice going")
+            wait(b, "return [...document.querySelectorAll('.tile .label')].some(l => l.textContent.endsWith('· muted'))",
+                 what="A shown muted")
+            # A leaves: B sees one tile, nobody speaking.
+            a.find_element(By.ID, "leave").click()
+            wait(b, "return document.querySelectorAll('.tile').length === 1 && !document.querySelector('.tile.speaking')",
+                 what="A gone")
+        finally:
+            a.quit()
+            b.quit()
+
+    def test_4_permission_refused(self):
+        d = browser(SPEECH, deny=True)
+        try:
+            open_page(d, "deny-test", "Ada")
+            wait(d, "return !document.getElementById('permission-prompt').hidden", what="the permissions prompt")
+            self.assertEqual(d.find_element(By.ID, "prompt-title").text, "Camera and microphone access required")
+            d.find_element(By.ID, "prompt-settings").click()
+            self.assertIn("Chromium", d.find_element(By.ID, "prompt-steps").text)
+            self.assertIn("Firefox", d.find_element(By.ID, "prompt-steps").text)
+            shot(d, "serve-permissions.png")
+            d.find_element(By.ID, "prompt-dismiss").click()
+            d.refresh()
+            open_page(d, "deny-test", "Ada")
+            time.sleep(1.5)
+            self.assertFalse(d.find_element(By.ID, "permission-prompt").is_displayed(), "dismissed for this call")
+            open_page(d, "another-call", "Ada")
+            wait(d, "return !document.getElementById('permission-prompt').hidden", what="the prompt in another call")
+        finally:
+            d.quit()
+
+
+def main():
+    global ARGS, WORK, SERVER, BASE, SPEECH, SILENT
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--screenshots")
+    parser.add_argument("--figures")
+    ARGS, rest = parser.parse_known_args()
+    WORK = tempfile.mkdtemp(prefix="miccheck-browser-")
+    SPEECH, SILENT = make_files()
+    SERVER = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    line = SERVER.stdout.readline()
+    match = re.search(r"http://[^ ]+:(\d+)/", line)
+    if not match:
+        print(f"browser tests: the server did not start: {line!r}", file=sys.stderr)
+        return 1
+    BASE = f"http://127.0.0.1:{match.group(1)}"
+    try:
+        result = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2).result
+    finally:
+        SERVER.terminate()
+        SERVER.wait(10)
+        shutil.rmtree(WORK, ignore_errors=True)
+    failed = len(result.failures) + len(result.errors)
+    print(f"browser: {result.testsRun - failed} passed, {failed} failed")
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

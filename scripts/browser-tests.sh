@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The lobby and the call in real browsers (Tests/Browser/browser_tests.py): installs Debian's chromium and
+# chromium-driver and Selenium (in a virtual environment under .build), builds miccheck, runs the tests.
+#   bash scripts/browser-tests.sh [--screenshots DIR] [--figures FILE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core
+venv=.build/browser-venv
+if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q -r Tests/Browser/requirements.txt
+fi
+swift build --product miccheck >/dev/null
+exec "$venv/bin/python" Tests/Browser/browser_tests.py "$(swift build --show-bin-path)/miccheck" "$@"
