@@ -152,8 +152,7 @@ public struct CallServer: Sendable {
             try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: connection.send) }
             return true
         }
-        // A client that went without close_stream still gets nothing more; the analysis just ends.
-        session.finish { _ in }
+        // A client that went without close_stream gets nothing more: its last records are not analysed.
     }
 
     // MARK: - /v1/call
@@ -197,6 +196,7 @@ public struct CallServer: Sendable {
             ticker.cancel()
             forwarder.cancel()
         }
+        var failure: (any Error)?
         do {
             try await connection.run(inbound) { message throws(ProtocolError) in
                 var actions: [CallChannel.Action] = []
@@ -211,14 +211,12 @@ public struct CallServer: Sendable {
                 return true
             }
         } catch {
-            await presence.leave(call: call, id: id)
-            await presence.unsubscribe(call: call, subscriber: id)
-            throw error
+            failure = error
         }
         // Gone, however it went: the others see this participant leave, never stuck "speaking".
         await presence.leave(call: call, id: id)
         await presence.unsubscribe(call: call, subscriber: id)
-        channel.withLock { $0.finish() }
+        if let failure { throw failure }
     }
 
     private func perform(_ action: CallChannel.Action, call: String, id: String, connection: Connection) async {

@@ -12,12 +12,6 @@ public struct ScriptedMembers: Service {
         self.presence = presence
     }
 
-    /// Who speaks at `time` seconds into the script.
-    public static func speaking(_ member: CallDescription.Member, at time: Double, scriptLength: Double?) -> Bool {
-        let t = scriptLength.map { $0 > 0 ? time.truncatingRemainder(dividingBy: $0) : time } ?? time
-        return member.speaking.contains { $0.count == 2 && t >= $0[0] && t < $0[1] }
-    }
-
     public func run() async throws {
         for m in call.participants {
             await presence.join(call: call.id, member: PresenceMember(id: m.id, name: m.name, audio: true, video: false))
@@ -32,10 +26,10 @@ public struct ScriptedMembers: Service {
         while true {
             let elapsed = ContinuousClock.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            for m in call.participants {
-                let member = PresenceMember(id: m.id, name: m.name, audio: true, video: false,
-                                            speaking: Self.speaking(m, at: t, scriptLength: call.scriptLength))
-                await presence.update(call: call.id, member: member)
+            // The script as the terminal lobby plays it; no video (these members send none).
+            for p in call.participants(at: t) {
+                await presence.update(call: call.id, member: PresenceMember(id: p.id, name: p.name, audio: true, video: false,
+                                                                            speaking: p.isSpeaking))
             }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -137,11 +137,6 @@ public struct CallChannel: Sendable {
         report(now: now, emit: emit)
     }
 
-    /// The page went away: the analysis ends.
-    public mutating func finish() {
-        stream.finish { _ in }
-    }
-
     private mutating func apply(_ record: AnalysisOutput, now: Double, emit: (Message) -> Void) {
         switch record {
         case .frame(let f):
