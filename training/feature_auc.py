@@ -11,7 +11,8 @@ import argparse, glob, json, os, re, sys, tempfile
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from train_vad import FEATURES, features_of, frame_labels   # FEATURES: columns `miccheck features` writes
+from miccheck_train.config import FEATURES   # columns `miccheck features` writes
+from miccheck_train.features import features_of, frame_labels
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

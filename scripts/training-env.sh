@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The Python environment for training/ (train_vad.py, tune_events.py, feature_auc.py): a virtual
+# environment in .build/train-venv with a current pip (Debian's and older pips cannot resolve torch's
+# newer wheels), training/requirements.txt, and Silero VAD (the training targets' teacher only), plus
+# espeak-ng and sox from Debian. Prints the environment's python; run again, it only checks.
+#   bash scripts/training-env.sh            then   .build/train-venv/bin/python training/train_vad.py ...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh espeak-ng sox python3-venv >&2
+venv=.build/train-venv
+if ! "$venv/bin/python" -c "import torch, sklearn, soundfile, scipy, onnxruntime, silero_vad" 2>/dev/null; then
+    echo "training-env: installing training/requirements.txt into $venv (PyTorch: a few GB)" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install -q -U pip
+    "$venv/bin/python" -m pip install -q -r training/requirements.txt
+    "$venv/bin/python" -m pip install -q --no-deps silero-vad==6.2.3
+fi
+echo "$venv/bin/python"

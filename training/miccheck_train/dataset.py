@@ -1,0 +1,191 @@
+"""The data set of a run: every kind of mixture the configuration asks for, analysed into features, labels,
+validation groups and the teacher's probabilities (kept in --cache files), and the validation split that
+holds out whole voices and noise packages."""
+import os, shutil, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+import numpy as np
+
+from .config import AUX_BANDS, FEATURES, SR
+from .features import features, frame_labels, teacher_probs
+from .mixtures import (babble_mixtures, corpus_mixtures, effort_mixtures, flite_mixtures, formant_mixtures,
+                       make_mixtures, noisy_speech_mixtures, texture_mixtures)
+from .model import model_probs
+
+
+@dataclass
+class Dataset:
+    """Per mixture: X (every feature `miccheck features` writes, a row per frame), Y (frame labels), G (its
+    validation group: the voice, and "|" and the noise's packages), teacher (Silero's probabilities, None
+    without --distill) and aux (with --aux-snr, `voice_snr`); `held`, the groups validation holds out."""
+    X: list
+    Y: list
+    G: list
+    teacher: list | None
+    aux: list = field(default_factory=list)
+    held: set = field(default_factory=set)
+
+    def split(self, no_validation):
+        """The indices of the training mixtures and of the held-out ones."""
+        val = [False] * len(self.G) if no_validation else [any(p in self.held for p in g.split("|")) for g in self.G]
+        return [i for i, v in enumerate(val) if not v], [i for i, v in enumerate(val) if v]
+
+
+def build(cfg):
+    """The run's `Dataset`: the main mixtures (with the split's seed), the split, then each added kind with its
+    own generator and cache file, so that the main mixtures and the split stay as they are."""
+    split_seed = cfg.split_seed
+    aux = []   # with --aux-snr: each mixture's voice_snr, in X's order
+
+    def loaded(path, seed, make):
+        """(X, Y, G, teacher) of the mixtures `make(rng, tmp)` builds with the generator of `seed`, kept in
+        the cache file `path` (and with --aux-snr their voice_snr added to `aux`, kept beside it)."""
+        def build_them():
+            with tempfile.TemporaryDirectory() as tmp:
+                return analysed(cfg, make(np.random.default_rng(seed), tmp))
+        data = cached(cfg, path, build_them)
+        if cfg.aux_snr > 0:
+            aux.extend(cached_voice_snr(path and path.removesuffix(".npz") + "-voice-snr.npz",
+                                        lambda tmp: make(np.random.default_rng(seed), tmp), data))
+        return data
+
+    X, Y, G, teacher = loaded(cfg.cache, split_seed, lambda rng, tmp: make_mixtures(cfg, rng, tmp))
+    # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
+    parts = sorted({p for g in G for p in g.split("|")})
+    # Its own generator, so that the split is the same with or without --cache.
+    held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
+
+    def added(suffix, seed, make):
+        """The data joined with the mixtures `make(rng, tmp)` builds, with their own generator (`seed`) and
+        cache file (beside --cache, with `suffix`): the main mixtures stay exactly as they are."""
+        return joined((X, Y, G, teacher), loaded(cache_beside(cfg, suffix), seed, make))
+
+    # The extra voices are only those that validation does not hold out (except --noisy-speech's), and their
+    # generators are the split's seed's (so that seeds compared on one split hear the same mixtures), except
+    # the textures', which are the model seed's.
+    kept_out = set() if cfg.no_validation else held
+    for k in range(cfg.redraw):
+        X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k, lambda rng, tmp: make_mixtures(cfg, rng, tmp))
+    if cfg.textures > 0:
+        X, Y, G, teacher = added(f"-textures{cfg.textures}", cfg.seed + 1000,
+                                 lambda rng, tmp: texture_mixtures(cfg, rng))
+    if cfg.noisy_speech > 0:
+        X, Y, G, teacher = added(f"-noisy{cfg.noisy_speech}" + (f"-raised{cfg.raise_pitch:g}" if cfg.raise_pitch > 0 else ""),
+                                 split_seed + 2000, lambda rng, tmp: noisy_speech_mixtures(cfg, rng, tmp))
+    if cfg.babble > 0:
+        X, Y, G, teacher = added(f"-babble{cfg.babble}", split_seed + 4000,
+                                 lambda rng, tmp: babble_mixtures(cfg, kept_out, rng, tmp))
+    if cfg.flite > 0:
+        X, Y, G, teacher = added(f"-flite{cfg.flite}", split_seed + 8000, lambda rng, tmp: flite_mixtures(cfg, rng, tmp))
+    if cfg.formants > 0:
+        X, Y, G, teacher = added(f"-formants{cfg.formants}", split_seed + 5000,
+                                 lambda rng, tmp: formant_mixtures(cfg, kept_out, rng, tmp))
+    if cfg.effort > 0:
+        X, Y, G, teacher = added(f"-effort{cfg.effort}", split_seed + 6000,
+                                 lambda rng, tmp: effort_mixtures(cfg, kept_out, rng, tmp))
+    if cfg.corpus_voices > 0:
+        before = len(X)
+        X, Y, G, teacher = added(f"-corpus{cfg.corpus_voices}" + "".join("-without-" + h for h in cfg.hold),
+                                 split_seed + 3000, lambda rng, tmp: corpus_mixtures(cfg, rng, tmp))
+        print(f"corpus voices: {len(X) - before} mixtures of {len({g.split('|')[0] for g in G[before:]})} speech "
+              f"sources" + (f", without {', '.join(cfg.hold)}" if cfg.hold else ""), file=sys.stderr)
+    if cfg.teachers:
+        # The models' mean, blended with Silero: the teacher's part of every target.
+        ensemble = np.mean([np.concatenate(model_probs(m, X)) for m in cfg.teachers], axis=0)
+        bounds = np.cumsum([0] + [len(x) for x in X])
+        teacher = [(1 - cfg.teacher_share) * t + cfg.teacher_share * ensemble[bounds[i]:bounds[i + 1]]
+                   for i, t in enumerate(teacher)]
+        print(f"teachers: Silero and the mean of {len(cfg.teachers)} models ({cfg.teacher_share:.2f} of it)",
+              file=sys.stderr)
+    return Dataset(X, Y, G, teacher, aux, held)
+
+
+def analysed(cfg, mixes):
+    """Features, frame labels, groups and (with --distill) teacher probabilities of `mixes`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
+        binary = os.path.join(tmp, "miccheck")
+        shutil.copy2(cfg.binary, binary)
+        print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
+        teacher = None
+        if cfg.distill > 0:
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+                def heard(m):
+                    if cfg.teacher_hears == "clean" and m[3] is not None:
+                        return m[3]
+                    if cfg.teacher_hears == "level" and m[4] is not None:
+                        return m[0] * m[4]
+                    return m[0]
+                teacher = list(ex.map(lambda mf: teacher_probs(heard(mf[0]), len(mf[1])), zip(mixes, feats)))
+    X = [f.astype(np.float32) for f in feats]
+    Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
+    G = [m[2] for m in mixes]
+    return X, Y, G, teacher
+
+
+def cached(cfg, path, build):
+    """`build()`'s (X, Y, G, teacher), kept in the .npz `path` (if given) and read back from it."""
+    if path and os.path.exists(path):
+        z = np.load(path, allow_pickle=True)
+        teacher = list(z["T"]) if "T" in z else None
+        if cfg.distill > 0 and teacher is None:
+            sys.exit(f"{path} holds no teacher probabilities: give another --cache to build one with --distill")
+        X = list(z["X"])
+        if X and X[0].shape[1] != FEATURES:
+            sys.exit(f"{path} holds {X[0].shape[1]} features a frame where `miccheck features` now writes "
+                     f"{FEATURES}: give another --cache to build one")
+        return X, list(z["Y"]), list(z["G"]), teacher
+    X, Y, G, teacher = build()
+    if path:
+        extra = {"T": np.array(teacher, dtype=object)} if teacher is not None else {}
+        np.savez(path, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object), **extra)
+    return X, Y, G, teacher
+
+
+def voice_snr(m, n):
+    """For each of `n` 10 ms frames of the mixture `m`, the voice's level over everything else in it (noise
+    and floor) in dB, in each of AUX_BANDS, clamped to -10...30 dB and scaled to 0...1: how much voice
+    there is to hear. Frames without voice (noise alone, pauses) are 0."""
+    out = np.zeros((n, len(AUX_BANDS)), np.float32)
+    if m[3] is None:
+        return out
+    x = m[0]; v = m[3] / m[4]   # the voice at its level in the mixture (see voice_mixture)
+    L = min(len(x) // 160, n)
+    V = np.abs(np.fft.rfft(v[:L * 160].reshape(L, 160), axis=1)) ** 2
+    R = np.abs(np.fft.rfft((x - v)[:L * 160].reshape(L, 160), axis=1)) ** 2
+    for b, (lo, hi) in enumerate(AUX_BANDS):
+        ev, er = V[:, lo:hi].sum(1), R[:, lo:hi].sum(1)
+        db = np.where(ev > 160 * 1e-9, 10 * np.log10((ev + 1e-20) / (er + 1e-20)), -10)
+        out[:L, b] = (np.clip(db, -10, 30) + 10) / 40
+    return out
+
+
+def cached_voice_snr(path, make, data):
+    """`voice_snr` of every mixture `make(tmp)` builds again (the same generator's draws as the cached
+    features `data` = (X, Y, G, ...)), kept in the .npz `path` if given. The mixtures must come out as
+    cached: the same count, groups and labels, or it exits."""
+    if path and os.path.exists(path):
+        return list(np.load(path, allow_pickle=True)["S"])
+    X, Y, G = data[0], data[1], data[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        mixes = make(tmp)
+    if len(mixes) != len(X) or any(m[2] != g or not np.array_equal(frame_labels(m[1], len(x)), y > 0)
+                                   for m, x, y, g in zip(mixes, X, Y, G)):
+        sys.exit("--aux-snr: the mixtures built again differ from the cached ones; build the cache again")
+    S = [voice_snr(m, len(x)) for m, x in zip(mixes, X)]
+    if path:
+        np.savez(path, S=np.array(S, dtype=object))
+    return S
+
+
+def cache_beside(cfg, suffix):
+    """The cache file of mixtures made by their own generator, beside --cache (None without it)."""
+    return cfg.cache and cfg.cache.removesuffix(".npz") + suffix + ".npz"
+
+
+def joined(data, extra):
+    """(X, Y, G, teacher) of `data` with `extra`'s mixtures after them."""
+    (X, Y, G, teacher), (eX, eY, eG, eT) = data, extra
+    return X + eX, Y + eY, G + eG, (teacher + eT if teacher is not None else None)

@@ -1,0 +1,168 @@
+"""Training: targets (labels blended with the teacher), loss weights, chunks and their augmentations, and
+the epochs, writing the model file after each."""
+import os, sys
+import numpy as np
+
+from .config import AUX_BANDS, FEATURE_GROUPS, FLOOR_FEATURES
+from .dataset import build
+from .evaluate import corpus_set, scores
+from .features import delayed, utterance_ends, utterance_starts
+from .model import export, load, network
+
+T = 600   # frames a training chunk (6 s)
+BATCH = 32
+
+
+def loss_weights(cfg, y, g):
+    """Each frame's weight in the loss: 3 in the first 150 ms of each utterance (which decides how fast
+    speech is announced), and --noise-weight in mixtures of noise alone (every frame above threshold there
+    is a false alert)."""
+    w = np.ones_like(y)
+    for o in utterance_starts(y):
+        w[o:o + 15] = 3
+    if "|" not in g and y.sum() == 0:
+        w *= cfg.noise_weight
+    return w
+
+
+def target(cfg, y, teacher):
+    """A mixture's targets: its labels `y`, or with --distill a blend with the teacher's probabilities
+    (--distill-speech and --distill-silence per label; the first --label-onsets frames of each utterance
+    and the --label-offsets frames after it keep the label alone)."""
+    if cfg.distill <= 0:
+        return y
+    share = np.where(y > 0, cfg.on_speech, cfg.on_silence).astype(np.float32)
+    if cfg.label_onsets > 0:
+        for o in utterance_starts(y):
+            share[o:o + cfg.label_onsets][y[o:o + cfg.label_onsets] > 0] = 0   # the utterance's frames only
+    if cfg.label_offsets > 0:
+        for o in utterance_ends(y):
+            share[o:o + cfg.label_offsets][y[o:o + cfg.label_offsets] == 0] = 0   # up to the next utterance
+    return (1 - share) * y + share * teacher
+
+
+def chunks(lengths, idx, rs):
+    """(mixture, start, end) of the training chunks of the mixtures `idx`: a mixture of at most T frames
+    whole, a longer one as its start and one random chunk per T frames."""
+    out = []
+    for i in idx:
+        n = lengths[i]
+        if n <= T:
+            out.append((i, 0, n))
+        else:
+            starts = [0] + list(rs.integers(0, n - T, size=n // T))
+            out += [(i, s, s + T) for s in starts]
+    return out
+
+
+class Batches:
+    """Training batches of standardised features, targets, weights (and --aux-snr's voice_snr), with the
+    augmentations of the configuration: --floor-shrink, --group-dropout and --level-jitter."""
+
+    def __init__(self, cfg, Xs, targets, W, aux, mean, scale):
+        self.cfg, self.Xs, self.targets, self.W, self.aux = cfg, Xs, targets, W, aux
+        d = cfg.features
+        self.over_floor = [c for c in FLOOR_FEATURES if c < d]
+        self.groups = [[c for c in g if c < d] for g in FEATURE_GROUPS]   # what --group-dropout hides
+        self.offset = (mean * scale).astype(np.float32)   # raw * scale = standardised + offset
+        self.scale0 = scale[0]
+
+    def __call__(self, items, rs):
+        import torch
+        cfg, aux, d = self.cfg, self.aux, self.cfg.features
+        L = max(e - s for _, s, e in items)
+        xb = np.zeros((len(items), L, d), np.float32); yb = np.zeros((len(items), L), np.float32)
+        wb = np.zeros((len(items), L), np.float32)
+        sb = np.zeros((len(items), L, len(AUX_BANDS)), np.float32) if aux else None
+        for k, (i, s, e) in enumerate(items):
+            xb[k, :e - s] = self.Xs[i][s:e]; yb[k, :e - s] = self.targets[i][s:e]; wb[k, :e - s] = self.W[i][s:e]
+            if aux:
+                sb[k, :e - s] = aux[i][s:e]
+            if cfg.floor_shrink > 0 and rs.random() < cfg.floor_shrink:
+                # The levels over the floor scaled in raw units (dB over the floor / constant), then standardised again.
+                f = rs.uniform(0.25, 1)
+                v = xb[k, :e - s]
+                of, off = self.over_floor, self.offset
+                v[:, of] = f * (v[:, of] + off[of]) - off[of]
+            if cfg.group_dropout > 0:
+                for group in self.groups:
+                    if rs.random() < cfg.group_dropout:
+                        xb[k, :e - s, group] = 0   # standardised: the training mean
+            if cfg.level_jitter > 0:
+                # Feature 0 is (level + 50) / 25 raw; standardised, a shift of g dB is g / 25 * its scale.
+                xb[k, :e - s, 0] += rs.uniform(-cfg.level_jitter, cfg.level_jitter) / 25 * self.scale0
+        return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb), (torch.from_numpy(sb) if aux else None)
+
+
+def train(cfg):
+    """Builds the data set and trains the model the configuration describes, writing --out (and with
+    --keep-epochs each epoch's model) after every epoch."""
+    import torch
+    start = cfg.start_model()
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.threads)
+    data = build(cfg)
+    Y, G = data.Y, data.G
+    X = [x[:, :cfg.features] for x in data.X]   # the caches keep every feature; the model reads the first D
+    tr_idx, va_idx = data.split(cfg.no_validation)
+    print(f"held out: {sorted(data.held)}", file=sys.stderr)
+    allX = np.concatenate([X[i] for i in tr_idx])
+    mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
+    if start is not None:
+        # The model's own standardisation of its features, on which its weights were learned (features
+        # added by widening it keep the training frames').
+        mean[:start["features"]] = start["inputMean"]; scale[:start["features"]] = start["inputScale"]
+    print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
+          f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
+
+    net = network(cfg.features, cfg.dense, cfg.hidden, len(AUX_BANDS) if cfg.aux_snr > 0 else 0)
+    if start is not None:
+        try:
+            load(net, start)
+        except ValueError as e:
+            sys.exit(f"--init: {cfg.init}: {e}")
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, cfg.epochs)
+    Xs = [(x - mean) * scale for x in X]
+    # With --lookahead the output after frame n is trained on frame n - lookahead's target.
+    W = [delayed(loss_weights(cfg, Y[i], G[i]), cfg.lookahead) for i in range(len(Y))]
+    targets = [delayed(target(cfg, Y[i], data.teacher[i] if data.teacher is not None else None), cfg.lookahead)
+               for i in range(len(Y))]
+    batch = Batches(cfg, Xs, targets, W, data.aux, mean, scale)
+    held_out = [(Xs[i], delayed(Y[i], cfg.lookahead)) for i in va_idx]
+    corpus = corpus_set(cfg, mean, scale) if cfg.corpus else []
+
+    rs = np.random.default_rng(cfg.seed + 1)
+    lengths = [len(x) for x in Xs]
+    for epoch in range(cfg.epochs):
+        items = chunks(lengths, tr_idx, rs)
+        rs.shuffle(items)
+        total = 0.0
+        for b0 in range(0, len(items), BATCH):
+            xb, yb, wb, sb = batch(items[b0:b0 + BATCH], rs)
+            logits, _ = net(xb)
+            if cfg.hard_negatives > 0:
+                # Frames that are not speech count more the surer the model is that they are: the
+                # confident false alerts on unfamiliar noise are the ones to unlearn.
+                p = torch.sigmoid(logits.detach())
+                wb = wb * (1 + cfg.hard_negatives * (1 - yb) * p * p)
+            loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
+            if sb is not None:
+                # The voice over the rest, per band, at every frame of the chunk (not the padding).
+                m = (wb > 0).unsqueeze(-1).expand_as(sb).float()
+                loss = loss + cfg.aux_snr * (torch.nn.functional.binary_cross_entropy_with_logits(
+                    net.aux(net.z), sb, reduction="none") * m).sum() / m.sum()
+            opt.zero_grad(); loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step(); total += float(loss.detach()) * len(xb)
+        sched.step()
+        auc, f1, fa = scores(net, held_out, 0.7) if held_out else (float("nan"), float("nan"), float("nan"))
+        print(f"epoch {epoch + 1}: loss {total / len(items):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
+              f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
+        if corpus:
+            auc, f1, fa = scores(net, corpus, 0.5)
+            print(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%", file=sys.stderr)
+        export(net, mean, scale, cfg, cfg.out)
+        if cfg.keep_epochs:
+            os.makedirs(cfg.keep_epochs, exist_ok=True)
+            export(net, mean, scale, cfg, os.path.join(cfg.keep_epochs, f"epoch-{epoch + 1}.json"))
