@@ -1,20 +1,37 @@
-import Foundation
-import MicCheck
+public import MicCheck
+
+/// Where the permission prompts a user dismissed are kept, per call. The lobby asks it which prompts
+/// not to show and tells it of a dismissal; ``PermissionPromptDismissals`` is the one the commands use.
+public protocol PromptDismissalStore: Sendable {
+    /// Where the dismissals are kept, for messages (a file's path).
+    var location: String { get }
+    /// The kinds dismissed in `call`.
+    func dismissed(inCall call: String, warn: (String) -> Void) -> Set<PermissionPrompt.Kind>
+    /// Records that the user dismissed `kind` in `call`.
+    func dismiss(_ kind: PermissionPrompt.Kind, inCall call: String, warn: (String) -> Void) throws
+}
 
 /// The permission prompts a user dismissed, per call, kept in one small JSON file:
-/// `$XDG_STATE_HOME/miccheck/permission-prompts.json` by default.
+/// `$XDG_STATE_HOME/miccheck/permission-prompts.json` by default, in a ``StateStorage`` (the file
+/// system unless told otherwise).
 ///
 /// The file is written atomically. A damaged file is set aside as `….corrupt` with a warning and
 /// counts as empty: a prompt may then show again, which is better than a crash or a lost setting.
-public struct PermissionPromptDismissals: Sendable {
+public struct PermissionPromptDismissals: PromptDismissalStore {
     public let path: String
+    public let storage: any StateStorage
 
-    public init(path: String) { self.path = path }
+    public init(path: String, storage: any StateStorage = FileStateStorage()) {
+        (self.path, self.storage) = (path, storage)
+    }
 
     /// The file the XDG base directory rules give for `environment` (default: this process's).
-    public static func standard(environment: [String: String]? = nil) -> Self {
-        Self(path: StateDirectory.standard(environment: environment) + "/permission-prompts.json")
+    public static func standard(environment: [String: String]? = nil,
+                                storage: any StateStorage = FileStateStorage()) -> Self {
+        Self(path: StateDirectory.standard(environment: environment) + "/permission-prompts.json", storage: storage)
     }
+
+    public var location: String { path }
 
     private struct File: Codable {
         var version = 1
@@ -22,21 +39,19 @@ public struct PermissionPromptDismissals: Sendable {
         var calls: [String: [PermissionPrompt.Kind]] = [:]
     }
 
-    /// The kinds dismissed in `call`.
     public func dismissed(inCall call: String, warn: (String) -> Void) -> Set<PermissionPrompt.Kind> {
         Set(load(warn: warn).calls[call] ?? [])
     }
 
-    /// Records that the user dismissed `kind` in `call`.
     public func dismiss(_ kind: PermissionPrompt.Kind, inCall call: String, warn: (String) -> Void) throws {
         var file = load(warn: warn)
         var kinds = Set(file.calls[call] ?? [])
         kinds.insert(kind)
         file.calls[call] = kinds.sorted { $0.rawValue < $1.rawValue }
-        try JSONStateFile.write(file, to: path)
+        try JSONStateFile.write(file, to: path, in: storage)
     }
 
     private func load(warn: (String) -> Void) -> File {
-        JSONStateFile.read(File.self, from: path, what: "the permission prompt store", warn: warn) ?? File()
+        JSONStateFile.read(File.self, from: path, what: "the permission prompt store", in: storage, warn: warn) ?? File()
     }
 }

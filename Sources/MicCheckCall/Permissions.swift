@@ -80,3 +80,11 @@ extension OwnCapability {
         }
     }
 }
+
+/// How an app learns whether it may use the camera, kept apart from the models so that they stay free
+/// of device I/O: MicCheckLive's `CameraProbe` opens `/dev/video*`; a test or an app with its own
+/// camera stack answers for itself.
+public protocol CameraAccess: Sendable {
+    /// Where the app stands with the camera now.
+    func permission() -> Permission
+}

@@ -1,6 +1,6 @@
 #if os(Linux)
 import Foundation
-import MicCheck
+public import MicCheck
 import Glibc
 
 /// What a ducking run changed, written to disk before each change so that the volumes can be put
@@ -69,36 +69,40 @@ public struct DuckingJournal: Codable, Sendable, Equatable {
 }
 
 /// The folder of ducking journals: `$XDG_STATE_HOME/miccheck/ducking` (by default
-/// `~/.local/state/miccheck/ducking`), one file per ducking process.
+/// `~/.local/state/miccheck/ducking`), one file per ducking process, in a ``StateStorage`` (the file
+/// system unless told otherwise).
 public struct DuckingJournalStore: Sendable {
     public let directory: String
+    public let storage: any StateStorage
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String, storage: any StateStorage = FileStateStorage()) {
+        (self.directory, self.storage) = (directory, storage)
+    }
 
     /// The folder the XDG base directory rules give for `environment`.
-    public static func standard(environment: [String: String]? = nil) -> Self {
-        Self(directory: StateDirectory.standard("ducking", environment: environment))
+    public static func standard(environment: [String: String]? = nil,
+                                storage: any StateStorage = FileStateStorage()) -> Self {
+        Self(directory: StateDirectory.standard("ducking", environment: environment), storage: storage)
     }
 
     public func path(forProcess pid: Int32) -> String { "\(directory)/\(pid).json" }
 
     /// Writes `journal` atomically (a reader sees the old file or the new one, never a mixture).
     public func write(_ journal: DuckingJournal) throws {
-        try JSONStateFile.write(journal, to: path(forProcess: journal.processID))
+        try JSONStateFile.write(journal, to: path(forProcess: journal.processID), in: storage)
     }
 
-    public func remove(forProcess pid: Int32) { unlink(path(forProcess: pid)) }
+    public func remove(forProcess pid: Int32) { storage.remove(path(forProcess: pid)) }
 
     /// A journal file, or nil when it is gone. A file that does not parse is renamed to
     /// `NAME.corrupt` and reported through `warn`.
     public func load(path: String, warn: (String) -> Void) -> DuckingJournal? {
-        JSONStateFile.read(DuckingJournal.self, from: path, what: "the ducking journal", warn: warn)
+        JSONStateFile.read(DuckingJournal.self, from: path, what: "the ducking journal", in: storage, warn: warn)
     }
 
     /// Journals left by processes that no longer run, with their paths.
     public func abandoned(warn: (String) -> Void) -> [(path: String, journal: DuckingJournal)] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return names.sorted().filter { $0.hasSuffix(".json") }.compactMap { name in
+        storage.names(in: directory).filter { $0.hasSuffix(".json") }.compactMap { name in
             let path = "\(directory)/\(name)"
             guard let journal = load(path: path, warn: warn), !journal.ownerIsRunning else { return nil }
             return (path, journal)
@@ -137,13 +141,15 @@ public enum DuckingRestore {
     }
 
     /// Restores `journals` (from ``DuckingJournalStore/abandoned(warn:)``, or one whose run is known
-    /// to have ended) and removes them. Journals of a previous instance of the server at the same
-    /// address are removed (their streams went with it); journals of other servers are left alone.
+    /// to have ended) and removes them from `storage`. Journals of a previous instance of the server
+    /// at the same address are removed (their streams went with it); journals of other servers are
+    /// left alone.
     public static func recover(_ journals: [(path: String, journal: DuckingJournal)], on connection: PulseConnection,
-                               server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
+                               server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
+                               warn: (String) -> Void) -> Outcome {
         var total = Outcome()
         for (path, journal) in journals {
-            let outcome = recover(journal, at: path, on: connection, server: server, warn: warn)
+            let outcome = recover(journal, at: path, on: connection, server: server, in: storage, warn: warn)
             total.restored += outcome.restored
             total.keptChanged += outcome.keptChanged
             total.gone += outcome.gone
@@ -152,10 +158,11 @@ public enum DuckingRestore {
     }
 
     /// Restores one journal whose run has ended and removes it, when it belongs to this server (see
-    /// ``recover(_:on:server:warn:)``). The caller vouches that the run has ended: a process that is
+    /// ``recover(_:on:server:in:warn:)``). The caller vouches that the run has ended: a process that is
     /// exiting can still look alive for an instant.
     public static func recover(_ journal: DuckingJournal, at path: String, on connection: PulseConnection,
-                               server: PulseConnection.ServerDefaults, warn: (String) -> Void) -> Outcome {
+                               server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
+                               warn: (String) -> Void) -> Outcome {
         guard journal.serverAddress == server.address else { return Outcome() }
         var outcome = Outcome()
         if journal.serverCookie == server.cookie {
@@ -166,7 +173,7 @@ public enum DuckingRestore {
                 return Outcome()
             }
         }
-        unlink(path)
+        storage.remove(path)
         return outcome
     }
 }

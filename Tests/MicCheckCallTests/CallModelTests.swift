@@ -195,6 +195,33 @@ import Testing
     }
 }
 
+@Suite struct InjectedStoresTests {
+    @Test func dismissalsKeptInMemoryNeverTouchTheDisk() throws {
+        let storage = MemoryStateStorage()
+        let store: any PromptDismissalStore = PermissionPromptDismissals(path: "/nonexistent/prompts.json", storage: storage)
+        var warnings: [String] = []
+        try store.dismiss(.camera, inCall: "standup") { warnings.append($0) }
+        #expect(store.dismissed(inCall: "standup") { warnings.append($0) } == [.camera])
+        #expect(store.dismissed(inCall: "retro") { warnings.append($0) }.isEmpty)
+        #expect(storage.names(in: "/nonexistent") == ["prompts.json"])
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent"))
+        #expect(store.location == "/nonexistent/prompts.json")
+        // Damage in memory is handled as on disk.
+        try storage.write(Data("{".utf8), to: "/nonexistent/prompts.json")
+        #expect(store.dismissed(inCall: "standup") { warnings.append($0) }.isEmpty)
+        #expect(warnings == ["the permission prompt store /nonexistent/prompts.json is damaged; it was set aside as /nonexistent/prompts.json.corrupt"])
+    }
+
+    @Test func theCameraProbeAnswersAsCameraAccess() throws {
+        let dir = try TemporaryDirectory()
+        let access: any CameraAccess = CameraProbe(directory: dir.path)
+        #expect(access.permission().status == .denied)
+        #expect(access.permission() == CameraProbe.probe(directory: dir.path))
+        _ = FileManager.default.createFile(atPath: dir.path + "/video0", contents: Data())
+        #expect(access.permission().isGranted)
+    }
+}
+
 /// A temporary folder, removed when the value goes.
 final class TemporaryDirectory {
     let path: String

@@ -12,10 +12,17 @@ public import MicCheckCall
 ///
 /// There is no dialog to show on Linux: access is whether the device exists and the user may open
 /// it (the `video` group, or a sandbox's device permission), so a refusal cannot be requested again.
-public enum CameraProbe {
+public struct CameraProbe: CameraAccess {
+    /// The folder whose `video*` devices are checked.
+    public var directory: String
+
+    public init(directory: String = "/dev") { self.directory = directory }
+
     /// Checks the `video*` devices in `directory` (default `/dev`): granted as soon as one opens for
     /// reading; denied, with the reason, when none exists or none opens.
-    public static func probe(directory: String = "/dev") -> Permission {
+    public static func probe(directory: String = "/dev") -> Permission { Self(directory: directory).permission() }
+
+    public func permission() -> Permission {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasPrefix("video") }.sorted()
         var permission = Permission()

@@ -12,15 +12,16 @@ struct LobbyLoop {
     let log: EventLog?
     let clock: ContinuousCallClock
     let factory: any CallViewFactory
-    let store = PermissionPromptDismissals.standard()
+    let store: any PromptDismissalStore
     /// Sentences for stderr once the screen is gone.
     var warnings: [String] = []
     private var reportedStart = false
     private var failureShown = false
     private var lastSpeechStart: Double?
 
-    init(call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory) {
-        (self.call, self.log, self.clock, self.factory) = (call, log, clock, factory)
+    init(call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory,
+         store: any PromptDismissalStore = PermissionPromptDismissals.standard()) {
+        (self.call, self.log, self.clock, self.factory, self.store) = (call, log, clock, factory, store)
     }
 
     /// Runs until the session finishes or a signal comes; returns the signal (0: none).
@@ -101,7 +102,7 @@ struct LobbyLoop {
             do {
                 try store.dismiss(kind, inCall: call.id) { warnings.append("miccheck: \($0).") }
             } catch {
-                warnings.append("miccheck: \(store.path): the dismissal could not be saved (\(error.localizedDescription)).")
+                warnings.append("miccheck: \(store.location): the dismissal could not be saved (\(error.localizedDescription)).")
             }
         }
     }
