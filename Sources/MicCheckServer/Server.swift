@@ -27,15 +27,21 @@ public struct CallServer: Sendable {
         public var allowedOrigins: [String]
         public var limits: ConnectionLimits
         public var model: VoiceActivityModel
+        /// With tokens, a page joins a call only with a join token for it (`?token=` or `Authorization:
+        /// Bearer`), checked before the WebSocket opens; its role bounds what it may send and its name is
+        /// the invitation's. Nil: calls are open to anyone who can reach the server.
+        public var tokens: JoinTokens?
 
         public init(host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
-                    limits: ConnectionLimits = ConnectionLimits(), model: VoiceActivityModel = .bundled) {
+                    limits: ConnectionLimits = ConnectionLimits(), model: VoiceActivityModel = .bundled,
+                    tokens: JoinTokens? = nil) {
             self.host = host
             self.port = port
             self.call = call
             self.allowedOrigins = allowedOrigins
             self.limits = limits
             self.model = model
+            self.tokens = tokens
         }
     }
 
@@ -81,7 +87,7 @@ public struct CallServer: Sendable {
         })
         router.ws("/v1/call", shouldUpgrade: { request, _ in
             try server.checkOrigin(request)
-            _ = try server.callID(request)
+            _ = try await server.invitation(request, call: server.callID(request))
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
             try await server.runCall(inbound, outbound, request: context.request)
@@ -101,7 +107,8 @@ public struct CallServer: Sendable {
         )
     }
 
-    static func isValidCallID(_ id: String) -> Bool {
+    /// Whether `id` can name a call: 1 to 64 letters, digits, `-` or `_`.
+    public static func isValidCallID(_ id: String) -> Bool {
         (1...64).contains(id.count) && id.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }
     }
 
@@ -137,6 +144,25 @@ public struct CallServer: Sendable {
         return id
     }
 
+    /// The invitation of a request to join `call`: nil when calls are open; a refusal (401 with the
+    /// reason) when the token is missing, not this server's, expired or for another call.
+    func invitation(_ request: Request, call: String) async throws -> Invitation? {
+        guard let tokens = configuration.tokens else { return nil }
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        do {
+            return try await tokens.verify(request.uri.queryParameters["token"].map(String.init) ?? bearer, call: call)
+        } catch {
+            logger.notice("refused a page for call \(call): \(error.description)")
+            throw HTTPError(.unauthorized, message: error.description)
+        }
+    }
+
+    /// What a participant may send: the call's grant, bounded by the invitation's role.
+    func capabilities(for invitation: Invitation?) -> Set<OwnCapability> {
+        let granted = configuration.call?.capabilities ?? [.sendAudio, .sendVideo]
+        return invitation.map { granted.intersection($0.role.capabilities) } ?? granted
+    }
+
     // MARK: - /v1/vad
 
     func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request) async throws {
@@ -159,11 +185,12 @@ public struct CallServer: Sendable {
 
     func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request) async throws {
         let call = try callID(request)
+        let invitation = try await invitation(request, call: call)
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
         let connection = Connection(outbound: outbound, limits: configuration.limits)
         let start = Connection.now()
         let clock: @Sendable () -> Double = { Connection.now() - start }
-        let channel = Shared(try CallChannel(id: id, capabilities: configuration.call?.capabilities ?? [.sendAudio, .sendVideo],
+        let channel = Shared(try CallChannel(id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
                                             model: configuration.model, now: clock()))
         connection.send(channel.withLock { $0.welcome(call: call) })
         let presence = presence

@@ -11,7 +11,7 @@ struct MicCheckCommand: AsyncParsableCommand {
             answers, 77 when the audio server refuses access.
             """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, ProcessFiles.self, Features.self, DuckGuard.self]
+        subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, Token.self, ProcessFiles.self, Features.self, DuckGuard.self]
     )
 }
 

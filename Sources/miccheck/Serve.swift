@@ -13,7 +13,9 @@ struct Serve: AsyncParsableCommand {
             border, "You are muted."). MicCheck analyses each page's microphone on the server. \
             Other clients stream 16-bit PCM to ws://HOST:PORT/v1/vad and get speech events as JSON \
             (README: "Streaming voice activity"). Binds the loopback address unless --host says otherwise. \
-            Stops on Ctrl-C or SIGTERM.
+            With MICCHECK_TOKEN_SECRET set (32 bytes or more), a page joins a call only with a join token \
+            for it (`miccheck token`), whose role bounds what it may send; another address than loopback \
+            needs that secret, or --insecure-open-calls. Stops on Ctrl-C or SIGTERM.
             """
     )
 
@@ -35,8 +37,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest message a client may send, in bytes.")
     var maxMessageBytes = 65_536
 
+    @Flag(help: "Serve calls that anyone who reaches the server may join, on an address other than loopback, without MICCHECK_TOKEN_SECRET.")
+    var insecureOpenCalls = false
+
     @Flag(help: "Log every request and connection.")
     var verbose = false
+
+    var isLoopback: Bool { host == "127.0.0.1" || host == "localhost" || host == "::1" }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
@@ -47,18 +54,26 @@ struct Serve: AsyncParsableCommand {
         for origin in allowOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--allow-origin \(origin): an origin starts with http:// or https://.")
         }
+        if !isLoopback, !insecureOpenCalls, ProcessInfo.processInfo.environment[JoinTokens.secretVariable] == nil {
+            throw ValidationError("""
+                --host \(host) lets other machines join calls: set \(JoinTokens.secretVariable) (32 bytes or more) so \
+                that only those with a join token (miccheck token) can, or give --insecure-open-calls.
+                """)
+        }
     }
 
     func run() async throws {
         let description = try call.map(loadCallFile)
+        let tokens = try await joinTokens()
         var logger = Logger(label: "miccheck.serve")
         logger.logLevel = verbose ? .info : .warning
         let server = CallServer(
             configuration: .init(host: host, port: port, call: description, allowedOrigins: allowOrigins,
-                                 limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout)),
+                                 limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout),
+                                 tokens: tokens),
             logger: logger)
         let host = host
-        let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"
+        let loopback = isLoopback
         do {
             try await server.application { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -67,12 +82,24 @@ struct Serve: AsyncParsableCommand {
                     ? "(loopback only: other machines cannot connect; --host 0.0.0.0 lets them)."
                     : "on every address of \(host): other machines can connect."))
                 if let description { out.line("miccheck: call \(description.id) with \(description.participants.count) scripted member(s).") }
+                out.line(tokens == nil ? "miccheck: calls are open: anyone who reaches the server may join."
+                                       : "miccheck: calls need a join token (miccheck token).")
                 out.flush()
             }.runService()
         } catch {
             throw reported(("miccheck: cannot serve on \(host):\(port): \(error).", ExitStatus.unavailable))
         }
     }
+}
+
+/// The join tokens of `MICCHECK_TOKEN_SECRET`, nil when it is not set; a secret too short to be safe is
+/// refused with a sentence.
+func joinTokens() async throws -> JoinTokens? {
+    guard let secret = ProcessInfo.processInfo.environment[JoinTokens.secretVariable] else { return nil }
+    guard let tokens = await JoinTokens(secret: secret) else {
+        throw reported(("miccheck: \(JoinTokens.secretVariable) holds \(secret.utf8.count) bytes; a join token secret needs \(JoinTokens.minimumSecretBytes) or more (for instance: openssl rand -hex 32).", ExitStatus.usage))
+    }
+    return tokens
 }
 
 /// Reads a call description, or explains in one sentence why it cannot.

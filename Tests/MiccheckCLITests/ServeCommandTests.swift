@@ -47,6 +47,40 @@ struct ServeCommandTests {
         #expect(malformed.status == 65 && malformed.stderr.hasPrefix("miccheck: \(broken.path): not a usable call"))
     }
 
+    @Test("invitations: open calls on a public address need saying so; tokens need a long secret; a token opens its call only")
+    func invitations() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["MICCHECK_TOKEN_SECRET"] = nil
+        let open = try miccheck(["serve", "--host", "0.0.0.0", "--port", "0"], environment: env)
+        #expect(open.status == 64 && open.stderr.contains("set MICCHECK_TOKEN_SECRET"))
+        #expect(open.stderr.contains("--insecure-open-calls"))
+        let noSecret = try miccheck(["token", "--call", "standup", "--name", "Ada"], environment: env)
+        #expect(noSecret.status == 64 && noSecret.stderr.contains("token needs MICCHECK_TOKEN_SECRET"))
+        env["MICCHECK_TOKEN_SECRET"] = "too short"
+        let short = try miccheck(["token", "--call", "standup", "--name", "Ada"], environment: env)
+        #expect(short.status == 64 && short.stderr.contains("needs 32 or more"))
+        let role = try miccheck(["token", "--call", "standup", "--name", "Ada", "--role", "king"], environment: env)
+        #expect(role.status == 64 && role.stderr.contains("--role must be host, speaker or listener"))
+
+        env["MICCHECK_TOKEN_SECRET"] = String(repeating: "s", count: 40)
+        let minted = try miccheck(["token", "--call", "standup", "--name", "Ada Lovelace", "--role", "listener"], environment: env)
+        #expect(minted.status == 0)
+        let token = minted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.split(separator: ".").count == 3)
+        let link = try miccheck(["token", "--call", "standup", "--name", "Ada", "--url", "http://example.test:8080"], environment: env)
+        #expect(link.stdout.hasPrefix("http://example.test:8080/?call=standup&token=ey"))
+
+        let p = try LiveProcess(["serve", "--port", "0"], environment: env)
+        defer { p.process.terminate(); _ = p.finish(timeout: 10) }
+        #expect(p.wait(timeout: 20) { p.lines.count >= 2 })
+        #expect(p.lines.contains("miccheck: calls need a join token (miccheck token)."))
+        let line = try #require(p.lines.first)
+        let port = try #require(line.split(separator: ":").dropFirst(3).first.flatMap { Int($0.prefix { $0.isNumber }) })
+        #expect(status("http://127.0.0.1:\(port)/v1/call?call=standup") == 401)
+        #expect(status("http://127.0.0.1:\(port)/v1/call?call=retro&token=\(token)") == 401)
+        #expect(status("http://127.0.0.1:\(port)/v1/call?call=standup&token=\(token)") != 401)
+    }
+
     @Test("a port in use: a sentence and exit 69")
     func portInUse() throws {
         let first = try LiveProcess(["serve", "--port", "0"], environment: ProcessInfo.processInfo.environment)
@@ -58,6 +92,19 @@ struct ServeCommandTests {
         #expect(second.status == 69)
         #expect(second.stderr.hasPrefix("miccheck: cannot serve on 127.0.0.1:\(port):"))
     }
+}
+
+/// The HTTP status of a GET, 0 when none came.
+private func status(_ address: String) -> Int {
+    guard let url = URL(string: address) else { return 0 }
+    let box = LockedBox("")
+    let done = DispatchSemaphore(value: 0)
+    URLSession.shared.dataTask(with: url) { _, response, _ in
+        box.set(String((response as? HTTPURLResponse)?.statusCode ?? 0))
+        done.signal()
+    }.resume()
+    _ = done.wait(timeout: .now() + 10)
+    return Int(box.get()) ?? 0
 }
 
 /// The body of a GET, or "" when it fails.

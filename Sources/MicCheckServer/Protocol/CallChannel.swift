@@ -34,8 +34,12 @@ public struct CallChannel: Sendable {
 
     /// This connection's participant id.
     public let id: String
+    /// What this participant may send (the call's grant, bounded by an invitation's role): a toggle
+    /// asking for more stays off.
     public let capabilities: Set<OwnCapability>
-    public private(set) var settings = CallSettings(audioOn: true, videoOn: true)
+    /// The name an invitation gives, which a join's name does not replace.
+    public let invitedName: String?
+    public private(set) var settings: CallSettings
     /// The member, once joined.
     public private(set) var member: PresenceMember?
     public private(set) var check: MicrophoneCheck
@@ -48,17 +52,19 @@ public struct CallChannel: Sendable {
     private let sampleRate: Int
 
     /// - Parameter now: seconds on the connection's clock (the microphone check's grace and stall times).
-    public init(id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], sampleRate: Int = 16_000,
-                model: VoiceActivityModel = .bundled, now: Double) throws(ProtocolError) {
+    public init(id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], invitedName: String? = nil,
+                sampleRate: Int = 16_000, model: VoiceActivityModel = .bundled, now: Double) throws(ProtocolError) {
         self.id = id
         self.capabilities = capabilities
+        self.invitedName = invitedName
+        settings = CallSettings(audioOn: capabilities.contains(.sendAudio), videoOn: capabilities.contains(.sendVideo))
         self.sampleRate = sampleRate
         do {
             stream = try StreamingAnalysis(sampleRate: sampleRate, model: model, label: "the page's microphone")
         } catch {
             throw ProtocolError(error.message)
         }
-        check = MicrophoneCheck(isOn: true, at: now)
+        check = MicrophoneCheck(isOn: settings.audioOn, at: now)
         updateIndicator()
     }
 
@@ -68,6 +74,7 @@ public struct CallChannel: Sendable {
             ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
             ("sample_rate", .int(sampleRate)), ("encoding", .string("pcm_s16le")),
             ("capabilities", .array(capabilities.map(\.rawValue).sorted().map { .string($0) })),
+            ("name", invitedName.map { .string($0) } ?? .null),
             ("muted_notice", .string(MutedIndicator.text)),
         ]).encoded, isLevel: false)
     }
@@ -90,10 +97,10 @@ public struct CallChannel: Sendable {
         case "devices":
             try m.only(["type", "audio", "video"], in: "devices")
             if let audio = try m.bool("audio") {
-                settings.audioOn = audio
-                check.setOn(audio, at: now)
+                settings.audioOn = audio && capabilities.contains(.sendAudio)
+                check.setOn(settings.audioOn, at: now)
             }
-            if let video = try m.bool("video") { settings.videoOn = video }
+            if let video = try m.bool("video") { settings.videoOn = video && capabilities.contains(.sendVideo) }
             let hidden = indicator.isActive && settings.audioOn
             updateIndicator()
             if hidden { emit(noticeMessage(show: false)) }
@@ -101,8 +108,9 @@ public struct CallChannel: Sendable {
             return memberChange().map { [$0] } ?? []
         case "join":
             try m.only(["type", "name"], in: "join")
-            guard let raw = try m.string("name") else { throw ProtocolError("join needs a \"name\"") }
-            let name = String(raw.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64))
+            let raw = try m.string("name")
+            guard let given = invitedName ?? raw else { throw ProtocolError("join needs a \"name\"") }
+            let name = invitedName ?? String(given.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64))
             guard !name.isEmpty else { throw ProtocolError("join needs a name that is not empty") }
             guard member == nil else { throw ProtocolError("join when already in the call") }
             member = PresenceMember(id: id, name: name, audio: settings.audioOn, video: settings.videoOn,

@@ -35,7 +35,10 @@ function savePrefs() { store.set('devices', prefs); }
 // ---- The server connection -------------------------------------------------------------------------
 
 function connect() {
-  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/v1/call?call=${encodeURIComponent(callId)}`);
+  // An invitation's join token comes in the page's address and goes to the server with the connection.
+  const token = params.get('token');
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/v1/call?call=${encodeURIComponent(callId)}`
+    + (token ? `&token=${encodeURIComponent(token)}` : ''));
   ws.binaryType = 'arraybuffer';
   state.ws = ws;
   ws.onopen = () => {
@@ -66,6 +69,8 @@ function receive(m) {
   switch (m.type) {
     case 'welcome':
       state.me = m.id;
+      state.capabilities = m.capabilities || [];
+      if (m.name) { $('name').value = m.name; $('name').readOnly = true; }
       if (state.rejoin) { state.rejoin = false; join(); }
       break;
     case 'microphone': showMicrophone(m); break;

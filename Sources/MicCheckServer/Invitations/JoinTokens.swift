@@ -1,0 +1,108 @@
+public import Foundation
+import JWTKit
+public import MicCheckCall
+
+/// A role in a call and what it may send, as the call types of video SDKs grant them: a host sends audio,
+/// video and a screen; a speaker audio and video; a listener hears and sees the others only. What a
+/// call grants (``CallServer/Configuration/call``) bounds every role.
+public enum CallRole: String, Sendable, Codable, CaseIterable {
+    case host, speaker, listener
+
+    public var capabilities: Set<OwnCapability> {
+        switch self {
+        case .host: [.sendAudio, .sendVideo, .screenshare]
+        case .speaker: [.sendAudio, .sendVideo]
+        case .listener: []
+        }
+    }
+}
+
+/// What a valid join token lets its bearer do: join `call` as `name` with `role`, until `expires`.
+public struct Invitation: Sendable, Equatable {
+    public var call: String
+    public var name: String
+    public var role: CallRole
+    public var expires: Date
+
+    public init(call: String, name: String, role: CallRole, expires: Date) {
+        (self.call, self.name, self.role, self.expires) = (call, name, role, expires)
+    }
+}
+
+/// Why a join token was refused, in a sentence for the HTTP answer and the log.
+public struct InvitationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable { case missing, malformed, badSignature, expired, otherCall, badClaims }
+    public var kind: Kind
+    public var description: String
+
+    init(_ kind: Kind, _ description: String) { (self.kind, self.description) = (kind, description) }
+}
+
+/// Signed join tokens (JWT, HS256) for calls that only those invited may join. The secret is shared by
+/// every node that serves the call and by whoever mints tokens (`miccheck token`); the server reads it
+/// from the environment (`MICCHECK_TOKEN_SECRET`), never from the command line.
+public struct JoinTokens: Sendable {
+    /// The environment variable that holds the secret.
+    public static let secretVariable = "MICCHECK_TOKEN_SECRET"
+    /// The shortest secret accepted: HS256 with less than 32 bytes of key is guessable.
+    public static let minimumSecretBytes = 32
+
+    private let keys: JWTKeyCollection
+
+    /// Tokens signed with `secret` (at least ``minimumSecretBytes`` bytes, or nil).
+    public init?(secret: String) async {
+        guard secret.utf8.count >= Self.minimumSecretBytes else { return nil }
+        keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+    }
+
+    struct Claims: JWTPayload {
+        var call: String
+        var name: String
+        var role: CallRole
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+
+        func verify(using algorithm: some JWTAlgorithm) throws {
+            try exp.verifyNotExpired()
+        }
+    }
+
+    /// A token that lets `name` join `call` with `role` until `expires` (both times in whole seconds, as
+    /// other JWT libraries expect them).
+    public func mint(_ invitation: Invitation, issued: Date = Date()) async throws -> String {
+        func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
+        return try await keys.sign(Claims(call: invitation.call, name: invitation.name, role: invitation.role,
+                                          iat: IssuedAtClaim(value: whole(issued)),
+                                          exp: ExpirationClaim(value: whole(invitation.expires))))
+    }
+
+    /// The invitation `token` carries for `call`, or why it is refused: none given, not a token, signed
+    /// with another secret, expired, for another call, or with claims MicCheck does not know.
+    public func verify(_ token: String?, call: String) async throws(InvitationError) -> Invitation {
+        guard let token, !token.isEmpty else {
+            throw InvitationError(.missing, "this call needs a join token (?token=…); ask its host for an invitation")
+        }
+        let claims: Claims
+        do {
+            claims = try await keys.verify(token, as: Claims.self)
+        } catch let error as JWTError {
+            switch error.errorType {
+            case .signatureVerificationFailed:
+                throw InvitationError(.badSignature, "the join token was not signed by this server's secret")
+            case .claimVerificationFailure:
+                throw InvitationError(.expired, "the join token has expired; ask for a new invitation")
+            case .malformedToken:
+                throw InvitationError(.malformed, "the join token is not a token (three base64url parts)")
+            default:
+                throw InvitationError(.badClaims, "the join token does not name a call, a name and a known role (host, speaker, listener)")
+            }
+        } catch {
+            throw InvitationError(.badClaims, "the join token does not name a call, a name and a known role (host, speaker, listener)")
+        }
+        guard claims.call == call else {
+            throw InvitationError(.otherCall, "the join token is for another call")
+        }
+        return Invitation(call: claims.call, name: claims.name, role: claims.role, expires: claims.exp.value)
+    }
+}
