@@ -69,9 +69,11 @@ public struct CallServer: Sendable {
         }
         let server = self
         router.get("/healthz") { _, _ in "ok\n" }
-        router.get("/v1/calls/:id") { _, context in
+        router.get("/v1/calls/:id") { request, context in
             let id = try context.parameters.require("id")
             guard CallServer.isValidCallID(id) else { throw HTTPError(.badRequest, message: "a call id is 1 to 64 letters, digits, '-' or '_'") }
+            // Who is in an invitation-only call is for those invited.
+            _ = try await server.invitation(request, call: id)
             let snapshot = await server.presence.snapshot(call: id)
             var headers = HTTPFields()
             headers[.contentType] = "application/json"

@@ -85,6 +85,12 @@ struct InvitationLiveTests {
                     #expect(String(buffer: response.body).contains(reason))
                 }
             }
+            try await client.execute(uri: "/v1/calls/standup", method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+            try await client.execute(uri: "/v1/calls/standup?token=\(listener)", method: .get) { response in
+                #expect(response.status == .ok)
+            }
             var headers = HTTPFields()
             headers[.authorization] = "Bearer \(listener)"
             try await client.execute(uri: "/v1/call?call=standup", method: .get, headers: headers) { response in
