@@ -108,9 +108,8 @@ public struct CallChannel: Sendable {
             return memberChange().map { [$0] } ?? []
         case "join":
             try m.only(["type", "name"], in: "join")
-            let raw = try m.string("name")
-            guard let given = invitedName ?? raw else { throw ProtocolError("join needs a \"name\"") }
-            let name = invitedName ?? String(given.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64))
+            let given = try m.string("name").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64)) }
+            guard let name = invitedName ?? given else { throw ProtocolError("join needs a \"name\"") }
             guard !name.isEmpty else { throw ProtocolError("join needs a name that is not empty") }
             guard member == nil else { throw ProtocolError("join when already in the call") }
             member = PresenceMember(id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
