@@ -30,6 +30,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Join tokens (HS256 JWT) for calls that only those invited may join.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Presence shared by several serve nodes through PostgreSQL (LISTEN/NOTIFY).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // In postgres-nio's graph; named for the TLS context of the presence listener's connection.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // Pure Swift core: formats, resampling, levels, voice activity, detectors. No platform imports.
@@ -105,6 +109,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Resources/web")],
             swiftSettings: strict

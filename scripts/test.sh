@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # Builds MicCheck and runs every test: unit tests, the public corpus when ../shared is beside the repo,
-# live capture against private PulseAudio servers, and the command-line tests, which run the built binary.
+# live capture against private PulseAudio servers, the command-line tests, which run the built binary, and
+# calls across two server nodes on a private PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh postgresql
 
 # A private PulseAudio server for the whole run, so that nothing in the tests can reach the user's own
 # server: every client started from here finds this one. Tests that kill or reconfigure a server start
 # their own beside it (MicCheckTesting.PrivatePulseServer).
 export MICCHECK_PA_DIR=${MICCHECK_PA_DIR:-$(mktemp -d /tmp/miccheck-test-pa.XXXXXX)}
 bash scripts/pulse-server.sh start "$MICCHECK_PA_DIR"
-trap 'bash scripts/pulse-server.sh stop "$MICCHECK_PA_DIR"' EXIT
 eval "$(bash scripts/pulse-server.sh env "$MICCHECK_PA_DIR")"
 unset PULSE_SERVER
+# A private PostgreSQL for the tests of presence shared by several nodes (PostgresPresenceTests); the
+# two-node tests below start clusters of their own, which they restart and kill.
+pg_dir=$(mktemp -d /tmp/miccheck-test-pg.XXXXXX)
+bash scripts/postgres-server.sh start "$pg_dir" "$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+export MICCHECK_TEST_POSTGRES=$(bash scripts/postgres-server.sh url "$pg_dir")
+trap 'bash scripts/pulse-server.sh stop "$MICCHECK_PA_DIR"; bash scripts/postgres-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 
 log=$(mktemp)
 if ! swift build --build-tests >"$log" 2>&1; then cat "$log"; exit 1; fi
@@ -28,6 +34,8 @@ tests() { swift test "$@" 2>&1 | grep -v -E "^\s*[◇↳]"; }
 status=0
 tests --skip "$live" || status=1
 tests --no-parallel --filter "$live" || status=1
+# Calls across two `miccheck serve` nodes sharing presence through PostgreSQL.
+bash scripts/presence-tests.sh || status=1
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
 bash scripts/browser-tests.sh || status=1
 exit "$status"

@@ -95,6 +95,8 @@ public struct CallServer: Sendable {
             try await server.runCall(inbound, outbound, request: context.request)
         })
         var services: [any Service] = []
+        // Presence in a database has connections and leases to keep (PostgresPresence).
+        if let service = presence as? any Service { services.append(service) }
         if let call = configuration.call { services.append(ScriptedMembers(call: call, presence: presence)) }
         let limits = configuration.limits
         return Application(

@@ -15,7 +15,11 @@ struct Serve: AsyncParsableCommand {
             (README: "Streaming voice activity"). Binds the loopback address unless --host says otherwise. \
             With MICCHECK_TOKEN_SECRET set (32 bytes or more), a page joins a call only with a join token \
             for it (`miccheck token`), whose role bounds what it may send; another address than loopback \
-            needs that secret, or --insecure-open-calls. Stops on Ctrl-C or SIGTERM.
+            needs that secret, or --insecure-open-calls. \
+            Several nodes behind a load balancer share their calls through PostgreSQL (--presence \
+            postgres://USER@HOST/DATABASE): who is in each call, their toggles and speaking, and the WebRTC \
+            signals between them; a node that dies leaves its participants' tiles within --presence-lease. \
+            Stops on Ctrl-C or SIGTERM.
             """
     )
 
@@ -37,6 +41,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest message a client may send, in bytes.")
     var maxMessageBytes = 65_536
 
+    @Option(help: ArgumentHelp("Share calls with other nodes through this PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]); the tables are made at start.", valueName: "url"))
+    var presence: String?
+
+    @Option(help: "Seconds within which the participants of a node that died leave the other nodes' calls (with --presence).")
+    var presenceLease = 10.0
+
     @Flag(help: "Serve calls that anyone who reaches the server may join, on an address other than loopback, without MICCHECK_TOKEN_SECRET.")
     var insecureOpenCalls = false
 
@@ -50,6 +60,10 @@ struct Serve: AsyncParsableCommand {
         guard idleTimeout >= 1, idleTimeout <= 3_600 else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds.") }
         guard (1_024...16 << 20).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be from 1024 to 16777216.")
+        }
+        guard presenceLease >= 1, presenceLease <= 600 else { throw ValidationError("--presence-lease must be from 1 to 600 seconds.") }
+        if let presence {
+            do { _ = try PostgresAddress(presence) } catch { throw ValidationError("--presence: \(error.description).") }
         }
         for origin in allowOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--allow-origin \(origin): an origin starts with http:// or https://.")
@@ -67,10 +81,12 @@ struct Serve: AsyncParsableCommand {
         let tokens = try await joinTokens()
         var logger = Logger(label: "miccheck.serve")
         logger.logLevel = verbose ? .info : .warning
+        let shared = try await sharedPresence(logger: logger)
         let server = CallServer(
             configuration: .init(host: host, port: port, call: description, allowedOrigins: allowOrigins,
                                  limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout),
                                  tokens: tokens),
+            presence: shared ?? MemoryPresence(),
             logger: logger)
         let host = host
         let loopback = isLoopback
@@ -82,12 +98,31 @@ struct Serve: AsyncParsableCommand {
                     ? "(loopback only: other machines cannot connect; --host 0.0.0.0 lets them)."
                     : "on every address of \(host): other machines can connect."))
                 if let description { out.line("miccheck: call \(description.id) with \(description.participants.count) scripted member(s).") }
+                if let shared { out.line("miccheck: presence shared through \(shared.address) as node \(shared.options.node).") }
                 out.line(tokens == nil ? "miccheck: calls are open: anyone who reaches the server may join."
                                        : "miccheck: calls need a join token (miccheck token).")
                 out.flush()
             }.runService()
         } catch {
             throw reported(("miccheck: cannot serve on \(host):\(port): \(error).", ExitStatus.unavailable))
+        }
+    }
+}
+
+extension Serve {
+    /// The presence database of --presence, its tables made; nil without it. A database that cannot be
+    /// reached exits 69 with the reason.
+    func sharedPresence(logger: Logger) async throws -> PostgresPresence? {
+        guard let presence else { return nil }
+        var presenceLogger = logger
+        // Losing and finding the database again is said whatever the verbosity.
+        presenceLogger.logLevel = verbose ? .info : .notice
+        do {
+            return try await PostgresPresence.open(try PostgresAddress(presence),
+                                                   options: .init(lease: .milliseconds(Int(presenceLease * 1000))),
+                                                   logger: presenceLogger)
+        } catch {
+            throw reported(("miccheck: \(error.description).", ExitStatus.unavailable))
         }
     }
 }

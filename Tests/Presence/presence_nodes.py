@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Calls across two `miccheck serve` nodes that share presence through a private PostgreSQL cluster
+(scripts/postgres-server.sh), driven by protocol clients (asyncio, `websockets` from PyPI), the way a
+load balancer would spread one call's participants.
+
+Each test starts its own cluster (a temporary folder, a free port) and two nodes on it, so that it may kill
+a node or restart the database without disturbing the others.
+
+usage: presence_nodes.py MICCHECK_BINARY [unittest options]
+"""
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import wave
+
+import websockets
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PG = os.path.join(ROOT, "scripts", "postgres-server.sh")
+VOICE = os.path.join(ROOT, "Sources", "MicCheckTesting", "Resources", "voice.wav")
+BINARY = None
+LEASE = 3.0  # seconds: the nodes' --presence-lease in these tests
+WITHIN = 0.5  # seconds: what a change may take to reach the other node
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """A private PostgreSQL in a temporary folder."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="miccheck-pg-")
+        subprocess.run(["bash", PG, "start", self.dir, str(free_port())], check=True)
+        self.url = subprocess.run(["bash", PG, "url", self.dir], check=True, capture_output=True, text=True).stdout.strip()
+
+    def stop(self):
+        subprocess.run(["bash", PG, "stop", self.dir], check=True)
+
+    def start(self):
+        subprocess.run(["bash", PG, "start", self.dir], check=True)
+
+    def psql(self, sql):
+        return subprocess.run(["psql", "-tA", self.url.split("?")[0], "-c", sql], check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    def close(self):
+        subprocess.run(["bash", PG, "stop", self.dir])
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Node:
+    """One `miccheck serve --presence` process; its log lines are kept."""
+
+    def __init__(self, url, lease=LEASE):
+        self.process = subprocess.Popen([BINARY, "serve", "--port", "0", "--presence", url, "--presence-lease", str(lease)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        line = self.process.stdout.readline()
+        self.lines.append(line)
+        match = re.search(r"http://[^ ]+:(\d+)/", line)
+        if not match:
+            raise AssertionError(f"the node did not start: {line!r} {self.process.stdout.read()}")
+        self.port = int(match.group(1))
+        loop = asyncio.get_event_loop()
+        loop.add_reader(self.process.stdout.fileno(), self._read)
+
+    def _read(self):
+        line = self.process.stdout.readline()
+        if line:
+            self.lines.append(line)
+        else:
+            asyncio.get_event_loop().remove_reader(self.process.stdout.fileno())
+
+    def log(self):
+        return "".join(self.lines)
+
+    def kill(self):
+        asyncio.get_event_loop().remove_reader(self.process.stdout.fileno())
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.process.stdout.close()
+
+    def stop(self):
+        if self.process.poll() is None:
+            asyncio.get_event_loop().remove_reader(self.process.stdout.fileno())
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:  # a test that failed left its pages open: the node waits for them
+                self.process.kill()
+                self.process.wait(10)
+            self.process.stdout.close()
+
+
+class Client:
+    """A participant's page, as the call protocol sees it: every message kept with its arrival time."""
+
+    def __init__(self, node, call, name):
+        self.node, self.call, self.name = node, call, name
+        self.messages = []  # (monotonic time, message)
+        self.id = None
+
+    async def open(self, audio=True, video=False):
+        self.ws = await websockets.connect(f"ws://127.0.0.1:{self.node.port}/v1/call?call={self.call}", max_size=1 << 20)
+        self.reader = asyncio.ensure_future(self._read())
+        welcome = await self.wait(lambda m: m["type"] == "welcome")
+        self.id = welcome["id"]
+        await self.send({"type": "devices", "audio": audio, "video": video})
+        return self
+
+    async def _read(self):
+        try:
+            async for text in self.ws:
+                if isinstance(text, str):
+                    self.messages.append((time.monotonic(), json.loads(text)))
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, message):
+        await self.ws.send(json.dumps(message))
+        return time.monotonic()
+
+    async def wait(self, predicate, timeout=5.0, after=0.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for t, m in self.messages:
+                if t >= after and predicate(m):
+                    return m if after == 0.0 else (t, m)
+            await asyncio.sleep(0.002)
+        raise AssertionError(f"{self.name}: no such message within {timeout} s; last: {[m for _, m in self.messages[-5:]]}")
+
+    def members(self):
+        """The call as this page would draw it: the last snapshot with the changes after it."""
+        members = {}
+        for _, m in self.messages:
+            if m["type"] == "presence":
+                members = {p["id"]: p for p in m["participants"]}
+            elif m["type"] in ("joined", "updated"):
+                members[m["participant"]["id"]] = m["participant"]
+            elif m["type"] == "left":
+                members.pop(m["id"], None)
+        return members
+
+    async def speak(self, seconds):
+        """Streams the test voice in real time, in 20 ms blocks."""
+        with wave.open(VOICE) as w:
+            rate = w.getframerate()
+            pcm = w.readframes(w.getnframes())
+        block = rate // 50 * 2
+        start = time.monotonic()
+        for i in range(int(seconds * 50)):
+            chunk = pcm[(i * block) % len(pcm):(i * block) % len(pcm) + block]
+            if len(chunk) < block:
+                chunk += b"\0" * (block - len(chunk))
+            await self.ws.send(chunk)
+            await asyncio.sleep(max(0, start + (i + 1) * 0.02 - time.monotonic()))
+
+    async def close(self):
+        await self.ws.close()
+        self.reader.cancel()
+
+
+async def until(condition, what, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        await asyncio.sleep(0.02)
+
+
+def changed(kind, pid, **fields):
+    def match(m):
+        if m["type"] != kind:
+            return False
+        p = m.get("participant", {"id": m.get("id")})
+        return p["id"] == pid and all(p.get(k) == v for k, v in fields.items())
+    return match
+
+
+class PresenceNodeTests(unittest.TestCase):
+    def setUp(self):
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
+        self.cluster = Cluster()
+        self.nodes = [Node(self.cluster.url), Node(self.cluster.url)]
+
+    def tearDown(self):
+        for n in self.nodes:
+            n.stop()
+        failed = any(error for _, error in self._outcome.result.failures + self._outcome.result.errors
+                     if _ is self) if hasattr(self._outcome, "result") else False
+        if failed:
+            for i, n in enumerate(self.nodes):
+                print(f"--- node {i + 1}'s log\n{n.log()}", file=sys.stderr)
+        self.cluster.close()
+        self.loop.close()
+
+    def run_async(self, coroutine):
+        return self.loop.run_until_complete(asyncio.wait_for(coroutine, 120))
+
+    def test_1_join_toggle_speak_leave_and_signals_cross_nodes(self):
+        async def body():
+            a = await Client(self.nodes[0], "standup", "Ada").open()
+            b = await Client(self.nodes[1], "standup", "Bob").open()
+            sent = await a.send({"type": "join", "name": "Ada"})
+            t, _ = await b.wait(changed("joined", a.id, name="Ada"), after=sent)
+            self.assertLess(t - sent, WITHIN, "Ada's join reached the other node")
+            sent = await b.send({"type": "join", "name": "Bob"})
+            t, _ = await a.wait(changed("joined", b.id, name="Bob"), after=sent)
+            self.assertLess(t - sent, WITHIN, "Bob's join reached the other node")
+            sent = await a.send({"type": "devices", "audio": True, "video": True})
+            t, _ = await b.wait(changed("updated", a.id, video=True), after=sent)
+            self.assertLess(t - sent, WITHIN, "Ada's video toggle reached the other node")
+            # Speaking: decided by MicCheck on node 1, seen on node 2 about when Ada's own page hears it.
+            speaking = asyncio.ensure_future(a.speak(4))
+            mine, _ = await a.wait(changed("updated", a.id, speaking=True), timeout=6, after=sent)
+            theirs, _ = await b.wait(changed("updated", a.id, speaking=True), timeout=6, after=sent)
+            self.assertLess(theirs - mine, WITHIN, "Ada's speaking reached the other node")
+            await speaking
+            await b.wait(changed("updated", a.id, speaking=False), timeout=6)
+            # WebRTC signals between the nodes: a description larger than a notification holds, a candidate.
+            sdp = "v=0\r\n" + "a=candidate:x\r\n" * 800
+            await a.send({"type": "signal", "to": b.id, "data": {"description": {"type": "offer", "sdp": sdp}}})
+            offer = await b.wait(lambda m: m["type"] == "signal" and "description" in m["data"])
+            self.assertEqual(offer["from"], a.id)
+            self.assertEqual(offer["data"]["description"]["sdp"], sdp)
+            await b.send({"type": "signal", "to": a.id,
+                          "data": {"candidate": {"candidate": "candidate:1 1 udp 1 127.0.0.1 9 typ host", "sdpMLineIndex": 0}}})
+            answer = await a.wait(lambda m: m["type"] == "signal")
+            self.assertEqual(answer["data"]["candidate"]["sdpMLineIndex"], 0)
+            sent = await a.send({"type": "leave"})
+            t, _ = await b.wait(changed("left", a.id), after=sent)
+            self.assertLess(t - sent, WITHIN, "Ada's leaving reached the other node")
+            self.assertEqual(set(b.members()), {b.id})
+            # A page that closes leaves too.
+            sent = time.monotonic()
+            await b.close()
+            await a.wait(changed("left", b.id), after=sent)
+            await a.close()
+        self.run_async(body())
+
+    def test_2_a_node_killed_its_participants_leave_within_the_lease(self):
+        async def body():
+            a = await Client(self.nodes[0], "retro", "Ada").open()
+            b = await Client(self.nodes[1], "retro", "Bob").open()
+            await a.send({"type": "join", "name": "Ada"})
+            await b.send({"type": "join", "name": "Bob"})
+            speaking = asyncio.ensure_future(a.speak(2))
+            await b.wait(changed("updated", a.id, speaking=True), timeout=6)
+            killed = time.monotonic()
+            self.nodes[0].kill()
+            speaking.cancel()
+            t, _ = await b.wait(changed("left", a.id), timeout=3 * LEASE, after=killed)
+            # The lease, plus one renewal period of the reaper on the node that is left.
+            self.assertLess(t - killed, LEASE + LEASE / 3 + 0.5, "Ada left after the lease")
+            self.assertEqual(set(b.members()), {b.id}, "nobody left speaking")
+            self.assertEqual(self.cluster.psql("SELECT count(*) FROM miccheck_members"), "1")
+            await b.close()
+        self.run_async(body())
+
+    def test_3_database_restarted_mid_call_both_nodes_resync(self):
+        async def body():
+            a = await Client(self.nodes[0], "planning", "Ada").open()
+            b = await Client(self.nodes[1], "planning", "Bob").open()
+            await a.send({"type": "join", "name": "Ada"})
+            await b.send({"type": "join", "name": "Bob"})
+            await a.wait(changed("joined", b.id))
+            await b.wait(changed("joined", a.id))
+            await asyncio.get_event_loop().run_in_executor(None, self.cluster.stop)
+            await until(lambda: all("lost the database" in n.log() for n in self.nodes), "both nodes see the database go")
+            # Meanwhile each node carries on alone: Ada turns her camera on, Bob his microphone off; each
+            # page sees its own change at once.
+            sent = await a.send({"type": "devices", "audio": True, "video": True})
+            await a.wait(changed("updated", a.id, video=True), after=sent)
+            sent = await b.send({"type": "devices", "audio": False, "video": False})
+            await b.wait(changed("updated", b.id, audio=False), after=sent)
+            await asyncio.get_event_loop().run_in_executor(None, self.cluster.start)
+
+            def resynced():
+                return all("in step with the database" in n.log().split("lost the database")[-1] for n in self.nodes) \
+                    and all(p.members().get(a.id, {}).get("video") and p.members().get(b.id, {}).get("audio") is False
+                            for p in (a, b))
+            await until(resynced, "both nodes back in step with each other's changes", seconds=20)
+            for page in (a, b):
+                self.assertEqual(set(page.members()), {a.id, b.id}, f"{page.name}: nobody lost or duplicated")
+            self.assertEqual(self.cluster.psql("SELECT count(*) FROM miccheck_members"), "2")
+            # And the call goes on across the nodes.
+            sent = await b.send({"type": "devices", "audio": True, "video": False})
+            t, _ = await a.wait(changed("updated", b.id, audio=True), after=sent)
+            self.assertLess(t - sent, WITHIN)
+            await a.close()
+            await b.close()
+        self.run_async(body())
+
+
+class PresenceCommandTests(unittest.TestCase):
+    def test_unreachable_database_exits_69_and_bad_address_64(self):
+        port = free_port()
+        run = subprocess.run([BINARY, "serve", "--port", "0", "--presence", f"postgres://postgres@127.0.0.1:{port}/x?sslmode=disable"],
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(run.returncode, 69, run.stderr)
+        self.assertIn("cannot use the presence database", run.stderr)
+        bad = subprocess.run([BINARY, "serve", "--presence", "mysql://x@y/z"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(bad.returncode, 64, bad.stderr)
+        self.assertIn("not a PostgreSQL address", bad.stderr)
+
+
+def main():
+    global BINARY
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 64
+    BINARY = sys.argv[1]
+    result = unittest.main(argv=[sys.argv[0]] + sys.argv[2:], exit=False, verbosity=2).result
+    failed = len({id(test) for test, _ in result.failures + result.errors})
+    print(f"presence: {result.testsRun - failed} passed, {failed} failed")
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
