@@ -234,6 +234,43 @@ class BrowserTests(unittest.TestCase):
             d.quit()
 
 
+class InvitationTests(unittest.TestCase):
+    """A server whose calls need a join token: a listener's page cannot turn on what its role forbids, and a
+    refused invitation says why once instead of retrying."""
+
+    def test_5_invitations_in_the_page(self):
+        env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
+        server = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
+        base = "http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", server.stdout.readline()).group(1)
+
+        def token(*extra):
+            return subprocess.run([ARGS.binary, "token", "--call", "town-hall", *extra], env=env, check=True,
+                                  capture_output=True, text=True).stdout.strip()
+        d = browser(SPEECH)
+        try:
+            d.get(f"{base}/?call=town-hall&token={token('--name', 'Lin Listener', '--role', 'listener')}")
+            wait(d, "return document.getElementById('toggle-audio').disabled", what="the listener's microphone toggle")
+            self.assertTrue(d.find_element(By.ID, "toggle-video").get_attribute("disabled"))
+            self.assertEqual(d.find_element(By.ID, "toggle-audio").get_attribute("aria-pressed"), "false")
+            self.assertEqual(d.find_element(By.ID, "name").get_attribute("value"), "Lin Listener")
+            d.find_element(By.ID, "toggle-audio").click()  # disabled: nothing happens
+            self.assertEqual(d.find_element(By.ID, "toggle-audio").get_attribute("aria-pressed"), "false")
+            shot(d, "serve-listener.png")
+            d.get(f"{base}/?call=town-hall&token={token('--name', 'Ada', '--expires-in', '1')}")
+            time.sleep(1.2)
+            d.refresh()
+            wait(d, "return document.getElementById('connection').textContent.includes('This invitation cannot be used')",
+                 what="the expired invitation's reason")
+            self.assertIn("expired", d.find_element(By.ID, "connection").text)
+            self.assertTrue(d.find_element(By.ID, "join").get_attribute("disabled"))
+            shot(d, "serve-invitation-refused.png")
+        finally:
+            d.quit()
+            server.terminate()
+            server.wait(10)
+            server.stdout.close()
+
+
 def main():
     global ARGS, WORK, SERVER, BASE, SPEECH, SILENT
     parser = argparse.ArgumentParser()

@@ -118,6 +118,7 @@ class Client:
     async def open(self, audio=True, video=False):
         self.ws = await websockets.connect(f"ws://127.0.0.1:{self.node.port}/v1/call?call={self.call}", max_size=1 << 20)
         self.reader = asyncio.ensure_future(self._read())
+        self.keepalive = asyncio.ensure_future(self._keepalive())
         welcome = await self.wait(lambda m: m["type"] == "welcome")
         self.id = welcome["id"]
         await self.send({"type": "devices", "audio": audio, "video": video})
@@ -128,6 +129,16 @@ class Client:
             async for text in self.ws:
                 if isinstance(text, str):
                     self.messages.append((time.monotonic(), json.loads(text)))
+        except websockets.ConnectionClosed:
+            pass
+
+    async def _keepalive(self):
+        """A page streams its microphone all along; a quiet one here, so the idle timeout never closes it."""
+        try:
+            while True:
+                await asyncio.sleep(1)
+                if not getattr(self, "speaking", False):
+                    await self.ws.send(b"\0" * 640)
         except websockets.ConnectionClosed:
             pass
 
@@ -163,14 +174,17 @@ class Client:
             pcm = w.readframes(w.getnframes())
         block = rate // 50 * 2
         start = time.monotonic()
+        self.speaking = True
         for i in range(int(seconds * 50)):
             chunk = pcm[(i * block) % len(pcm):(i * block) % len(pcm) + block]
             if len(chunk) < block:
                 chunk += b"\0" * (block - len(chunk))
             await self.ws.send(chunk)
             await asyncio.sleep(max(0, start + (i + 1) * 0.02 - time.monotonic()))
+        self.speaking = False
 
     async def close(self):
+        self.keepalive.cancel()
         await self.ws.close()
         self.reader.cancel()
 

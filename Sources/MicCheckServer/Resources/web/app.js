@@ -19,7 +19,7 @@ const prefs = Object.assign({ audio: true, video: true, speaker: true, micId: ''
 const state = {
   me: null, joined: false, version: null, members: new Map(), peers: new Map(),
   stream: null, audioContext: null, worklet: null, ws: null, mutedNoticeOff: store.get(`muted-off.${callId}`, false),
-  denied: { microphone: false, camera: false }, noticeTimer: null,
+  denied: { microphone: false, camera: false }, noticeTimer: null, capabilities: null, opened: false, retryDelay: 1000,
 };
 
 // For tests and debugging in the browser's console: the page's state (its stream, members, peers).
@@ -42,34 +42,74 @@ function connect() {
   ws.binaryType = 'arraybuffer';
   state.ws = ws;
   ws.onopen = () => {
+    state.opened = true;
+    state.retryDelay = 1000;
     $('connection').hidden = true;
     sendDevices();
     if (state.mutedNoticeOff) send({ type: 'muted_notice_off' });
   };
   ws.onmessage = (e) => { if (typeof e.data === 'string') receive(JSON.parse(e.data)); };
-  ws.onclose = (e) => {
-    $('connection').hidden = false;
-    $('connection').textContent = `Disconnected from the server${e.reason ? `: ${e.reason}` : ''}. Reconnecting…`;
+  ws.onclose = async (e) => {
+    const opened = state.opened;
+    state.opened = false;
     state.members.clear();
     state.version = null;
     const wasJoined = state.joined;
     state.joined = false;
     for (const id of [...state.peers.keys()]) closePeer(id);
-    setTimeout(() => { connect(); if (wasJoined) state.rejoin = true; }, 1000);
+    // Refused before it opened: a browser shows no reason (1006), so ask once why. An invitation that the
+    // server refuses (401: expired, another call's, not this server's) will not work on a retry either.
+    if (!opened) {
+      const refusal = await refusedInvitation(token);
+      if (refusal) {
+        $('connection').hidden = false;
+        $('connection').textContent = `This invitation cannot be used: ${refusal}. Ask for a new link.`;
+        $('join').disabled = true;
+        return;
+      }
+    }
+    $('connection').hidden = false;
+    $('connection').textContent = `Disconnected from the server${e.reason ? `: ${e.reason}` : ''}. Reconnecting…`;
+    const delay = state.retryDelay || 1000;
+    state.retryDelay = Math.min(delay * 2, 10000);
+    setTimeout(() => { connect(); if (wasJoined) state.rejoin = true; }, delay);
   };
+}
+
+// The server's reason for refusing this page's invitation, or null when it does not refuse it (or cannot
+// be reached: then the page just tries again).
+async function refusedInvitation(token) {
+  try {
+    const r = await fetch(`/v1/calls/${encodeURIComponent(callId)}` + (token ? `?token=${encodeURIComponent(token)}` : ''));
+    if (r.status !== 401) return null;
+    const text = await r.text();
+    try { return JSON.parse(text).error.message; } catch { return text.trim() || 'refused'; }
+  } catch {
+    return null;
+  }
 }
 
 function send(message) {
   if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify(message));
 }
 
-function sendDevices() { send({ type: 'devices', audio: prefs.audio && !state.denied.microphone, video: prefs.video && !state.denied.camera }); }
+// What this participant may send: all until the server's welcome says otherwise (an invitation's role).
+function allowed(key) {
+  const needs = { audio: 'send-audio', video: 'send-video' }[key];
+  return !needs || !state.capabilities || state.capabilities.includes(needs);
+}
+
+function sendDevices() {
+  send({ type: 'devices', audio: prefs.audio && allowed('audio') && !state.denied.microphone,
+         video: prefs.video && allowed('video') && !state.denied.camera });
+}
 
 function receive(m) {
   switch (m.type) {
     case 'welcome':
       state.me = m.id;
       state.capabilities = m.capabilities || [];
+      applyToggles();
       if (m.name) { $('name').value = m.name; $('name').readOnly = true; }
       if (state.rejoin) { state.rejoin = false; join(); }
       break;
@@ -198,16 +238,21 @@ function membersChanged() {
 
 function applyToggles() {
   for (const [lobby, call, key] of [['toggle-audio', 'call-audio', 'audio'], ['toggle-video', 'call-video', 'video'], ['toggle-speaker', 'call-speaker', 'speaker']]) {
-    for (const id of [lobby, call]) $(id).setAttribute('aria-pressed', String(prefs[key]));
+    for (const id of [lobby, call]) {
+      // A toggle the invitation's role forbids is off and cannot be turned on.
+      $(id).disabled = !allowed(key);
+      $(id).title = allowed(key) ? '' : `Your invitation does not let you send ${key}.`;
+      $(id).setAttribute('aria-pressed', String(prefs[key] && allowed(key)));
+    }
   }
   if (state.stream) {
     // Tracks sent to the others follow the toggles; capture for MicCheck keeps running while muted.
     for (const peer of state.peers.values()) {
       for (const sender of peer.pc.getSenders()) {
-        if (sender.track && sender.track.kind === 'audio') sender.track.enabled = prefs.audio;
+        if (sender.track && sender.track.kind === 'audio') sender.track.enabled = prefs.audio && allowed('audio');
       }
     }
-    for (const t of state.stream.getVideoTracks()) t.enabled = prefs.video;
+    for (const t of state.stream.getVideoTracks()) t.enabled = prefs.video && allowed('video');
   }
   for (const v of document.querySelectorAll('video.remote')) v.muted = !prefs.speaker;
   showPreview();
