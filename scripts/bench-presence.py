@@ -12,6 +12,9 @@
 3. The query plans of the statements that scale with members: a member's change, a node's lease renewal,
    the reaper's search.
 
+The cluster runs with fsync off unless MICCHECK_PG_FSYNC=on (a database that flushes every commit, as a
+production one does).
+
 usage: bench-presence.py MICCHECK_BINARY [--members 10000] [--rates 250,500,1000,2000,4000] [--seconds 10]
        [--probes 200]
 Run it through `bash scripts/presence-tests.sh`'s environment (Debian's postgresql, `websockets`):
@@ -83,7 +86,8 @@ async def main_async(args):
         print(f"- node 1 -> node 1 (through the database too): {summary(local)}")
 
         calls = args.members // 8
-        cluster.psql(f"""SELECT count(miccheck_join('bench-' || c, 'm' || m, 'bench', 'M', true, false, false, 3600))
+        cluster.psql("SELECT miccheck_renew('bench', 3600)")
+        cluster.psql(f"""SELECT count(miccheck_join('bench-' || c, 'm' || m, 'bench', 'M', true, false, false))
                          FROM generate_series(1, {calls}) c, generate_series(1, 8) m""")
         cluster.psql("VACUUM ANALYZE")
         script = os.path.join(cluster.dir, "transition.sql")
@@ -117,14 +121,17 @@ async def main_async(args):
         for title, sql in [
             ("a member's change (inside miccheck_update)",
              "UPDATE miccheck_members SET speaking = NOT speaking WHERE call = 'bench-1' AND id = 'm1'"),
-            ("a node's lease renewal (every third of the lease)",
-             "UPDATE miccheck_members SET lease_until = now() + interval '10 s' WHERE node = 'bench'"),
-            ("the reaper's search", "SELECT call, id FROM miccheck_members WHERE lease_until < now() ORDER BY call, id"),
+            ("a node's lease renewal (every third of the lease): its row, then its members counted",
+             "INSERT INTO miccheck_nodes AS n (node, lease_until) VALUES ('bench', now() + interval '10 s') "
+             "ON CONFLICT (node) DO UPDATE SET lease_until = EXCLUDED.lease_until"),
+            ("", "SELECT count(*) FROM miccheck_members WHERE node = 'bench'"),
+            ("the reaper's search", "SELECT m.call, m.id FROM miccheck_nodes d JOIN miccheck_members m ON m.node = d.node "
+                                    "WHERE d.lease_until < now() ORDER BY m.call, m.id"),
             ("a snapshot", "SELECT c.version, m.id FROM miccheck_calls c LEFT JOIN miccheck_members m ON m.call = c.id "
                            "WHERE c.id = 'bench-1' ORDER BY m.seq"),
         ]:
             plan = cluster.psql(f"BEGIN; EXPLAIN (ANALYZE, COSTS OFF, TIMING ON) {sql}; ROLLBACK")
-            print(f"\n{title}:\n```\n{plan}\n```")
+            print(f"\n{title}:\n```\n{plan}\n```" if title else f"```\n{plan}\n```")
         for c in (a, w, b):
             await c.close()
     except BaseException:

@@ -8,7 +8,8 @@
 #   scripts/postgres-server.sh kill    DIR          stop it at once, as a crash would (immediate mode)
 #   scripts/postgres-server.sh url     DIR          print its address (postgres://postgres@127.0.0.1:PORT/postgres)
 #
-# PORT defaults to 55432. Trust authentication on loopback and the Unix socket in DIR only. As root the
+# PORT defaults to 55432. fsync is off (a test database need not survive a power cut) unless
+# MICCHECK_PG_FSYNC=on. Trust authentication on loopback and the Unix socket in DIR only. As root the
 # cluster runs as the `postgres` user (PostgreSQL refuses to run as root); otherwise as the caller.
 set -euo pipefail
 cmd=${1:-}
@@ -31,7 +32,7 @@ start)
     fi
     port=$(cat "$dir/port")
     pgctl status >/dev/null 2>&1 && exit 0
-    pgctl "-w -l '$dir/log' -o \"-k '$dir' -p $port -h 127.0.0.1 -c fsync=off -c max_connections=200\" start" >/dev/null \
+    pgctl "-w -l '$dir/log' -o \"-k '$dir' -p $port -h 127.0.0.1 -c fsync=${MICCHECK_PG_FSYNC:-off} -c max_connections=200\" start" >/dev/null \
         || { tail -20 "$dir/log" >&2; exit 1; }
     ;;
 stop) pgctl status >/dev/null 2>&1 && pgctl "-w -m fast stop" >/dev/null; true ;;

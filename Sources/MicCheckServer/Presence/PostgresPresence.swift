@@ -11,8 +11,9 @@ public import ServiceLifecycle
 /// - A node holds a mirror of each call one of its connections follows: a snapshot from the tables, then
 ///   the deltas above its version. A gap in versions, or a lost connection to the database, makes it take
 ///   the snapshot again and hand it to its connections.
-/// - Each member a node holds has a lease that the node renews every third of ``Options/lease``; any
-///   node reaps members whose lease ran out (a node that died), and they leave like anyone else.
+/// - The members a node holds live under its lease, which it renews every third of ``Options/lease``
+///   (one row, however many members); any node reaps the members of a node whose lease ran out (a node
+///   that died), and they leave like anyone else.
 /// - Only the changes of members cross nodes (toggles and speaking transitions, with the detector's
 ///   hysteresis); levels stay on the node that holds the connection. WebRTC signals to a participant on
 ///   another node travel as notifications too (through a table when over 7 KB).
@@ -62,6 +63,8 @@ public actor PostgresPresence: PresenceStore, Service {
         /// Changed here while the database was away: deltas are ignored until the next snapshot.
         var diverged = false
         var pending: [Delta] = []
+        /// Its subscribers have had no snapshot yet.
+        var fresh = true
 
     mutating func apply(_ delta: PostgresPresence.Delta) {
         version = delta.version
@@ -85,6 +88,8 @@ public actor PostgresPresence: PresenceStore, Service {
     private var calls: [String: Followed] = [:]
     /// The members this node holds, by call then id: what it writes back after an outage.
     private var own: [String: [String: PresenceMember]] = [:]
+    /// Members of this node that left while the database was away ("call/id"): written out on return.
+    private var departed: Set<String> = []
     /// Whether the listener is connected: writes go to the database only then.
     private var online = false
     private var repairing = false
@@ -119,6 +124,7 @@ public actor PostgresPresence: PresenceStore, Service {
             try await connection.query("BEGIN", logger: logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.installLock))", logger: logger)
             for statement in PostgresSchema.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            try await connection.query("SELECT miccheck_renew(\(options.node), \(options.lease.seconds))", logger: logger)
             try await connection.query("COMMIT", logger: logger)
         } catch {
             throw PresenceError("cannot use the presence database \(address): \(Self.reason(error))")
@@ -155,7 +161,7 @@ public actor PostgresPresence: PresenceStore, Service {
         own = [:]
         guard online else { return }
         do {
-            _ = try await write("SELECT miccheck_node_keep(\(options.node), \([String]()))")
+            _ = try await write("SELECT miccheck_node_leave(\(options.node))")
             logger.info("presence: node \(options.node) left its calls")
         } catch {
             logger.warning("presence: could not remove this node's members (\(Self.reason(error))); their leases will run out")
@@ -218,7 +224,8 @@ public actor PostgresPresence: PresenceStore, Service {
         online = true
         defer { markStarted() }
         if !wasOnline { logger.notice("presence: listening on \(address)") }
-        scheduleRepair()
+        // Nothing to mend on the first connection: calls wait for it before they touch the tables.
+        if started { scheduleRepair() }
     }
 
     private func disconnected(_ reason: String, retryIn delay: Double) {
@@ -234,11 +241,7 @@ public actor PostgresPresence: PresenceStore, Service {
         let lease = options.lease.seconds
         do {
             let ownCount = own.values.reduce(0) { $0 + $1.count }
-            let renewed = try await write("""
-                WITH r AS (UPDATE miccheck_members SET lease_until = now() + make_interval(secs => \(lease))
-                           WHERE node = \(options.node) RETURNING 1)
-                SELECT count(*)::bigint FROM r
-                """) ?? 0
+            let renewed = try await write("SELECT miccheck_renew(\(options.node), \(lease))") ?? 0
             // Members reaped while this node was cut off (a lease that ran out) are written back.
             if renewed < ownCount { scheduleRepair() }
             _ = try await write("SELECT miccheck_reap(\(lease))::bigint")
@@ -260,17 +263,24 @@ public actor PostgresPresence: PresenceStore, Service {
         while online, !stopped {
             repairAgain = false
             do {
-                var keep: [String] = []
+                // The node's lease first: its members are written under it.
+                _ = try await write("SELECT miccheck_renew(\(options.node), \(options.lease.seconds))")
+                var count = 0
                 for (call, members) in own {
                     for member in members.values {
-                        keep.append("\(call)/\(member.id)")
                         try await writeJoin(call: call, member: member)
+                        count += 1
                     }
                 }
-                _ = try await write("SELECT miccheck_node_keep(\(options.node), \(keep))")
+                for key in departed {
+                    let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
+                    guard parts.count == 2 else { continue }
+                    _ = try await write("SELECT miccheck_leave(\(parts[0]), \(parts[1]))")
+                    departed.remove(key)
+                }
                 for call in calls.keys { await resync(call) }
                 if !repairAgain {
-                    logger.notice("presence: in step with the database: \(keep.count) member(s) of this node, \(calls.count) call(s) followed")
+                    logger.notice("presence: in step with the database: \(count) member(s) of this node, \(calls.count) call(s) followed")
                     break
                 }
             } catch {
@@ -317,6 +327,7 @@ public actor PostgresPresence: PresenceStore, Service {
     public func join(call id: String, member: PresenceMember) async {
         await start()
         own[id, default: [:]][member.id] = member
+        departed.remove("\(id)/\(member.id)")
         if online {
             do {
                 try await writeJoin(call: id, member: member)
@@ -357,6 +368,7 @@ public actor PostgresPresence: PresenceStore, Service {
                 wentAway(error)
             }
         }
+        departed.insert("\(id)/\(member)")
         applyHere(id, .left(member))
     }
 
@@ -444,6 +456,7 @@ public actor PostgresPresence: PresenceStore, Service {
         calls[id]?.stale = true
         guard calls[id]?.loading == false else { return }  // the read under way reads again
         calls[id]?.loading = true
+        let before = calls[id].map { (version: $0.version, members: $0.members) }
         while calls[id]?.stale == true {
             calls[id]?.stale = false
             do {
@@ -465,8 +478,11 @@ public actor PostgresPresence: PresenceStore, Service {
         call.loading = false
         let pending = call.pending.sorted { $0.version < $1.version }
         call.pending = []
+        // A snapshot when the subscribers have none yet, or it tells them something new.
+        let publish = call.fresh || call.version != before?.version || call.members != before?.members
+        call.fresh = false
         calls[id] = call
-        call.publish(.snapshot(version: call.version, members: call.members))
+        if publish { call.publish(.snapshot(version: call.version, members: call.members)) }
         for delta in pending { receive(delta, call: id) }
     }
 
@@ -498,7 +514,7 @@ public actor PostgresPresence: PresenceStore, Service {
     private func writeJoin(call: String, member: PresenceMember) async throws {
         _ = try await write("""
             SELECT miccheck_join(\(call), \(member.id), \(options.node), \(member.name), \(member.audio), \(member.video),
-                                 \(member.speaking), \(options.lease.seconds))
+                                 \(member.speaking))
             """)
     }
 

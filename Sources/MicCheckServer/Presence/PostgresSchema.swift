@@ -3,8 +3,10 @@
 /// together do not race).
 ///
 /// - `miccheck_calls`: one row a call, its `version`, bumped by every change.
-/// - `miccheck_members`: who is in each call, held by which node, with a lease the node renews; `seq`
-///   (the version of the join) keeps the order of joining.
+/// - `miccheck_members`: who is in each call, held by which node; `seq` (the version of the join) keeps
+///   the order of joining.
+/// - `miccheck_nodes`: each node's lease, which holds all its members: the node renews one row every
+///   third of the lease, however many members it holds (a lease a member would cost a write a member).
 /// - `miccheck_signals`: WebRTC signals too large for a notification (its payload holds 8,000 bytes), kept
 ///   until the receiving node takes them, or a minute.
 ///
@@ -36,12 +38,17 @@ enum PostgresSchema {
             video boolean NOT NULL,
             speaking boolean NOT NULL,
             seq bigint NOT NULL,
-            lease_until timestamptz NOT NULL,
             PRIMARY KEY (call, id)
         )
         """,
         "CREATE INDEX IF NOT EXISTS miccheck_members_node ON miccheck_members (node)",
-        "CREATE INDEX IF NOT EXISTS miccheck_members_lease ON miccheck_members (lease_until)",
+        """
+        CREATE TABLE IF NOT EXISTS miccheck_nodes (
+            node text PRIMARY KEY,
+            lease_until timestamptz NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS miccheck_nodes_lease ON miccheck_nodes (lease_until)",
         """
         CREATE TABLE IF NOT EXISTS miccheck_signals (
             id bigserial PRIMARY KEY,
@@ -55,11 +62,20 @@ enum PostgresSchema {
             SELECT json_build_object('id', m.id, 'name', m.name, 'audio', m.audio, 'video', m.video, 'speaking', m.speaking)
         $$
         """,
+        // A node's lease: made at start, renewed every third of it; returns how many members the tables
+        // hold for the node (fewer than it holds itself: some were reaped while it was cut off).
+        """
+        CREATE OR REPLACE FUNCTION miccheck_renew(p_node text, p_lease double precision) RETURNS bigint LANGUAGE sql AS $$
+            INSERT INTO miccheck_nodes AS n (node, lease_until) VALUES (p_node, now() + make_interval(secs => p_lease))
+                ON CONFLICT (node) DO UPDATE SET lease_until = EXCLUDED.lease_until;
+            SELECT count(*) FROM miccheck_members WHERE node = p_node;
+        $$
+        """,
         // Joins, or replaces a member (a node's resync after an outage): nothing is published when the
-        // member is already there as it is, only its lease renewed.
+        // member is already there as it is.
         """
         CREATE OR REPLACE FUNCTION miccheck_join(p_call text, p_id text, p_node text, p_name text, p_audio boolean,
-                                                 p_video boolean, p_speaking boolean, p_lease double precision)
+                                                 p_video boolean, p_speaking boolean)
         RETURNS bigint LANGUAGE plpgsql AS $$
         DECLARE
             v bigint;
@@ -71,16 +87,14 @@ enum PostgresSchema {
             SELECT * INTO old FROM miccheck_members WHERE call = p_call AND id = p_id;
             IF FOUND AND (old.node, old.name, old.audio, old.video, old.speaking)
                        = (p_node, p_name, p_audio, p_video, p_speaking) THEN
-                UPDATE miccheck_members SET lease_until = now() + make_interval(secs => p_lease)
-                    WHERE call = p_call AND id = p_id;
                 RETURN v;
             END IF;
             v := v + 1;
             UPDATE miccheck_calls SET version = v WHERE id = p_call;
-            INSERT INTO miccheck_members AS x (call, id, node, name, audio, video, speaking, seq, lease_until)
-                VALUES (p_call, p_id, p_node, p_name, p_audio, p_video, p_speaking, v, now() + make_interval(secs => p_lease))
+            INSERT INTO miccheck_members AS x (call, id, node, name, audio, video, speaking, seq)
+                VALUES (p_call, p_id, p_node, p_name, p_audio, p_video, p_speaking, v)
                 ON CONFLICT (call, id) DO UPDATE SET node = EXCLUDED.node, name = EXCLUDED.name, audio = EXCLUDED.audio,
-                    video = EXCLUDED.video, speaking = EXCLUDED.speaking, lease_until = EXCLUDED.lease_until
+                    video = EXCLUDED.video, speaking = EXCLUDED.speaking
                 RETURNING * INTO m;
             PERFORM pg_notify('miccheck_presence', json_build_object('call', p_call, 'v', v,
                 'kind', CASE WHEN old.id IS NULL THEN 'joined' ELSE 'updated' END, 'member', miccheck_member_json(m))::text);
@@ -125,23 +139,22 @@ enum PostgresSchema {
             RETURN v;
         END $$
         """,
-        // Removes a node's members other than `p_keep` ("call/id"), each leaving as above: a node's resync
-        // after an outage (members that left meanwhile), and its shutdown (all of them).
+        // A node's members all leave, each as above, and its lease goes: a node's graceful shutdown.
         """
-        CREATE OR REPLACE FUNCTION miccheck_node_keep(p_node text, p_keep text[]) RETURNS integer LANGUAGE plpgsql AS $$
+        CREATE OR REPLACE FUNCTION miccheck_node_leave(p_node text) RETURNS integer LANGUAGE plpgsql AS $$
         DECLARE
             r record;
             n integer := 0;
         BEGIN
-            FOR r IN SELECT call, id FROM miccheck_members WHERE node = p_node AND NOT (call || '/' || id = ANY (p_keep))
-                     ORDER BY call, id LOOP
+            FOR r IN SELECT call, id FROM miccheck_members WHERE node = p_node ORDER BY call, id LOOP
                 IF miccheck_leave(r.call, r.id) IS NOT NULL THEN n := n + 1; END IF;
             END LOOP;
+            DELETE FROM miccheck_nodes WHERE node = p_node;
             RETURN n;
         END $$
         """,
-        // The reaper (any node may run it; one at a time): members whose lease ran out leave, so that a
-        // node that died leaves nobody "speaking". After the database itself restarted it waits `p_grace`
+        // The reaper (any node may run it; one at a time): the members of nodes whose lease ran out leave,
+        // so that a node that died leaves nobody "speaking"; then the node's row goes. After the database itself restarted it waits `p_grace`
         // seconds, so that every node has had the time to reconnect and renew before anyone is reaped.
         // Also drops signals nobody took and calls that have been empty for a day.
         """
@@ -152,9 +165,11 @@ enum PostgresSchema {
         BEGIN
             IF NOT pg_try_advisory_xact_lock(\(reaperLock)) THEN RETURN 0; END IF;
             IF now() - pg_postmaster_start_time() < make_interval(secs => p_grace) THEN RETURN 0; END IF;
-            FOR r IN SELECT call, id FROM miccheck_members WHERE lease_until < now() ORDER BY call, id LOOP
+            FOR r IN SELECT m.call, m.id FROM miccheck_nodes d JOIN miccheck_members m ON m.node = d.node
+                     WHERE d.lease_until < now() ORDER BY m.call, m.id LOOP
                 IF miccheck_leave(r.call, r.id) IS NOT NULL THEN n := n + 1; END IF;
             END LOOP;
+            DELETE FROM miccheck_nodes WHERE lease_until < now();
             DELETE FROM miccheck_signals WHERE created < now() - interval '1 minute';
             DELETE FROM miccheck_calls c WHERE touched < now() - interval '1 day'
                 AND NOT EXISTS (SELECT 1 FROM miccheck_members m WHERE m.call = c.id);
