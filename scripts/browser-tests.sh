@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The lobby and the call in real browsers (Tests/Browser/browser_tests.py): installs Debian's chromium and
-# chromium-driver and Selenium (in a virtual environment under .build), builds miccheck, runs the tests.
+# chromium-driver and Selenium (in a virtual environment under .build), and postgresql (one call across two
+# nodes), builds miccheck, runs the tests.
 #   bash scripts/browser-tests.sh [--screenshots DIR] [--figures FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core
+bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core postgresql
 venv=.build/browser-venv
 if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
     python3 -m venv "$venv"

@@ -11,6 +11,7 @@ import math
 import os
 import re
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -232,6 +233,56 @@ class BrowserTests(unittest.TestCase):
             wait(d, "return !document.getElementById('permission-prompt').hidden", what="the prompt in another call")
         finally:
             d.quit()
+
+
+class TwoNodeTests(unittest.TestCase):
+    """One call across two `miccheck serve` nodes sharing presence through a private PostgreSQL: each
+    browser on its own node sees the other join, their video over WebRTC (signalled across the nodes),
+    their speaking border and their leaving."""
+
+    def test_6_one_call_across_two_nodes(self):
+        pg = tempfile.mkdtemp(prefix="miccheck-browser-pg-")  # not under WORK: the cluster runs as postgres
+        script = os.path.join(ROOT, "scripts", "postgres-server.sh")
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            port = free.getsockname()[1]
+        subprocess.run(["bash", script, "start", pg, str(port)], check=True)
+        url = subprocess.run(["bash", script, "url", pg], check=True, capture_output=True, text=True).stdout.strip()
+        nodes, bases = [], []
+        a = b = None
+        try:
+            for _ in range(2):
+                node = subprocess.Popen([ARGS.binary, "serve", "--port", "0", "--presence", url], stdout=subprocess.PIPE, text=True)
+                nodes.append(node)
+                bases.append("http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", node.stdout.readline()).group(1))
+            a, b = browser(SPEECH), browser(SPEECH)
+            a.get(f"{bases[0]}/?call=across&name=Ada&audio_processing=off")
+            b.get(f"{bases[1]}/?call=across&name=Bob&audio_processing=off")
+            for d in (a, b):
+                wait(d, "return document.getElementById('count').textContent.length > 0", what="the lobby")
+            a.find_element(By.ID, "join").click()
+            wait(b, "return document.getElementById('count').textContent === 'There is 1 more person in the call.'",
+                 what="the lobby's count, from the other node")
+            b.find_element(By.ID, "toggle-audio").click()  # Bob listens: the border on his screen is Ada's
+            b.find_element(By.ID, "join").click()
+            for d in (a, b):
+                wait(d, """const t = [...document.querySelectorAll('.tile video.remote')];
+                          return t.length === 1 && t[0].videoWidth > 0""", 20, what="the other node's video over WebRTC")
+            wait(b, "return !!document.querySelector('.tile.speaking')", 15, what="Ada speaking, seen on the other node")
+            shot(b, "serve-two-nodes.png")
+            a.find_element(By.ID, "leave").click()
+            wait(b, "return document.querySelectorAll('.tile').length === 1 && !document.querySelector('.tile.speaking')",
+                 what="Ada gone from the other node's call")
+        finally:
+            for d in (a, b):
+                if d:
+                    d.quit()
+            for node in nodes:
+                node.terminate()
+                node.wait(15)
+                node.stdout.close()
+            subprocess.run(["bash", script, "stop", pg])
+            shutil.rmtree(pg, ignore_errors=True)
 
 
 class InvitationTests(unittest.TestCase):

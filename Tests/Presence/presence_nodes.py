@@ -222,6 +222,10 @@ class PresenceNodeTests(unittest.TestCase):
             for i, n in enumerate(self.nodes):
                 print(f"--- node {i + 1}'s log\n{n.log()}", file=sys.stderr)
         self.cluster.close()
+        pending = asyncio.all_tasks(self.loop)  # the pages of nodes that were killed or stopped
+        for task in pending:
+            task.cancel()
+        self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         self.loop.close()
 
     def run_async(self, coroutine):
@@ -284,6 +288,23 @@ class PresenceNodeTests(unittest.TestCase):
             self.assertLess(t - killed, LEASE + LEASE / 3 + 0.5, "Ada left after the lease")
             self.assertEqual(set(b.members()), {b.id}, "nobody left speaking")
             self.assertEqual(self.cluster.psql("SELECT count(*) FROM miccheck_members"), "1")
+            await b.close()
+        self.run_async(body())
+
+    def test_4_a_node_stopped_its_participants_leave_at_once(self):
+        async def body():
+            a = await Client(self.nodes[0], "review", "Ada").open()
+            b = await Client(self.nodes[1], "review", "Bob").open()
+            await a.send({"type": "join", "name": "Ada"})
+            await b.send({"type": "join", "name": "Bob"})
+            await b.wait(changed("joined", a.id))
+            stopped = time.monotonic()
+            self.nodes[0].process.terminate()  # SIGTERM: a graceful stop, not the lease
+            t, _ = await b.wait(changed("left", a.id), timeout=LEASE, after=stopped)
+            self.assertLess(t - stopped, 1.0, "Ada left as her node stopped")
+            await asyncio.get_event_loop().run_in_executor(None, self.nodes[0].process.wait, 15)
+            self.assertEqual(self.nodes[0].process.returncode, 0)
+            self.assertEqual(self.cluster.psql("SELECT count(*) FROM miccheck_nodes"), "1", "its lease went with it")
             await b.close()
         self.run_async(body())
 

@@ -146,8 +146,11 @@ public actor PostgresPresence: PresenceStore, Service {
     /// reaper, until the service group shuts down gracefully (then this node's members leave) or the task
     /// is cancelled (then they stay until their lease runs out, as if the node had died).
     public nonisolated func run() async {
+        // The pool must outlive a graceful shutdown (the node's members leave through it), and it would stop
+        // at the service group's signal: it runs outside it, and stops last.
+        let pool = Task.detached { [client] in await client.run() }
+        defer { pool.cancel() }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
             group.addTask { await self.listen() }
             group.addTask { await self.maintain() }
             if (try? await gracefulShutdown()) != nil { await self.leaveAll() }
