@@ -228,6 +228,16 @@ class PresenceNodeTests(unittest.TestCase):
         self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         self.loop.close()
 
+    async def pair(self, call):
+        """Ada on node 1 and Bob on node 2, in `call`, each having seen the other join."""
+        a = await Client(self.nodes[0], call, "Ada").open()
+        b = await Client(self.nodes[1], call, "Bob").open()
+        await a.send({"type": "join", "name": "Ada"})
+        await b.send({"type": "join", "name": "Bob"})
+        await a.wait(changed("joined", b.id))
+        await b.wait(changed("joined", a.id))
+        return a, b
+
     def run_async(self, coroutine):
         return self.loop.run_until_complete(asyncio.wait_for(coroutine, 120))
 
@@ -274,10 +284,7 @@ class PresenceNodeTests(unittest.TestCase):
 
     def test_2_a_node_killed_its_participants_leave_within_the_lease(self):
         async def body():
-            a = await Client(self.nodes[0], "retro", "Ada").open()
-            b = await Client(self.nodes[1], "retro", "Bob").open()
-            await a.send({"type": "join", "name": "Ada"})
-            await b.send({"type": "join", "name": "Bob"})
+            a, b = await self.pair("retro")
             speaking = asyncio.ensure_future(a.speak(2))
             await b.wait(changed("updated", a.id, speaking=True), timeout=6)
             killed = time.monotonic()
@@ -293,11 +300,7 @@ class PresenceNodeTests(unittest.TestCase):
 
     def test_4_a_node_stopped_its_participants_leave_at_once(self):
         async def body():
-            a = await Client(self.nodes[0], "review", "Ada").open()
-            b = await Client(self.nodes[1], "review", "Bob").open()
-            await a.send({"type": "join", "name": "Ada"})
-            await b.send({"type": "join", "name": "Bob"})
-            await b.wait(changed("joined", a.id))
+            a, b = await self.pair("review")
             stopped = time.monotonic()
             self.nodes[0].process.terminate()  # SIGTERM: a graceful stop, not the lease
             t, _ = await b.wait(changed("left", a.id), timeout=LEASE, after=stopped)
@@ -310,12 +313,7 @@ class PresenceNodeTests(unittest.TestCase):
 
     def test_3_database_restarted_mid_call_both_nodes_resync(self):
         async def body():
-            a = await Client(self.nodes[0], "planning", "Ada").open()
-            b = await Client(self.nodes[1], "planning", "Bob").open()
-            await a.send({"type": "join", "name": "Ada"})
-            await b.send({"type": "join", "name": "Bob"})
-            await a.wait(changed("joined", b.id))
-            await b.wait(changed("joined", a.id))
+            a, b = await self.pair("planning")
             await asyncio.get_event_loop().run_in_executor(None, self.cluster.stop)
             await until(lambda: all("lost the database" in n.log() for n in self.nodes), "both nodes see the database go")
             # Meanwhile each node carries on alone: Ada turns her camera on, Bob his microphone off; each

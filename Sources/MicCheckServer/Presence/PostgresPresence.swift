@@ -136,7 +136,13 @@ public actor PostgresPresence: PresenceStore, Service {
     nonisolated static func reason(_ error: any Error) -> String {
         guard let e = error as? PSQLError else { return "\(error)" }
         if let message = e.serverInfo?[.message] { return message }
-        if let underlying = e.underlying { return "\(underlying)" }
+        if let underlying = e.underlying {
+            let text = "\(underlying)"
+            if text.contains("Connection refused") { return "connection refused (is PostgreSQL running there?)" }
+            if text.lowercased().contains("timeout") || text.contains("timed out") { return "no answer (timed out)" }
+            if text.contains("No such file or directory") { return "no socket there (is PostgreSQL running?)" }
+            return text
+        }
         return "\(e.code)"
     }
 
@@ -249,6 +255,7 @@ public actor PostgresPresence: PresenceStore, Service {
             if renewed < ownCount { scheduleRepair() }
             _ = try await write("SELECT miccheck_reap(\(lease))::bigint")
         } catch {
+            if Task.isCancelled { return }  // the node is stopping
             logger.warning("presence: could not renew leases (\(Self.reason(error)))")
         }
     }
