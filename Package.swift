@@ -191,3 +191,18 @@ if Context.environment["MICCHECK_BENCHMARKS"] == "1" {
 if Context.environment["MICCHECK_DOCS"] == "1" {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }
+
+// Fuzz targets (libFuzzer with AddressSanitizer, Fuzz/): only when asked for, and only through scripts/fuzz.sh,
+// which builds them with -sanitize=fuzzer,address:  bash scripts/fuzz.sh wav 60
+if Context.environment["MICCHECK_FUZZ"] == "1" {
+    let targets: [(String, [Target.Dependency])] = [
+        ("FuzzWAV", ["MicCheck"]),
+        ("FuzzModel", ["MicCheck"]),
+        ("FuzzCallDescription", ["MicCheckCall"]),
+        ("FuzzStateFiles", ["MicCheck", "MicCheckCall", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))]),
+    ]
+    // Libraries, not executables: libFuzzer brings the main, and scripts/fuzz.sh links each target alone.
+    for (name, dependencies) in targets {
+        package.targets.append(.target(name: name, dependencies: dependencies, path: "Fuzz/\(name)", swiftSettings: strict))
+    }
+}
