@@ -7,7 +7,8 @@
 # run), call (CallDescription, then played), state (the permission prompt dismissals and a ducking journal).
 # SECONDS (default 60) is each target's time. The corpus grows in .build/fuzz-corpus/TARGET, seeded from the
 # repo's own files and the headers of ../shared/corpus's WAV files; a crash or a hang is kept in
-# Fuzz/crashes/TARGET/ (commit it with a regression test) and fails the script. The last lines of each run
+# Fuzz/crashes/TARGET/ and fails the script (fix it, add a regression test, and move the input to
+# Fuzz/regressions/TARGET/, which seeds every later run). The last lines of each run
 # are its figures: executions, coverage (cov: edges, ft: features), the corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,9 @@ bin=$scratch/x86_64-unknown-linux-gnu/release
 seed() {  # the corpus's first inputs
     local t=$1 dir=.build/fuzz-corpus/$1
     mkdir -p "$dir"
-    [ -n "$(ls -A "$dir")" ] && return 0
+    # Inputs that once crashed (each with a regression test in the suites) stay in every corpus.
+    [ -d "Fuzz/regressions/$t" ] && cp "Fuzz/regressions/$t/"* "$dir/"
+    [ "$(ls "$dir" | wc -l)" -gt "$(ls "Fuzz/regressions/$t" 2>/dev/null | wc -l)" ] && return 0
     case "$t" in
     wav)
         cp Sources/MicCheckTesting/Resources/voice.wav Sources/MicCheckLive/Resources/sample.wav "$dir/"

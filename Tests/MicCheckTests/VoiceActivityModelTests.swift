@@ -24,6 +24,11 @@ func modelJSON(features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]
     return Data(text.utf8)
 }
 
+/// A small valid model file with one field's text replaced.
+func widened(_ field: String, _ replacement: String) -> Data {
+    Data(String(decoding: modelJSON(), as: UTF8.self).replacingOccurrences(of: field, with: replacement).utf8)
+}
+
 @Suite("Voice activity model")
 struct VoiceActivityModelTests {
     @Test("the bundled model loads from the package's resources, reads all the extractor's features and is under 1 MB")
@@ -160,6 +165,10 @@ struct VoiceActivityModelTests {
             ("a weight not a number", modelJSON(output: [Float.nan])),
             ("more than 30 ms of look-ahead", modelJSON(lookahead: 4)),
             ("a negative look-ahead", modelJSON(lookahead: -1)),
+            // Widths whose products overflow (the first found by fuzzing: scripts/fuzz.sh model).
+            ("a dense layer of 2,555,555,555,555,555,555 units", widened("\"outputs\":1,\"weights\"", "\"outputs\":2555555555555555555,\"weights\"")),
+            ("a GRU of 4e18 units", widened("\"hidden\":1", "\"hidden\":4000000000000000000")),
+            ("a layer of 4,097 units", modelJSON(dense: 4_097)),
           ])
     func refused(what: String, data: Data) {
         #expect(throws: VoiceActivityModel.LoadError.self, "\(what)") { try VoiceActivityModel(json: data) }

@@ -87,6 +87,8 @@ public struct VoiceActivityModel: Sendable, Equatable {
     public let lookahead: Int
     /// The most look-ahead a model may have (30 ms).
     public static let maximumLookahead = 3
+    /// The widest layer a model file may have (a model of 1 MB is far narrower).
+    public static let maximumWidth = 4_096
     public let denseWidth: Int
     public let hiddenWidth: Int
     let inputMean: [Float]
@@ -151,6 +153,10 @@ public struct VoiceActivityModel: Sendable, Equatable {
         }
         let d = file.features, w = file.dense.outputs, h = file.gru.hidden
         guard d > 0, w > 0, h > 0 else { throw .shape("empty layers") }
+        // Before any product of widths: a width near Int.max would overflow them (found by fuzzing).
+        guard d <= Self.maximumWidth, w <= Self.maximumWidth, h <= Self.maximumWidth else {
+            throw .shape("a layer wider than \(Self.maximumWidth) units")
+        }
         func check(_ ok: Bool, _ what: String) throws(LoadError) { if !ok { throw .shape(what) } }
         try check(file.inputMean.count == d && file.inputScale.count == d, "input standardisation")
         try check(file.dense.inputs == d && file.dense.weights.count == w * d && file.dense.bias.count == w, "dense layer")
