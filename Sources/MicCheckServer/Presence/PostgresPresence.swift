@@ -310,8 +310,13 @@ public actor PostgresPresence: PresenceStore, Service {
         if var call = calls[id] {
             call.subscribers[subscriber]?.finish()
             call.subscribers[subscriber] = continuation
-            // Still loading: the snapshot reaches every subscriber when it is read.
-            if !call.loading { continuation.yield(.snapshot(version: call.version, members: call.members)) }
+            // Still loading: the snapshot reaches every subscriber when it is read, this one included
+            // (even when it tells the others nothing new).
+            if call.loading {
+                call.fresh = true
+            } else {
+                continuation.yield(.snapshot(version: call.version, members: call.members))
+            }
             calls[id] = call
             return stream
         }
