@@ -250,7 +250,7 @@ public actor PostgresPresence: PresenceStore, Service {
         let lease = options.lease.seconds
         do {
             let ownCount = own.values.reduce(0) { $0 + $1.count }
-            let renewed = try await write("SELECT miccheck_renew(\(options.node), \(lease))") ?? 0
+            let renewed = try await renew()
             // Members reaped while this node was cut off (a lease that ran out) are written back.
             if renewed < ownCount { scheduleRepair() }
             _ = try await write("SELECT miccheck_reap(\(lease))::bigint")
@@ -274,7 +274,7 @@ public actor PostgresPresence: PresenceStore, Service {
             repairAgain = false
             do {
                 // The node's lease first: its members are written under it.
-                _ = try await write("SELECT miccheck_renew(\(options.node), \(options.lease.seconds))")
+                _ = try await renew()
                 var count = 0
                 for (call, members) in own {
                     for member in members.values {
@@ -336,7 +336,7 @@ public actor PostgresPresence: PresenceStore, Service {
         await start()
         if let call = calls[id], !call.loading, !call.diverged { return .snapshot(version: call.version, members: call.members) }
         if online, let (version, members) = try? await readSnapshot(id) { return .snapshot(version: version, members: members) }
-        return .snapshot(version: calls[id]?.version ?? 0, members: calls[id]?.members ?? Array((own[id] ?? [:]).values))
+        return .snapshot(version: calls[id]?.version ?? 0, members: calls[id]?.members ?? ownMembers(id))
     }
 
     public func join(call id: String, member: PresenceMember) async {
@@ -483,7 +483,7 @@ public actor PostgresPresence: PresenceStore, Service {
                 calls[id]?.diverged = false
             } catch {
                 // Without the database: this node's own members, until it is back.
-                calls[id]?.members = Array((own[id] ?? [:]).values).sorted { $0.id < $1.id }
+                calls[id]?.members = ownMembers(id)
                 calls[id]?.diverged = true
                 calls[id]?.stale = false
                 if online { wentAway(error) }
@@ -509,6 +509,11 @@ public actor PostgresPresence: PresenceStore, Service {
         scheduleRepair()
     }
 
+    /// The members of `id` that this node holds, in id order: all it knows of the call without the database.
+    private func ownMembers(_ id: String) -> [PresenceMember] {
+        (own[id] ?? [:]).values.sorted { $0.id < $1.id }
+    }
+
     /// A change of this node's own member reaches this node's connections without the database.
     private func applyHere(_ id: String, _ change: Delta.Change) {
         guard var call = calls[id] else { return }
@@ -524,6 +529,11 @@ public actor PostgresPresence: PresenceStore, Service {
     /// Runs one statement of the caller's (tests, tools).
     func execute(_ statement: String) async throws {
         _ = try await write(PostgresQuery(unsafeSQL: statement))
+    }
+
+    /// Renews this node's lease (making it if it is gone); returns how many members the tables hold for it.
+    private func renew() async throws -> Int {
+        try await write("SELECT miccheck_renew(\(options.node), \(options.lease.seconds))") ?? 0
     }
 
     private func writeJoin(call: String, member: PresenceMember) async throws {
@@ -545,18 +555,26 @@ public actor PostgresPresence: PresenceStore, Service {
     private func write<T: Sendable>(_ query: PostgresQuery, decode: @escaping @Sendable (PostgresRow) throws -> T?) async throws -> T? {
         let client = client
         let logger = logger
-        return try await withThrowingTaskGroup(of: T?.self) { group in
+        return try await answered {
+            let rows = try await client.query(query, logger: logger)
+            for try await row in rows { return try decode(row) }
+            return nil
+        }
+    }
+
+    /// `body`'s result, or a ``PresenceError`` when it takes longer than ``Options/writeTimeout`` (the
+    /// database then counts as away).
+    private func answered<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = options.writeTimeout
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask(operation: body)
             group.addTask {
-                let rows = try await client.query(query, logger: logger)
-                for try await row in rows { return try decode(row) }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: self.options.writeTimeout)
-                throw PresenceError("no answer within \(self.options.writeTimeout)")
+                try await Task.sleep(for: timeout)
+                throw PresenceError("no answer within \(timeout)")
             }
             defer { group.cancelAll() }
-            return try await group.next() ?? nil
+            guard let first = try await group.next() else { throw PresenceError("no answer") }
+            return first
         }
     }
 
@@ -568,26 +586,18 @@ public actor PostgresPresence: PresenceStore, Service {
             FROM miccheck_calls c LEFT JOIN miccheck_members m ON m.call = c.id
             WHERE c.id = \(id) ORDER BY m.seq
             """
-        return try await withThrowingTaskGroup(of: (Int, [PresenceMember]).self) { group in
-            group.addTask {
-                var version = 0
-                var members: [PresenceMember] = []
-                let rows = try await client.query(query, logger: logger)
-                for try await (v, mid, name, audio, video, speaking) in rows.decode((Int, String?, String?, Bool?, Bool?, Bool?).self) {
-                    version = v
-                    if let mid, let name {
-                        members.append(PresenceMember(id: mid, name: name, audio: audio ?? false, video: video ?? false,
-                                                      speaking: speaking ?? false))
-                    }
+        return try await answered {
+            var version = 0
+            var members: [PresenceMember] = []
+            let rows = try await client.query(query, logger: logger)
+            for try await (v, mid, name, audio, video, speaking) in rows.decode((Int, String?, String?, Bool?, Bool?, Bool?).self) {
+                version = v
+                if let mid, let name {
+                    members.append(PresenceMember(id: mid, name: name, audio: audio ?? false, video: video ?? false,
+                                                  speaking: speaking ?? false))
                 }
-                return (version, members)
             }
-            group.addTask {
-                try await Task.sleep(for: self.options.writeTimeout)
-                throw PresenceError("no answer within \(self.options.writeTimeout)")
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? (0, [])
+            return (version, members)
         }
     }
 
