@@ -19,7 +19,7 @@ const prefs = Object.assign({ audio: true, video: true, speaker: true, micId: ''
 const state = {
   me: null, joined: false, version: null, members: new Map(), peers: new Map(),
   stream: null, audioContext: null, worklet: null, ws: null, mutedNoticeOff: store.get(`muted-off.${callId}`, false),
-  denied: { microphone: false, camera: false }, noticeTimer: null, capabilities: null, opened: false, retryDelay: 1000,
+  denied: { microphone: false, camera: false }, noticeTimer: null, capabilities: null, retryDelay: 1000,
 };
 
 // For tests and debugging in the browser's console: the page's state (its stream, members, peers).
@@ -41,8 +41,9 @@ function connect() {
     + (token ? `&token=${encodeURIComponent(token)}` : ''));
   ws.binaryType = 'arraybuffer';
   state.ws = ws;
+  let opened = false;
   ws.onopen = () => {
-    state.opened = true;
+    opened = true;
     state.retryDelay = 1000;
     $('connection').hidden = true;
     sendDevices();
@@ -50,8 +51,6 @@ function connect() {
   };
   ws.onmessage = (e) => { if (typeof e.data === 'string') receive(JSON.parse(e.data)); };
   ws.onclose = async (e) => {
-    const opened = state.opened;
-    state.opened = false;
     state.members.clear();
     state.version = null;
     const wasJoined = state.joined;
@@ -70,7 +69,7 @@ function connect() {
     }
     $('connection').hidden = false;
     $('connection').textContent = `Disconnected from the server${e.reason ? `: ${e.reason}` : ''}. Reconnecting…`;
-    const delay = state.retryDelay || 1000;
+    const delay = state.retryDelay;
     state.retryDelay = Math.min(delay * 2, 10000);
     setTimeout(() => { connect(); if (wasJoined) state.rejoin = true; }, delay);
   };
@@ -99,9 +98,11 @@ function allowed(key) {
   return !needs || !state.capabilities || state.capabilities.includes(needs);
 }
 
+// Whether a toggle is on: the user's choice, within what the invitation allows.
+function toggledOn(key) { return prefs[key] && allowed(key); }
+
 function sendDevices() {
-  send({ type: 'devices', audio: prefs.audio && allowed('audio') && !state.denied.microphone,
-         video: prefs.video && allowed('video') && !state.denied.camera });
+  send({ type: 'devices', audio: toggledOn('audio') && !state.denied.microphone, video: toggledOn('video') && !state.denied.camera });
 }
 
 function receive(m) {
@@ -210,7 +211,7 @@ async function listDevices() {
 function showPreview() {
   const video = $('preview');
   const track = state.stream && state.stream.getVideoTracks()[0];
-  const on = !!track && prefs.video && !state.denied.camera;
+  const on = !!track && toggledOn('video') && !state.denied.camera;
   if (on && video.srcObject !== state.stream) video.srcObject = state.stream;
   video.hidden = !on;
   $('preview-fallback').hidden = on;
@@ -242,17 +243,17 @@ function applyToggles() {
       // A toggle the invitation's role forbids is off and cannot be turned on.
       $(id).disabled = !allowed(key);
       $(id).title = allowed(key) ? '' : `Your invitation does not let you send ${key}.`;
-      $(id).setAttribute('aria-pressed', String(prefs[key] && allowed(key)));
+      $(id).setAttribute('aria-pressed', String(toggledOn(key)));
     }
   }
   if (state.stream) {
     // Tracks sent to the others follow the toggles; capture for MicCheck keeps running while muted.
     for (const peer of state.peers.values()) {
       for (const sender of peer.pc.getSenders()) {
-        if (sender.track && sender.track.kind === 'audio') sender.track.enabled = prefs.audio && allowed('audio');
+        if (sender.track && sender.track.kind === 'audio') sender.track.enabled = toggledOn('audio');
       }
     }
-    for (const t of state.stream.getVideoTracks()) t.enabled = prefs.video && allowed('video');
+    for (const t of state.stream.getVideoTracks()) t.enabled = toggledOn('video');
   }
   for (const v of document.querySelectorAll('video.remote')) v.muted = !prefs.speaker;
   showPreview();
@@ -377,7 +378,7 @@ function peer(id) {
       // on feeding MicCheck while muted.
       const sent = track.kind === 'audio' ? track.clone() : track;
       const sender = pc.addTrack(sent, state.stream);
-      if (track.kind === 'audio') sender.track.enabled = prefs.audio;
+      if (track.kind === 'audio') sender.track.enabled = toggledOn('audio');
     }
   }
   pc.onicecandidate = (e) => { if (e.candidate) send({ type: 'signal', to: id, data: { candidate: e.candidate.toJSON() } }); };
