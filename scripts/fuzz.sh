@@ -9,7 +9,8 @@
 # repo's own files and the headers of ../shared/corpus's WAV files; a crash or a hang is kept in
 # Fuzz/crashes/TARGET/ and fails the script (fix it, add a regression test, and move the input to
 # Fuzz/regressions/TARGET/, which seeds every later run). The last lines of each run
-# are its figures: executions, coverage (cov: edges, ft: features), the corpus.
+# are its figures: executions, coverage (cov: edges, ft: features), the corpus, and the CPU time it had (SECONDS is
+# wall-clock time: on a busy machine give it more to reach a given CPU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-}
@@ -87,11 +88,14 @@ for t in "${targets[@]}"; do
     crashes=Fuzz/crashes/$t
     mkdir -p "$crashes"
     echo "== $t ($name), ${seconds} s"
-    if ! "$bin/$name" ".build/fuzz-corpus/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
-            -print_final_stats=1 -artifact_prefix="$crashes/" "$@" 2>"$scratch/$t.log"; then
+    # libFuzzer's time is wall-clock time; the CPU time it got (user and system) is printed after it.
+    TIMEFORMAT="cpu: %U s user, %S s system, %R s wall"
+    if ! { time "$bin/$name" ".build/fuzz-corpus/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+            -print_final_stats=1 -artifact_prefix="$crashes/" "$@" 2>"$scratch/$t.log"; } 2>"$scratch/$t.time"; then
         status=1
         echo "fuzz.sh: $t found a crash or a hang; the input is in $crashes/" >&2
     fi
+    cat "$scratch/$t.time"
     grep -E "DONE|stat::number_of_executed_units|stat::new_units_added|stat::peak_rss_mb|ERROR|SUMMARY" "$scratch/$t.log" || true
     echo "corpus: $(ls ".build/fuzz-corpus/$t" | wc -l) inputs"
     rmdir "$crashes" 2>/dev/null || true
