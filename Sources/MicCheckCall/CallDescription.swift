@@ -1,4 +1,5 @@
 public import Foundation
+import MicCheck
 
 /// A call as a file describes it: its id, what it grants the local user, and who is in it, with an
 /// optional script of when each participant speaks (for demos and tests, until a live call server
@@ -78,15 +79,8 @@ public struct CallDescription: Sendable, Hashable, Codable {
         let call: CallDescription
         do {
             call = try JSONDecoder().decode(CallDescription.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw Invalid(description: "\(Self.place(context.codingPath)) has no \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw Invalid(description: "\(Self.place(context.codingPath)): \(context.debugDescription.lowercasedFirst)")
-        } catch let DecodingError.dataCorrupted(context) {
-            let what = context.codingPath.isEmpty ? "it is not JSON" : "\(Self.place(context.codingPath)): \(context.debugDescription.lowercasedFirst)"
-            throw Invalid(description: what)
         } catch {
-            throw Invalid(description: "it cannot be read (\(error))")
+            throw Invalid(description: DecodingError.sentence(for: error, whole: "the call"))
         }
         try call.validate()
         return call
@@ -107,11 +101,6 @@ public struct CallDescription: Sendable, Hashable, Codable {
                 }
             }
         }
-    }
-
-    private static func place(_ path: [any CodingKey]) -> String {
-        guard !path.isEmpty else { return "the call" }
-        return path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
     }
 
     /// The participants at `time` seconds into the script: who speaks, and a lively level while they do.
@@ -136,8 +125,4 @@ public struct CallDescription: Sendable, Hashable, Codable {
             Member(id: "grace", name: "Grace Hopper", speaking: [[6.3, 8.3], [10.2, 11.6]]),
         ],
         scriptLength: 12)
-}
-
-extension String {
-    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -121,35 +121,44 @@ struct Analyze: ParsableCommand {
     func run() throws {
         var voiceModel = VoiceActivityModel.bundled
         if let model {
-            do { voiceModel = try VoiceActivityModel(contentsOf: URL(fileURLWithPath: model)) } catch {
-                printError("\(model): \(error)")
-                if case .unreadable = error { throw ExitCode(ExitStatus.noInput) }
-                throw ExitCode(ExitStatus.dataError)
+            let data: Data
+            switch readSmallFile(model, limit: 16 << 20, what: "a voice model") {
+            case .success(let d): data = d
+            case .failure(let f): throw reported((f.sentence, f.status))
+            }
+            do { voiceModel = try VoiceActivityModel(json: data) } catch {
+                throw reported(("miccheck: \(model): \(error).", ExitStatus.dataError))
             }
             guard VoiceFeatureExtractor.supports(featureCount: voiceModel.featureCount) else {
-                printError("\(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).")
+                printError("miccheck: \(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).")
                 throw ExitCode(ExitStatus.dataError)
             }
         }
         let out = OutputWriter()
-        var worst: Int32 = 0
+        var statuses = Set<Int32>()
         let inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] = sample
             ? [(BundledSample.name, { openSample() })]
             : files.map { path in (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } }) }
+        // A plot that could not be written is known before any audio is read.
+        let plots = inputs.map { input in plot.map { inputs.count == 1 ? $0 : plotName($0, for: input.name) } }
+        for case let path? in plots {
+            if let why = outputProblem(path) { throw reported(("miccheck: \(path): the plot cannot be written (\(why)).", ExitStatus.runtimeFailure)) }
+        }
         for (k, input) in inputs.enumerated() {
-            let plotPath = plot.map { inputs.count == 1 ? $0 : plotName($0, for: input.name) }
             let result = input.open().flatMap { source in
-                analyse(source, name: input.name, position: (k + 1, inputs.count), plotPath: plotPath, model: voiceModel, out: out)
+                analyse(source, name: input.name, position: (k + 1, inputs.count), plotPath: plots[k], model: voiceModel, out: out)
             }
             if case .failure(let f) = result {
                 out.flush()
                 printError(f.sentence)
-                worst = max(worst, f.status == ExitStatus.noInput ? 2 : 1)
+                statuses.insert(f.status)
             }
         }
-        out.flush()
-        if worst == 2 { throw ExitCode(ExitStatus.noInput) }
-        if worst == 1 { throw ExitCode(ExitStatus.dataError) }
+        try out.finish()
+        // The most telling status when several files failed: a missing input, then bad audio, then the rest.
+        if let status = [ExitStatus.noInput, ExitStatus.dataError, ExitStatus.runtimeFailure].first(where: statuses.contains) {
+            throw ExitCode(status)
+        }
     }
 
     private func analyse(_ source: WAVFileSource, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,
@@ -185,6 +194,10 @@ struct Analyze: ParsableCommand {
             return .failure(InputFailure(error))
         }
         progress?.clear()
+        if let note = source.closingNote {
+            out.flush()
+            printError("miccheck: \(note).")
+        }
         switch format {
         case .text:
             out.line(summaryLine(summary))
@@ -195,13 +208,10 @@ struct Analyze: ParsableCommand {
         }
         if let plotPath, let plotter {
             let svg = plotter.svg(title: name)
-            do {
-                try svg.write(toFile: plotPath, atomically: true, encoding: .utf8)
-                if format == .text { out.line("  plot written to \(plotPath)") }
-            } catch {
-                return .failure(InputFailure(file: plotPath, message: "the plot cannot be written (\(error.localizedDescription))",
-                                             status: ExitStatus.runtimeFailure))
+            if let why = writeReplacing(plotPath, Data(svg.utf8)) {
+                return .failure(InputFailure(file: plotPath, message: "the plot cannot be written (\(why))", status: ExitStatus.runtimeFailure))
             }
+            if format == .text { out.line("  plot written to \(plotPath)") }
         }
         return .success(())
     }

@@ -54,10 +54,10 @@ struct Devices: ParsableCommand {
                 out.line(JSONLines.object([("server", .string(info.serverName)), ("version", .string(info.serverVersion)),
                                            ("default_source", info.defaultSource.map { .string($0) } ?? .null), ("sources", .array(items))]))
             }
-            out.flush()
         } catch {
             throw reported(pulseFailure(error))
         }
+        try out.finish()
         #else
         throw reported(("miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.", ExitStatus.unavailable))
         #endif

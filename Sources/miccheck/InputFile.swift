@@ -60,3 +60,83 @@ var stderrIsTerminal: Bool { isatty(2) == 1 }
 func openSample() -> Result<WAVFileSource, InputFailure> {
     Result { () throws(AudioSourceError) in try BundledSample.source(pacing: .asFastAsPossible) }.mapError(InputFailure.init)
 }
+
+/// What is at `path`, in words, when it is not a regular file ("a directory", "a FIFO", "a character device"),
+/// or nil for a regular file or nothing at all.
+func nonRegularKind(_ path: String) -> String? {
+    var s = stat()
+    guard stat(path, &s) == 0 else { return nil }
+    switch s.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a FIFO"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+}
+
+/// Why `path` cannot be an output file that is written beside it and renamed into place (`process --out`,
+/// `analyze --plot`), or nil when it can be tried: its folder is missing or is not a folder, or the path is a
+/// directory or anything but a regular file (a device or a FIFO would be replaced by the rename).
+func outputProblem(_ path: String) -> String? {
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return "no such folder" }
+        guard isDirectory.boolValue else { return "\(folder) is not a folder" }
+        guard access(folder, W_OK) == 0 else { return "its folder cannot be written: \(String(cString: strerror(errno)))" }
+    }
+    if let kind = nonRegularKind(path) { return "it is \(kind), not a regular file" }
+    return nil
+}
+
+/// A small file read whole (a call description, a voice model), at most `limit` bytes, or why not: missing,
+/// a directory, unreadable (66), or larger than `limit` (65: `/dev/zero` is refused rather than read forever).
+func readSmallFile(_ path: String, limit: Int, what: String) -> Result<Data, InputFailure> {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        return .failure(InputFailure(file: path, message: "no such file", status: ExitStatus.noInput))
+    }
+    if isDirectory.boolValue {
+        return .failure(InputFailure(file: path, message: "is a directory, not \(what)", status: ExitStatus.noInput))
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+        return .failure(InputFailure(file: path, message: "cannot be read (\(String(cString: strerror(errno))))", status: ExitStatus.noInput))
+    }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    var data = Data()
+    do {
+        while data.count <= limit, let chunk = try handle.read(upToCount: 65_536), !chunk.isEmpty { data.append(chunk) }
+    } catch {
+        return .failure(InputFailure(file: path, message: "cannot be read (\(error.localizedDescription))", status: ExitStatus.noInput))
+    }
+    guard data.count <= limit else {
+        return .failure(InputFailure(file: path, message: "is larger than \(limit / 1_048_576) MiB, too large for \(what)",
+                                     status: ExitStatus.dataError))
+    }
+    return .success(data)
+}
+
+/// Where an output file is written before it is renamed into place: beside it, hidden, named after this
+/// process, so that an interrupted run leaves no half-written file under the name the user gave.
+func partialPath(for path: String) -> String {
+    let url = URL(fileURLWithPath: path)
+    return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+}
+
+/// Writes `data` to `path` through ``partialPath(for:)`` and a rename; returns why it failed (a full disk,
+/// a file size limit, no permission), with nothing left behind, or nil.
+func writeReplacing(_ path: String, _ data: Data) -> String? {
+    let temporary = partialPath(for: path)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return String(cString: strerror(errno)) }
+    var failure = data.withUnsafeBytes { writeAll(fd, $0) }
+    if failure == nil, fsync(fd) != 0, errno != EINVAL { failure = String(cString: strerror(errno)) }
+    close(fd)
+    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    if failure != nil { unlink(temporary) }
+    return failure
+}

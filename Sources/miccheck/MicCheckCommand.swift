@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct MicCheckCommand: AsyncParsableCommand {
@@ -13,6 +14,22 @@ struct MicCheckCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, Token.self, ProcessFiles.self, Features.self, DuckGuard.self]
     )
+
+    static func main() async {
+        // Past a file size limit (ulimit -f) a write then fails with EFBIG, which is reported as a sentence,
+        // instead of the signal killing the process with a half-written file.
+        signal(SIGXFSZ, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Exit statuses from sysexits.h, as the contract in DESIGN.md names them.

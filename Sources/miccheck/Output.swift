@@ -1,12 +1,15 @@
 import Foundation
+import MicCheck
 
 /// Buffered writer for standard output: records are written in large blocks, or line by line when
 /// `flushEachLine` is set (live use).
 final class OutputWriter {
     private var buffer: [UInt8] = []
     var flushEachLine = false
-    /// Whether a write failed (the reader went away): live commands stop then.
-    private(set) var failed = false
+    /// Whether a write failed (the reader went away, a full disk): live commands stop then.
+    var failed: Bool { failure != nil }
+    /// Why the last write failed: the system's reason, and whether the reader went away (EPIPE).
+    private(set) var failure: (reason: String, closed: Bool)?
 
     init() { buffer.reserveCapacity(1 << 16) }
 
@@ -24,15 +27,19 @@ final class OutputWriter {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(1, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                if n <= 0 { failed = true; break }
-                offset += n
-            }
+        if failure == nil, let reason = buffer.withUnsafeBytes({ writeAll(1, $0) }) {
+            failure = (reason, errno == EPIPE)
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes; when standard output could not be written for another reason than a reader that went
+    /// away (a redirect to a full disk), says so and ends with status 1.
+    func finish() throws {
+        flush()
+        if let failure, !failure.closed {
+            throw reported(("miccheck: the output cannot be written (\(failure.reason)).", ExitStatus.runtimeFailure))
+        }
     }
 
     deinit { flush() }

@@ -91,6 +91,7 @@ struct ProcessFiles: ParsableCommand {
         }
         let writer = OutputWriter()
         writer.line(format == .json ? report.json : report.text)
+        try writer.finish()
         #else
         printError("miccheck: voice processing needs webrtc-audio-processing, which is only built on Linux.")
         throw ExitCode(ExitStatus.unavailable)
@@ -105,6 +106,9 @@ struct ProcessFiles: ParsableCommand {
 
     #if os(Linux)
     private func processFiles() -> Result<ProcessReport, InputFailure> {
+        if let why = outputProblem(out) {
+            return .failure(InputFailure(file: out, message: "cannot be written (\(why))", status: ExitStatus.runtimeFailure))
+        }
         let nearReader: WAVReader
         switch openWAV(near) {
         case .success(let r): nearReader = r
@@ -126,8 +130,7 @@ struct ProcessFiles: ParsableCommand {
         } catch {
             return .failure(InputFailure(file: near, message: "cannot be processed: \(error)", status: ExitStatus.runtimeFailure))
         }
-        let temporary = URL(fileURLWithPath: out).deletingLastPathComponent()
-            .appendingPathComponent(".\(URL(fileURLWithPath: out).lastPathComponent).\(getpid()).partial").path
+        let temporary = partialPath(for: out)
         let writer: WAVFileWriter
         do {
             writer = try WAVFileWriter(path: temporary, sampleRate: configuration.sampleRate)
@@ -194,6 +197,9 @@ struct ProcessFiles: ParsableCommand {
         if let failed {
             unlink(temporary)
             return .failure(failed)
+        }
+        for (name, reader) in [(near, nearReader)] + zip([far].compactMap { $0 }, [farReader].compactMap { $0 }) {
+            if let note = reader.cutShortNote(name: name) { printError("miccheck: \(note).") }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return .success(ProcessReport(

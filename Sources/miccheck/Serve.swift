@@ -139,9 +139,10 @@ func joinTokens() async throws -> JoinTokens? {
 
 /// Reads a call description, or explains in one sentence why it cannot.
 func loadCallFile(_ path: String) throws -> CallDescription {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        let why = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-        throw reported(("miccheck: \(path): \(why).", ExitStatus.noInput))
+    let data: Data
+    switch readSmallFile(path, limit: 1 << 20, what: "a call description") {
+    case .success(let d): data = d
+    case .failure(let f): throw reported((f.sentence, f.status))
     }
     do {
         return try CallDescription.decode(data)

@@ -55,6 +55,6 @@ struct Token: AsyncParsableCommand {
         } else {
             out.line(token)
         }
-        out.flush()
+        try out.finish()
     }
 }

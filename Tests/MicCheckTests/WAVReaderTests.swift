@@ -57,6 +57,24 @@ struct WAVReaderTests {
         #expect(try readAll(bytes).1.count == Self.ramp.count - 51)
     }
 
+    @Test("a data chunk cut short says how much is missing once read, and nothing before or for a whole file")
+    func cutShortNote() throws {
+        let whole = WAVWriter.file(interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16)
+        let reader = try WAVReader(source: MemoryByteSource(Array(whole.dropLast(2 * (Self.ramp.count - 200)))))
+        #expect(reader.framesMissing == 0 && reader.cutShortNote(name: "x.wav") == nil)
+        var block = [Float](repeating: 0, count: 64)
+        var read = 0
+        while case let n = try block.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }), n > 0 { read += n }
+        #expect(read == 200)
+        #expect(reader.framesMissing == Self.ramp.count - 200)
+        #expect(reader.cutShortNote(name: "x.wav") == "x.wav: the file ends early: its header announces \(formatSeconds(Double(Self.ramp.count) / 16_000)) of audio, it holds 0.01 s; what it holds was used")
+        for bytes in [whole, WAVWriter.file(interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16, dataSizeOverride: 0)] {
+            let complete = try WAVReader(source: MemoryByteSource(bytes))
+            while try block.withUnsafeMutableBufferPointer({ try complete.read(into: $0) }) > 0 {}
+            #expect(complete.framesMissing == 0 && complete.cutShortNote(name: "x.wav") == nil)
+        }
+    }
+
     @Test("reports malformed and unsupported input in words")
     func badInput() {
         expectError([]) { $0 == .empty }

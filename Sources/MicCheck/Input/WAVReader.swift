@@ -18,6 +18,24 @@ public final class WAVReader {
     private var raw: [UInt8]
     private var carry = 0
     private var framesRead = 0
+    private var cutShort = false
+
+    /// Frames the header announced that the file turned out not to hold: 0 until reading meets the end
+    /// of a data chunk cut short (a recording that was interrupted, a copy that did not finish, a file
+    /// truncated while it was read). What it holds is still read.
+    public var framesMissing: Int {
+        guard cutShort, let declaredFrameCount else { return 0 }
+        return max(0, declaredFrameCount - framesRead)
+    }
+
+    /// When the data chunk was cut short, a sentence saying so for the file called `name` (nil otherwise).
+    public func cutShortNote(name: String) -> String? {
+        let missing = framesMissing
+        guard missing > 0, let declaredFrameCount else { return nil }
+        let rate = Double(format.sampleRate)
+        return "\(name): the file ends early: its header announces \(formatSeconds(Double(declaredFrameCount) / rate)) of audio, "
+            + "it holds \(formatSeconds(Double(declaredFrameCount - missing) / rate)); what it holds was used"
+    }
 
     /// Frames decoded per block.
     public static let blockFrames = 4_096
@@ -48,7 +66,10 @@ public final class WAVReader {
         let got = try raw.withUnsafeMutableBytes { buf throws in
             try source.readFully(into: UnsafeMutableRawBufferPointer(rebasing: buf[carry..<carry + want]))
         }
-        if let left = remainingBytes { remainingBytes = left - got }
+        if let left = remainingBytes {
+            remainingBytes = left - got
+            if got < want { cutShort = true }
+        }
         let available = carry + got
         let frames = available / bpf
         let channels = format.channels

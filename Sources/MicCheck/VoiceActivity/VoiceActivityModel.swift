@@ -146,7 +146,7 @@ public struct VoiceActivityModel: Sendable, Equatable {
     public init(json data: Data) throws(LoadError) {
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch {
-            throw .notAModel("\(error)")
+            throw .notAModel(DecodingError.sentence(for: error, whole: "the model"))
         }
         guard file.format == "miccheck-vad", file.version == 1 else {
             throw .notAModel("format \(file.format) version \(file.version)")

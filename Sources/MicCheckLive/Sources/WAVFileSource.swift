@@ -92,6 +92,9 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
         }
     }
 
+    /// A file whose data chunk was cut short: how much of it was there. Read after the last read.
+    public var closingNote: String? { reader.cutShortNote(name: name) }
+
     /// A reader's error as a source error naming the file.
     public static func error(_ error: any Error, name: String) -> AudioSourceError {
         guard let e = error as? AudioInputError else { return AudioSourceError(.unreadable, "\(name): could not be read: \(error)") }

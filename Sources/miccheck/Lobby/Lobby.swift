@@ -62,8 +62,9 @@ struct Lobby: ParsableCommand {
     func run() throws {
         let description = try loadCall()
         let log = try events.map { path in
-            guard let log = EventLog(path: path) else { throw reported(("miccheck: \(path): cannot be written.", ExitStatus.noInput)) }
-            return log
+            do throws(EventLog.OpenError) { return try EventLog(path: path) } catch {
+                throw reported(("miccheck: \(path): the event log cannot be written (\(error.reason)).", ExitStatus.runtimeFailure))
+            }
         }
         let clock = ContinuousCallClock()
         var permissions = Permissions(camera: CameraProbe.probe())
@@ -116,15 +117,27 @@ struct Lobby: ParsableCommand {
 }
 
 /// JSON Lines of what happened in the lobby, `clock` in seconds since it started, flushed per line.
+/// The path may be a FIFO or a terminal as well as a file. A write that fails (a full disk) ends the log with
+/// one warning; the lobby goes on.
 final class EventLog {
-    private let handle: FileHandle
+    struct OpenError: Error { var reason: String }
+    private let fd: Int32
+    private var failed = false
 
-    init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else { return nil }
-        handle = h
+    init(path: String) throws(OpenError) {
+        if nonRegularKind(path) == "a directory" { throw OpenError(reason: "it is a directory") }
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OpenError(reason: String(cString: strerror(errno))) }
     }
 
+    deinit { close(fd) }
+
     func write(_ fields: [(String, JSONValue)], clock: Double) {
-        handle.write(Data((JSONLines.object(fields + [("clock", .number(clock, decimals: 3))]) + "\n").utf8))
+        guard !failed else { return }
+        let line = JSONLines.object(fields + [("clock", .number(clock, decimals: 3))]) + "\n"
+        if let reason = Array(line.utf8).withUnsafeBytes({ writeAll(fd, $0) }) {
+            failed = true
+            printError("miccheck: the event log stopped: \(reason).")
+        }
     }
 }
