@@ -19,8 +19,13 @@ let binary: URL = {
 }()
 
 func miccheck(_ args: [String], environment: [String: String]? = nil) throws -> Run {
+    try run(binary, args, environment: environment)
+}
+
+/// Runs `executable` with `args` and collects what it prints.
+func run(_ executable: URL, _ args: [String], environment: [String: String]? = nil) throws -> Run {
     let p = Process()
-    p.executableURL = binary
+    p.executableURL = executable
     p.arguments = args
     if let environment { p.environment = environment }
     let out = Pipe(), err = Pipe()
