@@ -132,7 +132,7 @@ func partialPath(for path: String) -> String {
 func writeReplacing(_ path: String, _ data: Data) -> String? {
     let temporary = partialPath(for: path)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return String(cString: strerror(errno)) }
+    guard fd >= 0 else { return createFailureReason(errno) }
     var failure = data.withUnsafeBytes { writeAll(fd, $0) }
     if failure == nil, fsync(fd) != 0, errno != EINVAL { failure = String(cString: strerror(errno)) }
     close(fd)

@@ -120,7 +120,7 @@ struct BadInputTests {
         Row(["process", "--near", "{wav}", "--out", "{fifo}"], 1, "it is a FIFO"),
         Row(["process", "--near", "{wav}", "--out", "/dev/full"], 1, "it is a character device"),
         Row(["lobby", "--demo", "--events", "{dir}"], 1, "it is a directory"),
-        Row(["lobby", "--demo", "--events", "{missing}/events.jsonl"], 1, "No such file or directory"),
+        Row(["lobby", "--demo", "--events", "{missing}/events.jsonl"], 1, "no such folder"),
     ]
 
     @Test("one sentence, the documented status, no crash, no output file", arguments: rows)

@@ -31,7 +31,7 @@ public final class WAVFileWriter {
     public init(path: String, sampleRate: Int) throws(WriteError) {
         guard sampleRate > 0 else { throw WriteError(path: path, reason: "sample rate must be positive") }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteError(path: path, reason: Self.reasonForCreate(path, errno: errno)) }
+        guard fd >= 0 else { throw WriteError(path: path, reason: createFailureReason(errno)) }
         self.path = path
         self.sampleRate = sampleRate
         self.fd = fd
@@ -80,14 +80,6 @@ public final class WAVFileWriter {
         if let reason = data.withUnsafeBytes({ writeAll(fd, $0) }) { throw WriteError(path: path, reason: reason) }
     }
 
-    private static func reasonForCreate(_ path: String, errno: Int32) -> String {
-        switch errno {
-        case ENOENT: "no such folder"
-        case EISDIR: "it is a directory"
-        case EACCES, EPERM: "permission denied"
-        default: String(cString: strerror(errno))
-        }
-    }
 
     private static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
     private static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xFF) } }
@@ -104,4 +96,14 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
         done += n
     }
     return nil
+}
+
+/// Why a file could not be created, from `open(2)`'s errno, in the words MicCheck's errors use.
+package func createFailureReason(_ errno: Int32) -> String {
+    switch errno {
+    case ENOENT: "no such folder"
+    case EISDIR: "it is a directory"
+    case EACCES, EPERM: "permission denied"
+    default: String(cString: strerror(errno))
+    }
 }

@@ -125,9 +125,8 @@ final class EventLog {
     private var failed = false
 
     init(path: String) throws(OpenError) {
-        if nonRegularKind(path) == "a directory" { throw OpenError(reason: "it is a directory") }
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OpenError(reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw OpenError(reason: createFailureReason(errno)) }
     }
 
     deinit { close(fd) }
