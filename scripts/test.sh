@@ -2,8 +2,22 @@
 # Builds MicCheck and runs every test: unit tests, the public corpus when ../shared is beside the repo,
 # live capture against private PulseAudio servers, the command-line tests, which run the built binary, and
 # calls across two server nodes on a private PostgreSQL.
+#
+# MICCHECK_SANITIZE=address runs the same suites built with AddressSanitizer (the command-line tests run an
+# instrumented miccheck too); MICCHECK_SANITIZE=thread runs the threaded suites (live capture, the sample
+# ring, the server and presence, voice processing) and the live ones under ThreadSanitizer. Each builds in
+# .build/address or .build/thread; the two-node and browser tests, which run release binaries, are left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+sanitize=${MICCHECK_SANITIZE:-}
+san=()
+case "$sanitize" in
+"") ;;
+address|thread)
+    # lld: ld.gold fails on the sanitizers' debug information.
+    san=(--sanitize="$sanitize" --scratch-path ".build/$sanitize" -Xswiftc -use-ld=lld) ;;
+*) echo "test.sh: MICCHECK_SANITIZE must be address or thread" >&2; exit 64 ;;
+esac
 bash scripts/setup.sh postgresql
 
 # A private PulseAudio server for the whole run, so that nothing in the tests can reach the user's own
@@ -21,7 +35,7 @@ export MICCHECK_TEST_POSTGRES=$(bash scripts/postgres-server.sh url "$pg_dir")
 trap 'bash scripts/pulse-server.sh stop "$MICCHECK_PA_DIR"; bash scripts/postgres-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 
 log=$(mktemp)
-if ! swift build --build-tests >"$log" 2>&1; then cat "$log"; exit 1; fi
+if ! swift build --build-tests "${san[@]}" >"$log" 2>&1; then cat "$log"; exit 1; fi
 # Our warnings and errors (a dependency's notes about its own files are not ours).
 grep -E "warning:|error:" "$log" | grep -v -E "^warning: 'main'|^warning: '[a-z-]+': found [0-9]+ file" || true
 rm -f "$log"
@@ -30,10 +44,19 @@ rm -f "$log"
 # beside the corpus test, a real-time echo canceller and 10 ms capture deadlines starve, and what is
 # measured is the load. `swift test` cannot select by tag on Linux: the tags are read from the sources.
 live=$(python3 scripts/tagged-suites.py live)
-tests() { swift test "$@" 2>&1 | grep -v -E "^\s*[◇↳]"; }
+tests() { swift test --skip-build "${san[@]}" "$@" 2>&1 | grep -v -E "^\s*[◇↳]"; }
 status=0
-tests --skip "$live" || status=1
+if [ "$sanitize" = thread ]; then
+    # Only the suites that run threads of their own; the signal processing is single-threaded.
+    tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || status=1
+else
+    tests --skip "$live" || status=1
+fi
 tests --no-parallel --filter "$live" || status=1
+[ -n "$sanitize" ] && exit "$status"
+# Five minutes of live capture while its PulseAudio server is killed, stopped and its source unplugged
+# (the hour-long soak of Guides/LiveCapture.md, shortened).
+python3 scripts/soak.py --minutes 5 --fault-every 45 --binary .build/debug/miccheck || status=1
 # Calls across two `miccheck serve` nodes sharing presence through PostgreSQL.
 bash scripts/presence-tests.sh || status=1
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
