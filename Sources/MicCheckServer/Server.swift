@@ -274,3 +274,17 @@ final class Shared<Value: Sendable>: Sendable {
         try value.withLock { (v: inout Value) throws(E) -> R in try body(&v) }
     }
 }
+
+extension CallServer {
+    /// Why the server could not listen on `host`, in words, when the error is one a user can act on:
+    /// a port in use, an address this machine does not have, a port below 1024 without the right.
+    public static func listenFailure(_ error: any Error, host: String) -> String? {
+        guard let error = error as? IOError else { return nil }
+        switch error.errnoCode {
+        case EADDRINUSE: return "the port is in use (another server?); choose another with --port, or --port 0 for any free one"
+        case EADDRNOTAVAIL: return "\(host) is not an address of this machine"
+        case EACCES: return "this user may not listen on ports below 1024; choose a higher --port"
+        default: return nil
+        }
+    }
+}

@@ -7,9 +7,9 @@ struct MicCheckCommand: AsyncParsableCommand {
         commandName: "miccheck",
         abstract: "What the local microphone hears: levels, speech, and whether it works at all.",
         discussion: """
-            Exit status: 0 on success, 1 on a runtime failure, 64 on bad arguments, 65 on unreadable \
-            or malformed audio, 66 on a missing or unreadable file or source, 69 when no audio server \
-            answers, 77 when the audio server refuses access.
+            Exit status: 0 on success, 1 on a runtime failure (an output that cannot be written), 64 on \
+            bad arguments, 65 on unreadable or malformed audio, 66 on a missing or unreadable file or \
+            source, 69 when no audio server answers, 77 when the audio server refuses access.
             """,
         version: "0.1.0",
         subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, Token.self, ProcessFiles.self, Features.self, DuckGuard.self]

@@ -104,7 +104,8 @@ struct Serve: AsyncParsableCommand {
                 out.flush()
             }.runService()
         } catch {
-            throw reported(("miccheck: cannot serve on \(host):\(port): \(error).", ExitStatus.unavailable))
+            let why = CallServer.listenFailure(error, host: host) ?? "\(error)"
+            throw reported(("miccheck: cannot serve on \(host):\(port): \(why).", ExitStatus.unavailable))
         }
     }
 }

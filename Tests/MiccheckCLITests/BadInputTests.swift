@@ -100,6 +100,7 @@ struct BadInputTests {
         // Servers and sources that are not there
         Row(["listen", "--server", "unix:{missing}", "--duration", "1"], 69, "no PulseAudio server"),
         Row(["devices", "--server", "unix:{missing}"], 69, "no PulseAudio server"),
+        Row(["serve", "--host", "192.0.2.1", "--port", "0", "--insecure-open-calls"], 69, "192.0.2.1 is not an address of this machine"),
         // Models and call descriptions
         Row(["analyze", "--sample", "--model", "{missing}"], 66, "no such file"),
         Row(["analyze", "--sample", "--model", "{dir}"], 66, "is a directory"),
@@ -146,6 +147,22 @@ struct BadInputTests {
         expectAnswer(r, 64, "needs 32 or more", "token with a 5-byte secret")
         environment[JoinTokensSecret.name] = Self.secret
         #expect(try miccheck(["token", "--call", "c", "--name", "n"], environment: environment).status == 0)
+    }
+
+    @Test("a port in use: said, with what to do")
+    func portInUse() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        expectAnswer(try miccheck(["serve", "--port", "\(port)"]), 69, "the port is in use", "serve on a port in use")
     }
 
     @Test("a FIFO is read as a stream once a writer opens it, like a file")
