@@ -140,3 +140,26 @@ func writeReplacing(_ path: String, _ data: Data) -> String? {
     if failure != nil { unlink(temporary) }
     return failure
 }
+
+/// Writes all of `bytes` to `fd`, through short writes and interruptions; returns the system's reason
+/// when it cannot (a full disk, a file size limit), or nil.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+    var done = 0
+    while done < bytes.count {
+        let n = write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return String(cString: strerror(errno)) }
+        done += n
+    }
+    return nil
+}
+
+/// Why a file could not be created, from `open(2)`'s errno, in the words MicCheck's errors use.
+func createFailureReason(_ errno: Int32) -> String {
+    switch errno {
+    case ENOENT: "no such folder"
+    case EISDIR: "it is a directory"
+    case EACCES, EPERM: "permission denied"
+    default: String(cString: strerror(errno))
+    }
+}

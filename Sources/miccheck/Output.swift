@@ -1,5 +1,4 @@
 import Foundation
-import MicCheck
 
 /// Buffered writer for standard output: records are written in large blocks, or line by line when
 /// `flushEachLine` is set (live use).

@@ -1,11 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-#endif
 
 /// Writes mono 16-bit PCM WAV files, streamed: samples are written as they come, and the sizes in the
 /// header are filled in by ``finish()``.
@@ -23,24 +16,28 @@ public final class WAVFileWriter {
     public let sampleRate: Int
     /// Samples written so far.
     public private(set) var sampleCount = 0
-    private let fd: Int32
+    private let handle: FileHandle
     private var bytes: [UInt8]
     private var finished = false
 
     /// Creates (or truncates) the file at `path`.
     public init(path: String, sampleRate: Int) throws(WriteError) {
         guard sampleRate > 0 else { throw WriteError(path: path, reason: "sample rate must be positive") }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteError(path: path, reason: createFailureReason(errno)) }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw WriteError(path: path, reason: Self.reasonForCreate(path))
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw WriteError(path: path, reason: "cannot open it for writing")
+        }
         self.path = path
         self.sampleRate = sampleRate
-        self.fd = fd
+        self.handle = handle
         bytes = []
         bytes.reserveCapacity(8_192)
         try write(Self.header(sampleRate: sampleRate, sampleCount: 0))
     }
 
-    deinit { if !finished { close(fd) } }
+    deinit { try? handle.close() }
 
     /// The 44-byte header of a mono 16-bit PCM file holding `sampleCount` samples.
     public static func header(sampleRate: Int, sampleCount: Int) -> [UInt8] {
@@ -68,42 +65,43 @@ public final class WAVFileWriter {
     public func finish() throws(WriteError) {
         guard !finished else { return }
         finished = true
-        defer { close(fd) }
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        try write(Self.header(sampleRate: sampleRate, sampleCount: sampleCount))
-        // The data reaches the disk, or the error (a full disk on a network file system) is reported here.
-        guard fsync(fd) == 0 || errno == EINVAL else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        do {
+            defer { try? handle.close() }
+            try handle.seek(toOffset: 0)
+            try handle.write(contentsOf: Self.header(sampleRate: sampleRate, sampleCount: sampleCount))
+            // The data reaches the disk, or the error (a full disk on a network file system) is reported here.
+            try handle.synchronize()
+        } catch {
+            throw WriteError(path: path, reason: Self.reason(error))
+        }
     }
 
     /// Writes all of `data`, or throws the system's reason (a full disk, a file size limit).
     private func write(_ data: [UInt8]) throws(WriteError) {
-        if let reason = data.withUnsafeBytes({ writeAll(fd, $0) }) { throw WriteError(path: path, reason: reason) }
+        do { try handle.write(contentsOf: data) } catch {
+            throw WriteError(path: path, reason: Self.reason(error))
+        }
     }
 
+    /// The operating system's own words for a failed write ("No space left on device", "File too large"),
+    /// which Foundation keeps as the underlying error.
+    private static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? error.localizedDescription
+    }
+
+    private static func reasonForCreate(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            return "no such folder"
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        return "permission denied"
+    }
 
     private static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
     private static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xFF) } }
-}
-
-/// Writes all of `bytes` to `fd`, through short writes and interruptions; returns the system's reason
-/// when it cannot (a full disk, a file size limit), or nil.
-package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
-    var done = 0
-    while done < bytes.count {
-        let n = systemWrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return String(cString: strerror(errno)) }
-        done += n
-    }
-    return nil
-}
-
-/// Why a file could not be created, from `open(2)`'s errno, in the words MicCheck's errors use.
-package func createFailureReason(_ errno: Int32) -> String {
-    switch errno {
-    case ENOENT: "no such folder"
-    case EISDIR: "it is a directory"
-    case EACCES, EPERM: "permission denied"
-    default: String(cString: strerror(errno))
-    }
 }
