@@ -248,7 +248,10 @@ func residentBytes(of pid: Int32) -> Int? {
 @Suite("miccheck analyze on a long file", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/sox")),
        .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct LongFileTests {
-    @Test("memory stays flat over 5 minutes of 48 kHz audio, in its own process")
+    // Under AddressSanitizer freed memory waits in a quarantine (256 MB) and every byte has a shadow: the
+    // resident size then says nothing about the analysis (scripts/test.sh exports MICCHECK_SANITIZE).
+    @Test("memory stays flat over 5 minutes of 48 kHz audio, in its own process",
+          .disabled(if: !(ProcessInfo.processInfo.environment["MICCHECK_SANITIZE"] ?? "").isEmpty, "resident memory is the sanitizer's"))
     func flatMemory() throws {
         let dir = tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
