@@ -21,7 +21,7 @@ address|thread)
     export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0"
     # The lobby's crash test sends SIGSEGV and checks that the lobby's own handler restores the terminal.
     export ASAN_OPTIONS="handle_segv=0"
-    export TSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/tsan.supp:halt_on_error=0:second_deadlock_stack=1" ;;
+    export TSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/tsan.supp:halt_on_error=0:second_deadlock_stack=1:handle_segv=0" ;;
 *) echo "test.sh: MICCHECK_SANITIZE must be address or thread" >&2; exit 64 ;;
 esac
 bash scripts/setup.sh postgresql
