@@ -17,10 +17,13 @@ case "$sanitize" in
 address|thread)
     # lld: ld.gold fails on the sanitizers' debug information.
     san=(--sanitize="$sanitize" --scratch-path ".build/$sanitize" -Xswiftc -use-ld=lld)
-    # Reports fail the run; the few suppressions each say why they are not MicCheck's (scripts/sanitizers/).
-    export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0"
+    # Reports fail the run; a suppression says why it is not MicCheck's (scripts/sanitizers/tsan.supp).
     # The lobby's crash test sends SIGSEGV and checks that the lobby's own handler restores the terminal.
-    export ASAN_OPTIONS="handle_segv=0"
+    # No LeakSanitizer: it cannot see a reference that Swift keeps with flag bits in the pointer's top byte
+    # (a native String's storage), so it reports live strings as leaked: at the end of one test process most
+    # reports were String storage or Foundation objects of the test harness (Process, URL). Memory growth is
+    # measured instead: the soak's resident memory over an hour, the long-file test's over five minutes of audio.
+    export ASAN_OPTIONS="handle_segv=0:detect_leaks=0"
     export TSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/tsan.supp:halt_on_error=0:second_deadlock_stack=1:handle_segv=0" ;;
 *) echo "test.sh: MICCHECK_SANITIZE must be address or thread" >&2; exit 64 ;;
 esac
