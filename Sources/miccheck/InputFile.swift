@@ -86,7 +86,7 @@ func outputProblem(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return "no such folder" }
         guard isDirectory.boolValue else { return "\(folder) is not a folder" }
-        guard access(folder, W_OK) == 0 else { return "its folder cannot be written: \(String(cString: strerror(errno)))" }
+        guard access(folder, W_OK) == 0 else { return "its folder cannot be written: \(systemReason(errno))" }
     }
     if let kind = nonRegularKind(path) { return "it is \(kind), not a regular file" }
     return nil
@@ -104,7 +104,7 @@ func readSmallFile(_ path: String, limit: Int, what: String) -> Result<Data, Inp
     }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-        return .failure(InputFailure(file: path, message: "cannot be read (\(String(cString: strerror(errno))))", status: ExitStatus.noInput))
+        return .failure(InputFailure(file: path, message: "cannot be read (\(systemReason(errno)))", status: ExitStatus.noInput))
     }
     let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     var data = Data()
@@ -133,26 +133,29 @@ func writeReplacing(_ path: String, _ data: Data) -> String? {
     let temporary = partialPath(for: path)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return createFailureReason(errno) }
-    var failure = data.withUnsafeBytes { writeAll(fd, $0) }
-    if failure == nil, fsync(fd) != 0, errno != EINVAL { failure = String(cString: strerror(errno)) }
+    var failure = data.withUnsafeBytes { writeAll(fd, $0) }.map(systemReason)
+    if failure == nil, fsync(fd) != 0, errno != EINVAL { failure = systemReason(errno) }
     close(fd)
-    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil, rename(temporary, path) != 0 { failure = systemReason(errno) }
     if failure != nil { unlink(temporary) }
     return failure
 }
 
-/// Writes all of `bytes` to `fd`, through short writes and interruptions; returns the system's reason
-/// when it cannot (a full disk, a file size limit), or nil.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+/// Writes all of `bytes` to `fd`, through short writes and interruptions; returns the errno when it cannot
+/// (ENOSPC: a full disk, EFBIG: a file size limit, EPIPE: the reader went away), or nil.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
     var done = 0
     while done < bytes.count {
         let n = write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
         if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return String(cString: strerror(errno)) }
+        guard n > 0 else { return n == 0 ? EIO : errno }
         done += n
     }
     return nil
 }
+
+/// The system's sentence for an errno ("No space left on device").
+func systemReason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 /// Why a file could not be created, from `open(2)`'s errno, in the words MicCheck's errors use.
 func createFailureReason(_ errno: Int32) -> String {
@@ -160,6 +163,6 @@ func createFailureReason(_ errno: Int32) -> String {
     case ENOENT: "no such folder"
     case EISDIR: "it is a directory"
     case EACCES, EPERM: "permission denied"
-    default: String(cString: strerror(errno))
+    default: systemReason(errno)
     }
 }

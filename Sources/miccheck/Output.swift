@@ -26,8 +26,8 @@ final class OutputWriter {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        if failure == nil, let reason = buffer.withUnsafeBytes({ writeAll(1, $0) }) {
-            failure = (reason, errno == EPIPE)
+        if failure == nil, let code = buffer.withUnsafeBytes({ writeAll(1, $0) }) {
+            failure = (systemReason(code), code == EPIPE)
         }
         buffer.removeAll(keepingCapacity: true)
     }

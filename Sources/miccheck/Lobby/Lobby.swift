@@ -134,9 +134,9 @@ final class EventLog {
     func write(_ fields: [(String, JSONValue)], clock: Double) {
         guard !failed else { return }
         let line = JSONLines.object(fields + [("clock", .number(clock, decimals: 3))]) + "\n"
-        if let reason = Array(line.utf8).withUnsafeBytes({ writeAll(fd, $0) }) {
+        if let code = Array(line.utf8).withUnsafeBytes({ writeAll(fd, $0) }) {
             failed = true
-            printError("miccheck: the event log stopped: \(reason).")
+            printError("miccheck: the event log stopped: \(systemReason(code)).")
         }
     }
 }
