@@ -210,9 +210,10 @@ struct VoiceProcessingListenTests {
     @Test("speech from the loudspeaker alone raises speech_started without voice processing, and not with it",
           arguments: [false, true])
     func loudspeakerEcho(voiceProcessing: Bool) throws {
-        // Under ThreadSanitizer the capture path runs several times slower and the echo canceller misses its
-        // 10 ms deadlines, so echo leaks through: what this would measure is the sanitizer, not the canceller.
-        if voiceProcessing, ProcessInfo.processInfo.environment["MICCHECK_SANITIZE"] == "thread" { return }
+        // Under a sanitizer the capture path runs several times slower and, on a busy machine, the echo canceller
+        // misses its 10 ms deadlines, so echo leaks through: what this would measure is the sanitizer, not the
+        // canceller (under AddressSanitizer it passed on a quiet machine and failed twice beside other work).
+        if voiceProcessing, !(ProcessInfo.processInfo.environment["MICCHECK_SANITIZE"] ?? "").isEmpty { return }
         let (p, status, t0) = try Self.run { server in
             let far = try FarVoice("clean_01_asterisk-en-allison", in: server.directory)
             let p = try LiveProcess(["listen", "--format", "jsonl", "--duration", "14"] + (voiceProcessing ? ["--voice-processing"] : []),
