@@ -26,13 +26,7 @@ struct InputFailure: Error {
 
 /// Opens `path` as a WAV reader, mapping every way it can fail onto one sentence and a status.
 func openWAV(_ path: String) -> Result<WAVReader, InputFailure> {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        return .failure(InputFailure(file: path, message: "no such file", status: ExitStatus.noInput))
-    }
-    if isDirectory.boolValue {
-        return .failure(InputFailure(file: path, message: "is a directory, not an audio file", status: ExitStatus.noInput))
-    }
+    if let missing = missingOrDirectory(path, what: "an audio file") { return .failure(missing) }
     guard FileManager.default.isReadableFile(atPath: path) else {
         return .failure(InputFailure(file: path, message: "cannot be read (permission denied)", status: ExitStatus.noInput))
     }
@@ -95,13 +89,7 @@ func outputProblem(_ path: String) -> String? {
 /// A small file read whole (a call description, a voice model), at most `limit` bytes, or why not: missing,
 /// a directory, unreadable (66), or larger than `limit` (65: `/dev/zero` is refused rather than read forever).
 func readSmallFile(_ path: String, limit: Int, what: String) -> Result<Data, InputFailure> {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        return .failure(InputFailure(file: path, message: "no such file", status: ExitStatus.noInput))
-    }
-    if isDirectory.boolValue {
-        return .failure(InputFailure(file: path, message: "is a directory, not \(what)", status: ExitStatus.noInput))
-    }
+    if let missing = missingOrDirectory(path, what: what) { return .failure(missing) }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
         return .failure(InputFailure(file: path, message: "cannot be read (\(systemReason(errno)))", status: ExitStatus.noInput))
@@ -165,4 +153,13 @@ func createFailureReason(_ errno: Int32) -> String {
     case EACCES, EPERM: "permission denied"
     default: systemReason(errno)
     }
+}
+
+/// An input that is not there, or is a directory rather than `what` ("an audio file"): 66 with its sentence.
+func missingOrDirectory(_ path: String, what: String) -> InputFailure? {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        return InputFailure(file: path, message: "no such file", status: ExitStatus.noInput)
+    }
+    return isDirectory.boolValue ? InputFailure(file: path, message: "is a directory, not \(what)", status: ExitStatus.noInput) : nil
 }
