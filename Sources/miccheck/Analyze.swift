@@ -178,7 +178,7 @@ struct Analyze: ParsableCommand {
             plotter?.add(record)
             switch record {
             case .frame(let f):
-                if format == .jsonl { out.line(JSONLines.frame(f)) }
+                if format == .jsonl { out.frame(f) }
                 progress?.update(Int((f.time + 0.01) * Double(rate)))
             case .event(let e):
                 if format != .text || events.count < 100_000 { events.append(e) }

@@ -238,7 +238,7 @@ final class LiveDisplay {
             now = f.time
             level = f.levelDB
             speaking = f.isSpeaking
-            if format == .jsonl { out.line(JSONLines.frame(f)) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
+            if format == .jsonl { out.frame(f) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
         case .event(let e):
             if format == .jsonl { out.line(JSONLines.event(e)); return }
             above(timelineLine(e, source: source))

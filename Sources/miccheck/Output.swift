@@ -1,4 +1,5 @@
 import Foundation
+import MicCheck
 
 /// Buffered writer for standard output: records are written in large blocks, or line by line when
 /// `flushEachLine` is set (live use).
@@ -14,6 +15,13 @@ final class OutputWriter {
 
     func line(_ s: String) {
         buffer.append(contentsOf: s.utf8)
+        buffer.append(10)
+        if flushEachLine || buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes a frame record's line (JSON Lines), straight into the buffer.
+    func frame(_ f: AnalysisFrame) {
+        JSONLines.appendFrame(f, to: &buffer)
         buffer.append(10)
         if flushEachLine || buffer.count >= 1 << 16 { flush() }
     }

@@ -78,4 +78,49 @@ import Testing
         #expect(records.map { $0["event"] as? String } == events.map(\.name))
         #expect(events.contains { $0.name == "speech_started" })
     }
+
+    /// `fixed` writes digits itself (no `printf`, no locale); this holds it to the plain rule it states,
+    /// written out here with strings: half away from zero, the sign only when a digit survives rounding.
+    @Test func fixedDecimalsFollowTheRule() {
+        func reference(_ value: Double, _ decimals: Int) -> String {
+            let scale = (0..<decimals).reduce(1.0) { r, _ in r * 10 }
+            let n = Int((abs(value) * scale).rounded())
+            var s = (value < 0 && n != 0 ? "-" : "") + String(n / Int(scale))
+            if decimals > 0 {
+                let frac = String(n % Int(scale))
+                s += "." + String(repeating: "0", count: decimals - frac.count) + frac
+            }
+            return s
+        }
+        var generator = SeededGenerator(seed: 11)
+        var values: [Double] = [0, -0.0, 0.005, -0.004, 0.0449, 9.995, -160, 1e-9, 123_456.789, -0.95, 0.0005, 2.675]
+        for _ in 0..<20_000 {
+            let magnitude = Double.random(in: -6...7, using: &generator)
+            values.append((Bool.random(using: &generator) ? 1 : -1) * Double.random(in: 0...1, using: &generator) * pow(10, magnitude))
+        }
+        for value in values {
+            for decimals in 0...4 {
+                #expect(fixed(value, decimals) == reference(value, decimals), "\(value) with \(decimals) decimals")
+            }
+        }
+        #expect(fixed(.nan, 2) == "0")
+        #expect(fixed(-.infinity, 1) == "0")
+        #expect(fixed(1e300, 2) == String(1e300))
+    }
+
+    /// The bytes a frame record is written as are its line's UTF-8.
+    @Test func frameBytesAreTheLine() {
+        var generator = SeededGenerator(seed: 5)
+        var bytes: [UInt8] = Array("x".utf8)
+        for k in 0..<2_000 {
+            let f = AnalysisFrame(index: k, time: Double(k) / 100, levelDB: Float.random(in: -160...0, using: &generator),
+                                  peakDB: 0, probability: Float.random(in: 0...1, using: &generator),
+                                  isSpeech: Bool.random(using: &generator), isSpeaking: false)
+            bytes.removeSubrange(1...)
+            JSONLines.appendFrame(f, to: &bytes)
+            #expect(String(decoding: bytes.dropFirst(), as: UTF8.self) == JSONLines.frame(f))
+            #expect(JSONLines.frame(f) == "{\"t\": \(fixed(f.time, 2)), \"level_db\": \(fixed(Double(f.levelDB), 1)), "
+                    + "\"prob\": \(fixed(Double(f.probability), 3)), \"speech\": \(f.isSpeech)}")
+        }
+    }
 }

@@ -85,19 +85,42 @@ public func formatSeconds(_ t: Double) -> String {
     return "\(hundredths / 100).\(frac < 10 ? "0" : "")\(frac) s"
 }
 
-/// `value` with a fixed number of decimals, without locale or `printf` ("-31.2", "0.93", "1.23").
+/// `value` with a fixed number of decimals, without locale or `printf` ("-31.2", "0.93", "1.23"): half
+/// away from zero; "0" for a value that is not finite.
 public func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "0" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e15 else { return String(value) }
+    var bytes: [UInt8] = []
+    appendFixed(value, decimals, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// ``fixed(_:_:)``'s text appended to `bytes` as UTF-8 (ASCII), digit by digit, with no string made.
+public func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
+    guard value.isFinite else { bytes.append(UInt8(ascii: "0")); return }
+    var scale = 1
+    for _ in 0..<max(0, decimals) { scale *= 10 }
+    let scaled = (abs(value) * Double(scale)).rounded()
+    guard scaled < 9e15 else { bytes.append(contentsOf: String(value).utf8); return }
     let n = Int(scaled)
-    let whole = n / Int(scale)
-    var s = (value < 0 && n != 0 ? "-" : "") + String(whole)
+    if value < 0 && n != 0 { bytes.append(UInt8(ascii: "-")) }
+    appendDigits(n / scale, minimumCount: 1, to: &bytes)
     if decimals > 0 {
-        let frac = String(n % Int(scale))
-        s += "." + String(repeating: "0", count: decimals - frac.count) + frac
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(n % scale, minimumCount: decimals, to: &bytes)
     }
-    return s
+}
+
+/// The decimal digits of `n` (0 or more), zero-padded on the left to `minimumCount`.
+private func appendDigits(_ n: Int, minimumCount: Int, to bytes: inout [UInt8]) {
+    var digits: (UInt64, UInt64) = (0, 0)   // up to 32 digits, most significant last; no buffer allocated
+    var count = 0
+    var rest = n
+    withUnsafeMutableBytes(of: &digits) { d in
+        repeat {
+            d[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            count += 1
+        } while rest > 0 && count < 16
+        while count < min(minimumCount, 16) { d[count] = UInt8(ascii: "0"); count += 1 }
+        for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
+    }
 }
