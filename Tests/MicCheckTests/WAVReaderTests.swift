@@ -38,6 +38,28 @@ struct WAVReaderTests {
         }
     }
 
+    @Test("reads 16-bit mono exactly: every code is its value over 32768")
+    func sixteenBitExact() throws {
+        let codes: [Int16] = [Int16.min, -1, 0, 1, Int16.max, -12_345, 23_456] + (0..<3_000).map { Int16(truncatingIfNeeded: $0 &* 7_919) }
+        var data: [UInt8] = []
+        for c in codes { data += [UInt8(truncatingIfNeeded: c), UInt8(truncatingIfNeeded: c >> 8)] }
+        var file = WAVWriter.file(interleaved: [], sampleRate: 16_000, channels: 1, encoding: .signedInt16)
+        file += data
+        // The header's data size says 0; patch it (and the RIFF size) to the samples appended.
+        func put(_ v: Int, at i: Int) { for k in 0..<4 { file[i + k] = UInt8(truncatingIfNeeded: v >> (8 * k)) } }
+        put(file.count - 8, at: 4)
+        put(data.count, at: file.count - data.count - 4)
+        let reader = try WAVReader(source: MemoryByteSource(file))
+        var samples: [Float] = []
+        var block = [Float](repeating: 0, count: 257)
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            if n == 0 { break }
+            samples += block[0..<n]
+        }
+        #expect(samples == codes.map { Float($0) / 32_768 })
+    }
+
     @Test("averages channels to mono")
     func downmix() throws {
         var interleaved: [Float] = []
