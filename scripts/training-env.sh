@@ -6,7 +6,7 @@
 #   bash scripts/training-env.sh            then   .build/train-venv/bin/python training/train_vad.py ...
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh espeak-ng sox python3-venv >&2
+bash scripts/setup.sh espeak-ng sox libsox-fmt-base python3-venv >&2   # libsox-fmt-base: GSM and G.711 for the telephone channel
 venv=.build/train-venv
 if ! "$venv/bin/python" -c "import torch, sklearn, soundfile, scipy, onnxruntime, silero_vad" 2>/dev/null; then
     echo "training-env: installing training/requirements.txt into $venv (PyTorch: a few GB)" >&2

@@ -14,6 +14,8 @@ much seeds gain together, before one model is distilled from them).
 
 usage: python3 training/tune_events.py [--split ../shared/corpus] [--binary .build/release/miccheck]
                                        [--model M.json [--model M2.json ...]]
+                                       [--starts 0.6,0.7 --ends 0.5,0.7 --mins 1,2,3 --hangs 30]   (a smaller grid,
+                                        for a large split such as a validation fold's --fold-corpus)
 """
 import argparse, itertools, json, os, subprocess, sys
 import numpy as np
@@ -53,8 +55,15 @@ def main():
     ap.add_argument("--model", action="append",
                     help="a model file to evaluate instead of the bundled one; given more than once, the models' "
                          "probabilities are averaged (they must share a look-ahead)")
+    floats = lambda v: [float(x) for x in v.split(",")]   # noqa: E731
+    ints = lambda v: [int(x) for x in v.split(",")]   # noqa: E731
+    ap.add_argument("--starts", type=floats, default=[0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+                    help="start thresholds of the event grid (comma-separated)")
+    ap.add_argument("--ends", type=floats, default=[0.3, 0.4, 0.5, 0.6, 0.7], help="end thresholds of the grid")
+    ap.add_argument("--mins", type=ints, default=[1, 2, 3, 5, 8], help="frames at or above the start threshold")
+    ap.add_argument("--hangs", type=ints, default=[5, 8, 10, 15, 20, 30], help="frames below the end threshold")
     a = ap.parse_args()
-    sys.path.insert(0, os.path.join(a.split, "..", "bench"))
+    sys.path.insert(0, os.path.join(ROOT, "..", "shared", "bench"))
     import score
     models = a.model or [os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")]
     lookaheads = {json.load(open(m)).get("lookahead", 0) for m in models}
@@ -81,14 +90,13 @@ def main():
         for hold in holds:
             tp = fp = fn = 0
             for it, p, y in data:
-                since = np.full(len(p), hold + 1)
-                for i, v in enumerate(p):
-                    since[i] = 0 if v >= th else min((since[i - 1] if i else hold) + 1, hold + 1)
-                d = grid_of(since <= hold, y)
+                # Speech when this frame or one of the `hold` before it is at or above the threshold.
+                held = np.convolve((p >= th).astype(np.int32), np.ones(hold + 1, np.int32))[:len(p)] > 0
+                d = grid_of(held, y)
                 tp += int((d & y).sum()); fp += int((d & ~y).sum()); fn += int((~d & y).sum())
             f1s.append(2 * tp / (2 * tp + fp + fn))
         print(f"{th:5.2f}  " + "".join(f"{f:7.3f}" for f in f1s))
-    grid = itertools.product([0.5, 0.6, 0.7, 0.8, 0.9], [0.3, 0.4, 0.5, 0.6, 0.7], [2, 3, 5, 8], [5, 8, 10, 15, 20, 30])
+    grid = itertools.product(a.starts, a.ends, a.mins, a.hangs)
     rows = []
     for start, end, mf, hang in grid:
         if end > start:
@@ -102,13 +110,15 @@ def main():
             if it.get("scenario") in score.FA_SCENARIOS and not it.get("music_vocals"):
                 fa += len(starts); fa_s += float(it["duration_s"])
         fast = np.mean([l is not None and l <= 0.3 for l in lats])
-        rows.append((fast, fa / fa_s * 3600, start, end, mf, hang))
+        answered = [max(0.0, l) for l in lats if l is not None]   # as score.py: every onset answered, early ones as 0
+        median = 1000 * float(np.median(answered)) if answered else float("nan")
+        rows.append((fast, fa / fa_s * 3600, start, end, mf, hang, median))
     # The settings no other setting beats on both counts, fewest false starts first.
     front = [r for r in rows if not any(o[0] >= r[0] and o[1] <= r[1] and o[:2] != r[:2] for o in rows)]
     front = sorted({r[:2]: r for r in front}.values(), key=lambda r: (r[1], -r[0]))
-    print("events (settings no other beats on both counts): <=300ms   FA/h  start  end  min  hang")
+    print("events (settings no other beats on both counts): <=300ms   FA/h  start  end  min  hang  median ms")
     for r in front:
-        print(f"        {100 * r[0]:5.1f}%  {r[1]:6.1f}  {r[2]:.2f}  {r[3]:.2f}  {r[4]:3d}  {r[5]:3d}")
+        print(f"        {100 * r[0]:5.1f}%  {r[1]:6.1f}  {r[2]:.2f}  {r[3]:.2f}  {r[4]:3d}  {r[5]:3d}  {r[6]:6.0f}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,17 @@ FEATURE_GROUPS = [[0], FLOOR_FEATURES, [4, 5, 18, 19, 20, 21], [6, 7, 8, 9, 25, 
 # --aux-snr: the bands (in 100 Hz bins of a 10 ms frame) whose voice-over-the-rest the auxiliary output learns.
 AUX_BANDS = [(0, 10), (10, 30), (30, 81)]   # below 1 kHz, 1-3 kHz, above 3 kHz
 CROWD_DRAWS = 10   # --babble: draws of a crowd at most, until Silero hears no one speak in it
+# Where ../shared/training's recipes build their material (more_speech/build.py, more_noise/build.py).
+RECIPES = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "miccheck-training")
+# The validation folds: what each holds out, by the start of a voice folder of more_speech (groups of
+# voices: a package in one language, or all of a package's models, which share actors) and by noise
+# package (a file and its telephone twin share their package, so they are held out together). Every
+# fold's sources are ones the model before more_speech and more_noise never heard.
+FOLDS = {
+    "A": ["drascula-it-", "kajongg-female", "openarena-", "btanks-data", "qabcs-data", "wesnoth-1.16-data"],
+    "B": ["fillets-nl-", "nexuiz-", "warzone-", "kajongg-male", "unknown-horizons", "trigger-rally-data",
+          "cube2-data", "boswars-data"],
+}
 
 
 def option(default, help, **argparse_kwargs):
@@ -62,6 +73,26 @@ class Config:
     corpus_hold: list | None = option(None, "with --corpus-voices, speech sources (the labels' speech_source) to "
                                             "leave out, so that the corpus's files of those voices score a model "
                                             "that never heard them", nargs="+", metavar="SOURCE", type=str)
+    more_speech: str = option(os.path.join(RECIPES, "more_speech"),
+                              "the folder ../shared/training/more_speech/build.py builds (real acted, shouted, "
+                              "quiet and radio voices in five languages), or none")
+    more_noise: str = option(os.path.join(RECIPES, "more_noise"),
+                             "the folder ../shared/training/more_noise/build.py builds (real machines, ambience, "
+                             "music, impacts, clicks, some as telephone-band twins), or none")
+    more_speech_mixtures: int = option(2, "mixtures of each more_speech file (the main mixtures' variants in turn)")
+    more_noise_variants: int = option(4, "mixtures of each more_noise file alone, made as --noise-variants' are")
+    nonverbal: bool = option(False, "also train on more_speech's cries, grunts and laughs as speech (off: they are "
+                                    "left out, neither speech nor noise)", action="store_true")
+    telephone: float = option(0.12, "share of all mixtures (speech and noise alike) sent through a telephone channel: "
+                                    "300-3400 Hz, 8 kHz, mu-law, A-law or GSM")
+    lofi: float = option(0.08, "share of all mixtures sent through an 11 kHz channel, half of them 8-bit (as most "
+                               "more_speech voices were recorded)")
+    fold: str = option("A", f"the validation fold: the sources it holds out ({'; '.join(f'{k}: ' + ', '.join(v) for k, v in FOLDS.items())}), "
+                            "or random (a twelfth of all sources, drawn by --split-seed, as before more_speech)",
+                       choices=[*FOLDS, "random"])
+    fold_corpus: str | None = option(None, "write the held-out mixtures of the main set into this folder as a "
+                                           "labelled corpus (WAV and JSON, as ../shared/corpus), for "
+                                           "../shared/bench/score.py to score any detector on them")
     epochs: int = option(30, "passes over the training chunks")
     lr: float = option(3e-3, "Adam's learning rate at the start (a cosine schedule takes it to 0)")
     init: str | None = option(None, "start from this model's weights and input standardisation (fine-tuning) "
@@ -198,6 +229,15 @@ class Config:
             fail("--redraw is a count of draws (0 or more)")
         if not 0 <= self.floor_shrink <= 1:
             fail("--floor-shrink is a share of the training chunks (0...1)")
+        for name, folder, sub in (("--more-speech", self.more_speech, "speech"), ("--more-noise", self.more_noise, "noise")):
+            if folder != "none" and not os.path.isdir(os.path.join(folder, sub)):
+                recipe = name.removeprefix("--").replace("-", "_")
+                fail(f"{name}: {folder} holds no {sub}/ folder: build it with python3 {self.shared}/training/"
+                     f"{recipe}/build.py --out {folder} (or give {name} none)")
+        if not (0 <= self.telephone and 0 <= self.lofi and self.telephone + self.lofi <= 1):
+            fail("--telephone and --lofi are shares of the mixtures (0...1, together at most 1)")
+        if self.more_speech_mixtures < 0 or self.more_noise_variants < 0:
+            fail("--more-speech-mixtures and --more-noise-variants are counts (0 or more)")
         if not self.lr > 0:
             fail("--lr must be above 0")
         if self.init:

@@ -1,12 +1,12 @@
 """The data set of a run: every kind of mixture the configuration asks for, analysed into features, labels,
 validation groups and the teacher's probabilities (kept in --cache files), and the validation split that
 holds out whole voices and noise packages."""
-import os, shutil, sys, tempfile
+import json, os, shutil, sys, tempfile, wave
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 import numpy as np
 
-from .config import AUX_BANDS, FEATURES, SR
+from .config import AUX_BANDS, FEATURES, FOLDS, SR
 from .features import features, frame_labels, teacher_probs
 from .mixtures import (babble_mixtures, corpus_mixtures, effort_mixtures, flite_mixtures, formant_mixtures,
                        make_mixtures, noisy_speech_mixtures, texture_mixtures)
@@ -49,11 +49,19 @@ def build(cfg):
                                         lambda tmp: make(np.random.default_rng(seed), tmp), data))
         return data
 
-    X, Y, G, teacher = loaded(cfg.cache, split_seed, lambda rng, tmp: make_mixtures(cfg, rng, tmp))
+    if cfg.fold_corpus and cfg.cache and os.path.exists(cfg.cache) and not os.path.isdir(cfg.fold_corpus):
+        sys.exit(f"--fold-corpus is written while the main mixtures are built, and {cfg.cache} holds them "
+                 f"already: give another --cache, or leave --fold-corpus out")
+
+    def main_mixtures(rng, tmp):
+        mixes = make_mixtures(cfg, rng, tmp)
+        if cfg.fold_corpus:
+            write_fold_corpus(cfg.fold_corpus, mixes, held_parts(cfg, [m[2] for m in mixes]))
+        return mixes
+
+    X, Y, G, teacher = loaded(cfg.cache, split_seed, main_mixtures)
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
-    parts = sorted({p for g in G for p in g.split("|")})
-    # Its own generator, so that the split is the same with or without --cache.
-    held = set(np.random.default_rng(split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
+    held = held_parts(cfg, G)
 
     def added(suffix, seed, make):
         """The data joined with the mixtures `make(rng, tmp)` builds, with their own generator (`seed`) and
@@ -98,6 +106,39 @@ def build(cfg):
         print(f"teachers: Silero and the mean of {len(cfg.teachers)} models ({cfg.teacher_share:.2f} of it)",
               file=sys.stderr)
     return Dataset(X, Y, G, teacher, aux, held)
+
+
+def held_parts(cfg, G):
+    """The sources (voices and noise packages, the parts of the groups `G`) that validation holds out: those
+    --fold names, or with --fold random a twelfth of all, drawn by --split-seed (its own generator, so
+    that the split is the same with or without --cache)."""
+    parts = sorted({p for g in G for p in g.split("|")})
+    if cfg.fold == "random":
+        return set(np.random.default_rng(cfg.split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
+    return {p for p in parts if any(p.startswith(h) for h in FOLDS[cfg.fold])}
+
+
+def write_fold_corpus(folder, mixes, held):
+    """Every mixture of `mixes` with a held-out source, as a 16-bit WAV and labels (its speech, scenario and
+    music_vocals, as ../shared/corpus's), into `folder`: the fold as a corpus any detector can be
+    scored on with ../shared/bench/score.py."""
+    os.makedirs(folder, exist_ok=True)
+    count = 0
+    for k, m in enumerate(mixes):
+        if not any(p in held for p in m[2].split("|")):
+            continue
+        kind = m[5] if len(m) > 5 else {"scenario": "snr" if m[1] else "noise_only"}
+        name = f"{kind['scenario']}_{k:05d}_{m[2].replace('|', '+')}"
+        pcm = (np.clip(m[0], -1, 1) * 32767).astype("<i2")
+        with wave.open(os.path.join(folder, name + ".wav"), "wb") as w:
+            w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
+        label = {"file": name + ".wav", "duration_s": round(len(pcm) / SR, 3), "scenario": kind["scenario"],
+                 "music_vocals": bool(kind.get("music_vocals")),
+                 "group": m[2], "speech": [[round(a, 3), round(b, 3)] for a, b in m[1]]}
+        with open(os.path.join(folder, name + ".json"), "w") as f:
+            json.dump(label, f)
+        count += 1
+    print(f"fold corpus: {count} mixtures of held-out sources in {folder}", file=sys.stderr)
 
 
 def analysed(cfg, mixes):

@@ -8,7 +8,13 @@ import numpy as np
 from .config import CROWD_DRAWS, SR, TEACHER_DBFS
 from .features import teacher_probs
 from .synth import (active_rms, colour, coloured, espeak_set, fit_loop, flite_set, formant_shifted, pitch_shifted,
-                    read, reverb, rms, speed, stretched, synthetic_noise, texture, voice_effect, SYNTHETIC)
+                    read, reverb, rms, speed, stretched, synthetic_noise, texture, through_channel, voice_effect,
+                    SYNTHETIC)
+
+# The corpus scenario of each of voice_mixture's variants, and the noise categories the corpus calls
+# transients (what --fold-corpus writes in its labels).
+VARIANT_SCENARIO = ["clean", "snr", "snr", "quiet"]
+TRANSIENTS = ("impacts_doors", "clicks", "game_sfx")
 
 
 def flite_mixtures(cfg, rng, tmp):
@@ -29,11 +35,35 @@ def pool_voices(shared):
 
 def pool_noises(shared):
     """The training pool's real noise: (signal, category, package) for every noise file."""
+    return noises_in(os.path.join(shared, "training", "noise"))
+
+
+def noises_in(folder):
+    """(signal, category, package) for every noise file (FLAC and JSON) in `folder`."""
     noise = []
-    for j in sorted(glob.glob(os.path.join(shared, "training", "noise", "*.json"))):
+    for j in sorted(glob.glob(os.path.join(folder, "*.json"))):
         lab = json.load(open(j))
         noise.append((read(j[:-5] + ".flac"), lab["category"], lab.get("source_pkg", "?").split()[0]))
     return noise
+
+
+def more_voices(cfg):
+    """more_speech's voices (none with --more-speech none): (signal, labels, voice folder), without the
+    nonverbal files (cries, grunts, laughs) unless --nonverbal."""
+    if cfg.more_speech == "none":
+        return []
+    voices = []
+    for j in sorted(glob.glob(os.path.join(cfg.more_speech, "speech", "*", "*.json"))):
+        lab = json.load(open(j))
+        if lab.get("nonverbal") and not cfg.nonverbal:
+            continue
+        voices.append((read(j[:-5] + ".flac"), lab["speech"], os.path.basename(os.path.dirname(j))))
+    return voices
+
+
+def more_noises(cfg):
+    """more_noise's files (none with --more-noise none), as `noises_in`."""
+    return [] if cfg.more_noise == "none" else noises_in(os.path.join(cfg.more_noise, "noise"))
 
 
 def synthetic_noises(rng):
@@ -82,20 +112,46 @@ def four_mixtures(rng, speech, noise, tmp, cfg):
             for x, labels, voice in speech for variant in range(4)]
 
 
+def channelled(cfg, rng, mix, tmp, kind):
+    """A mixture (`voice_mixture`'s tuple) through --telephone's or --lofi's channel (or neither), with
+    its corpus scenario (`kind`: {"scenario", "music_vocals"}) as a sixth value."""
+    y = through_channel(rng, mix[0], tmp, cfg.telephone, cfg.lofi)
+    # Kept as float32 (as the 16-bit file it becomes needs), and the voice alone only where the teacher
+    # hears it (--teacher-hears clean) or --aux-snr reads it: a run's mixtures are held in memory at once.
+    clean = mix[3] if cfg.teacher_hears == "clean" or cfg.aux_snr > 0 else None
+    return (y.astype(np.float32), mix[1], mix[2], clean, mix[4], kind)
+
+
 def make_mixtures(cfg, rng, tmp):
     """The main mixtures: the pool's voices and --espeak (and --espeak-short) sets as the four main mixtures
-    each, and every noise file alone --noise-variants times."""
+    each, more_speech's voices as --more-speech-mixtures of them each, every noise file of the pool alone
+    --noise-variants times and every more_noise file --more-noise-variants times; a --telephone and a
+    --lofi share of them all through those channels."""
     speech, noise = pool_voices(cfg.shared), pool_noises(cfg.shared)
     speech += espeak_set(rng, tmp, cfg.espeak)
     if cfg.espeak_short > 0:
         speech += espeak_set(rng, tmp, cfg.espeak_short, short=True)
-    print(f"{len(speech)} speech files, {len(noise)} noise files", file=sys.stderr)
+    more_speech, more_noise = more_voices(cfg), more_noises(cfg)
+    print(f"{len(speech)} speech files and {len(more_speech)} of more_speech, {len(noise)} noise files and "
+          f"{len(more_noise)} of more_noise", file=sys.stderr)
     noise += synthetic_noises(rng)
+    every_noise = noise + more_noise
     # (signal, labels, group for validation, the voice alone at -26 dBFS, the gain that brings the voice
-    # to -26 dBFS; None for noise alone)
-    mixes = four_mixtures(rng, speech, noise, tmp, cfg)
-    for nz, cat, pkg in noise:
-        for variant in range(cfg.noise_variants):
+    # to -26 dBFS (None for noise alone), the corpus scenario)
+    mixes = []
+    for x, labels, voice in speech:
+        for variant in range(4):
+            mixes.append(channelled(cfg, rng, voice_mixture(rng, x, labels, voice, variant, every_noise, tmp, cfg), tmp,
+                                    {"scenario": VARIANT_SCENARIO[variant]}))
+    for k, (x, labels, voice) in enumerate(more_speech):
+        for m in range(cfg.more_speech_mixtures):
+            variant = (k + m * 2) % 4 if cfg.more_speech_mixtures <= 2 else (k + m) % 4
+            mixes.append(channelled(cfg, rng, voice_mixture(rng, x, labels, voice, variant, every_noise, tmp, cfg), tmp,
+                                    {"scenario": VARIANT_SCENARIO[variant]}))
+    plan = [(n, cfg.noise_variants) for n in noise] + [(n, cfg.more_noise_variants) for n in more_noise]
+    for (nz, cat, pkg), variants in plan:
+        kind = {"scenario": "transients" if cat in TRANSIENTS else "noise_only", "music_vocals": cat == "music_vocals"}
+        for variant in range(variants):
             y = colour(rng, nz)
             if variant >= 3:
                 # Played faster or slower: music in another key and tempo, other animals, other machines.
@@ -106,11 +162,12 @@ def make_mixtures(cfg, rng, tmp):
                 y = y * 10 ** (rng.uniform(-55, -12) / 20) / rms(y)
             if rng.random() < 0.6:
                 y = y + coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+            group = pkg
             if rng.random() < 0.3 and cat not in ("silence",):
-                other, _, opkg = noise[rng.integers(len(noise))]
+                other, _, opkg = every_noise[rng.integers(len(every_noise))]
                 y = y + colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other) * 10 ** (rng.uniform(-20, 0) / 20)
-                pkg = pkg + "|" + opkg
-            mixes.append((y, [], pkg, None, None))
+                group = pkg + "|" + opkg
+            mixes.append(channelled(cfg, rng, (y, [], group, None, None), tmp, kind))
     return mixes
 
 

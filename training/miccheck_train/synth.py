@@ -165,10 +165,103 @@ def synthetic_noise(rng, n, kind):
         return y
     if kind == "silence":
         return np.zeros(n)
+    if kind == "blades":
+        return bladed_fan(rng, n)
     raise ValueError(kind)
 
 
-SYNTHETIC = ["white", "pink", "brown", "hum", "fan", "breathing", "clicks", "silence"]
+SYNTHETIC = ["white", "pink", "brown", "hum", "fan", "breathing", "clicks", "silence", "blades"]
+
+
+def bladed_fan(rng, n):
+    """An electric fan as a microphone beside it hears one, unit RMS: broadband air noise (coloured,
+    with a broad resonance) whose loudness beats at the blade rate (10-60 Hz, wandering by a percent or
+    two as the motor hunts), the blade rate's first harmonics as tones, and a mains hum (50 or 60 Hz and
+    its harmonics) or a motor whine. Steady and periodic at a syllable-like rate, the kind of noise a
+    model that keys on modulation calls speech."""
+    t = np.arange(n) / SR
+    rate = rng.uniform(10, 60) * (1 + rng.uniform(0.005, 0.02) * np.sin(2 * np.pi * rng.uniform(0.05, 0.5) * t))
+    phase = 2 * np.pi * np.cumsum(rate) / SR
+    air = coloured(rng, n, rng.uniform(0.5, 1.8))
+    centre = rng.uniform(300, 2500)
+    b, a = sps.butter(2, [centre / 2 / (SR / 2), min(7800, centre * 2) / (SR / 2)], "band")
+    air = 0.5 * air + sps.lfilter(b, a, air) * rng.uniform(0.5, 2)
+    depth = rng.uniform(0.15, 0.8)
+    y = air / rms(air) * (1 + depth * np.sin(phase) + 0.3 * depth * np.sin(2 * phase + rng.uniform(0, 6)))
+    for k in range(1, int(rng.integers(2, 7))):
+        y += np.sin(k * phase + rng.uniform(0, 6)) * rng.uniform(0.02, 0.4) / k
+    if rng.random() < 0.6:
+        f0 = rng.choice([50, 60]) * rng.uniform(0.99, 1.01)
+        y += sum(np.sin(2 * np.pi * f0 * h * t + rng.uniform(0, 6)) * rng.uniform(0.02, 0.3) / h for h in range(1, 7))
+    else:
+        y += np.sin(2 * np.pi * rng.uniform(150, 1200) * t + rng.uniform(0, 6)) * rng.uniform(0.02, 0.2)
+    return y / rms(y)
+
+
+_PHONE_BAND = sps.butter(8, [300, 3400], "band", fs=SR, output="sos")
+
+
+def _companded(x, kind):
+    """`x` (peak below 1) through 8-bit G.711 companding: mu-law or A-law, quantised and expanded."""
+    a = np.abs(np.clip(x, -1, 1)); sign = np.sign(x)
+    if kind == "u-law":
+        c = np.log1p(255 * a) / np.log1p(255)
+        c = np.round(c * 127) / 127
+        return sign * np.expm1(c * np.log1p(255)) / 255
+    A = 87.6
+    c = np.where(a < 1 / A, A * a / (1 + np.log(A)), (1 + np.log(np.maximum(A * a, 1e-12))) / (1 + np.log(A)))
+    c = np.round(c * 127) / 127
+    return sign * np.where(c < 1 / (1 + np.log(A)), c * (1 + np.log(A)) / A, np.exp(c * (1 + np.log(A)) - 1) / A)
+
+
+def telephone(rng, x, tmp):
+    """`x` as a telephone line carries it, at its own RMS: band-passed to 300-3400 Hz, sampled at 8 kHz,
+    coded as G.711 mu-law or A-law or GSM 06.10 full rate (sox), decoded, band-passed again and brought
+    back to 16 kHz. Given to speech and noise alike, so that a telephone band never decides."""
+    level = rms(x)
+    y = sps.resample_poly(sps.sosfilt(_PHONE_BAND, x), 1, 2)
+    peak = np.max(np.abs(y)) + 1e-12
+    y = y / peak * rng.uniform(0.2, 0.9)   # what the line's gain leaves of the codec's range
+    kind = ("u-law", "a-law", "gsm")[int(rng.integers(3))]
+    if kind == "gsm":
+        p = os.path.join(tmp, f"tel{rng.integers(1 << 30)}")
+        sf.write(p + ".wav", y.astype(np.float32), SR // 2, subtype="FLOAT")
+        subprocess.run(["sox", p + ".wav", "-r", "8000", "-c", "1", p + ".gsm"], check=True, capture_output=True)
+        subprocess.run(["sox", p + ".gsm", "-e", "floating-point", "-b", "32", p + "b.wav"], check=True, capture_output=True)
+        z, _ = sf.read(p + "b.wav", dtype="float64")
+        for f in (p + ".wav", p + ".gsm", p + "b.wav"):
+            os.remove(f)
+        y = np.concatenate([z, np.zeros(max(0, len(y) - len(z)))])[:len(y)]
+    else:
+        y = _companded(y, kind)
+    y = sps.sosfilt(_PHONE_BAND, sps.resample_poly(y, 2, 1))
+    y = np.concatenate([y, np.zeros(max(0, len(x) - len(y)))])[:len(x)]
+    return y * level / rms(y)
+
+
+def low_fidelity(rng, x):
+    """`x` as an old game or a cheap recorder keeps it, at its own RMS: sampled at 11025 Hz (nothing above
+    5.5 kHz) and, half the time, quantised to 8 bits near full scale (a hiss under everything), as 60 %
+    of the more_speech voices are. Given to noise and speech alike, so that neither cue means speech."""
+    level = rms(x)
+    y = sps.resample_poly(x, 441, 640)
+    if rng.random() < 0.5:
+        peak = np.max(np.abs(y)) + 1e-12
+        g = rng.uniform(0.5, 1) / peak
+        y = np.round(y * g * 127) / 127 / g
+    y = sps.resample_poly(y, 640, 441)
+    y = np.concatenate([y, np.zeros(max(0, len(x) - len(y)))])[:len(x)]
+    return y * level / rms(y)
+
+
+def through_channel(rng, x, tmp, telephone_share, lofi_share):
+    """`x`, or with probability `telephone_share` `telephone(x)`, else with `lofi_share` `low_fidelity(x)`."""
+    u = rng.random()
+    if u < telephone_share:
+        return telephone(rng, x, tmp)
+    if u < telephone_share + lofi_share:
+        return low_fidelity(rng, x)
+    return x
 
 
 def texture(rng, n):
