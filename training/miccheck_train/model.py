@@ -79,6 +79,7 @@ def export(net, mean, scale, cfg, path):
     model = {
         "format": "miccheck-vad", "version": 1, "features": d, "featureNames": feature_names(cfg.binary)[:d],
         "lookahead": cfg.lookahead, "trainedBy": "training/train_vad.py", "seed": cfg.seed, "splitSeed": cfg.split_seed,
+        "fold": "none" if cfg.no_validation else cfg.fold,
         "inputMean": t(mean), "inputScale": t(scale),
         "dense": {"inputs": d, "outputs": cfg.dense, "weights": t(net.inp.weight), "bias": t(net.inp.bias)},
         "gru": {"inputs": cfg.dense, "hidden": cfg.hidden,
