@@ -20,13 +20,13 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Seconds of audio before a speech start that belong to the utterance (reported as audio_start).")
     var prefixPadding: Double = SpeechEventDetector.Configuration.default.prefixPadding
 
-    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.7; 0.8 with listen --voice-processing).")
+    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.8, as with listen --voice-processing).")
     var startThreshold: Float?
 
     @Option(help: "Speech probability (0-1) below which speech may end (default: 0.7, or the start threshold if that is lower).")
     var endThreshold: Float?
 
-    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.03; 0.1 with listen --voice-processing).")
+    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.01, one frame; 0.1 with listen --voice-processing).")
     var minSpeech: Double?
 
     @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing).")
@@ -45,8 +45,8 @@ struct SpeechOptions: ParsableArguments {
         if let minSpeechLevel, !(minSpeechLevel.isFinite && (-160...0).contains(minSpeechLevel)) {
             throw ValidationError("--min-speech-level must be between -160 and 0 dBFS.")
         }
-        // Against the lower of the modes' default starts when --start-threshold is not given (0.7; 0.8 after
-        // echo cancellation), so that an end threshold accepted here is below the start in every mode.
+        // Against the lower of the modes' default starts when --start-threshold is not given (0.8 in both
+        // today), so that an end threshold accepted here is below the start in every mode.
         let defaultStart = min(SpeechEventDetector.Configuration.default.startThreshold,
                                SpeechEventDetector.Configuration.afterEchoCancellation.startThreshold)
         guard (endThreshold ?? 0) <= startThreshold ?? defaultStart else {

@@ -18,7 +18,7 @@ struct VADSessionTests {
         #expect(s.string("encoding") == "pcm_s16le")
         #expect(s.int("prefix_padding_ms") == 200)
         #expect(s.int("silence_duration_ms") == 300)
-        #expect(s.double("threshold") == 0.7)
+        #expect(s.double("threshold") == 0.8)
         #expect(s.bool("muted") == false)
         #expect(s.int("level_interval_ms") == 100)
         #expect(s.int("idle_timeout_ms") == 10_000)

@@ -50,16 +50,16 @@ struct SpeechEventTests {
         #expect(got == expected)
     }
 
-    @Test("the defaults: start at 0.7 held for 30 ms, end below 0.7 held for 300 ms")
+    @Test("the defaults: start on one frame at 0.8, end below 0.7 held for 300 ms")
     func defaults() {
         var d = SpeechEventDetector()
-        let p: [Float] = [0.9, 0.9, 0.65] + [0.7, 0.7, 0.7] + [Float](repeating: 0.7, count: 10)
+        let p: [Float] = [0.79, 0.7, 0.75] + [0.8, 0.7, 0.7] + [Float](repeating: 0.7, count: 10)
             + [Float](repeating: 0.6, count: 35)
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
-        // Two frames then a dip below 0.7 do not start; three at exactly 0.7 do (frame 5). A 0.7 is
-        // not below 0.7: the end comes 30 frames into the 0.6s (frame 45).
-        #expect(got == [5: .started, 45: .ended])
+        // Frames under 0.8 do not start; the first at exactly 0.8 does (frame 3). A 0.7 is not below
+        // 0.7: the end comes 30 frames into the 0.6s (frame 45).
+        #expect(got == [3: .started, 45: .ended])
     }
 
     @Test("the level rule fires while any of the last three levels is above -50 dBFS")
