@@ -93,7 +93,7 @@ class Config:
     fold_corpus: str | None = option(None, "write the held-out mixtures of the main set into this folder as a "
                                            "labelled corpus (WAV and JSON, as ../shared/corpus), for "
                                            "../shared/bench/score.py to score any detector on them")
-    epochs: int = option(30, "passes over the training chunks")
+    epochs: int = option(20, "passes over the training chunks (run A1, the bundled model: 20)")
     lr: float = option(3e-3, "Adam's learning rate at the start (a cosine schedule takes it to 0)")
     init: str | None = option(None, "start from this model's weights and input standardisation (fine-tuning) "
                                     "instead of at random; with more --dense or --hidden units (or --features 50 "
