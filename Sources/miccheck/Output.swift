@@ -15,13 +15,17 @@ final class OutputWriter {
 
     func line(_ s: String) {
         buffer.append(contentsOf: s.utf8)
-        buffer.append(10)
-        if flushEachLine || buffer.count >= 1 << 16 { flush() }
+        endLine()
     }
 
     /// Writes a frame record's line (JSON Lines), straight into the buffer.
     func frame(_ f: AnalysisFrame) {
         JSONLines.appendFrame(f, to: &buffer)
+        endLine()
+    }
+
+    /// Ends the record just written: a newline, then a flush when live or when the buffer is full.
+    private func endLine() {
         buffer.append(10)
         if flushEachLine || buffer.count >= 1 << 16 { flush() }
     }
