@@ -1,13 +1,13 @@
 """The data set of a run: every kind of mixture the configuration asks for, analysed into features, labels,
 validation groups and the teacher's probabilities (kept in --cache files), and the validation split that
 holds out whole voices and noise packages."""
-import json, os, shutil, sys, tempfile, wave
+import json, os, shutil, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 import numpy as np
 
 from .config import AUX_BANDS, FEATURES, FOLDS, SR
-from .features import features, frame_labels, teacher_probs
+from .features import features, frame_labels, teacher_probs, write_wav
 from .mixtures import (babble_mixtures, corpus_mixtures, effort_mixtures, flite_mixtures, formant_mixtures,
                        make_mixtures, noisy_speech_mixtures, texture_mixtures)
 from .model import model_probs
@@ -127,12 +127,10 @@ def write_fold_corpus(folder, mixes, held):
     for k, m in enumerate(mixes):
         if not any(p in held for p in m[2].split("|")):
             continue
-        kind = m[5] if len(m) > 5 else {"scenario": "snr" if m[1] else "noise_only"}
+        kind = m[5]   # make_mixtures' corpus scenario
         name = f"{kind['scenario']}_{k:05d}_{m[2].replace('|', '+')}"
-        pcm = (np.clip(m[0], -1, 1) * 32767).astype("<i2")
-        with wave.open(os.path.join(folder, name + ".wav"), "wb") as w:
-            w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
-        label = {"file": name + ".wav", "duration_s": round(len(pcm) / SR, 3), "scenario": kind["scenario"],
+        samples = write_wav(os.path.join(folder, name + ".wav"), m[0])
+        label = {"file": name + ".wav", "duration_s": round(samples / SR, 3), "scenario": kind["scenario"],
                  "music_vocals": bool(kind.get("music_vocals")),
                  "group": m[2], "speech": [[round(a, 3), round(b, 3)] for a, b in m[1]]}
         with open(os.path.join(folder, name + ".json"), "w") as f:

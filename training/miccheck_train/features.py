@@ -7,11 +7,17 @@ import numpy as np
 from .config import FEATURES, SR
 
 
+def write_wav(path, y):
+    """`y` (16 kHz, -1...1) as a 16-bit mono WAV file at `path`; returns its length in samples."""
+    pcm = (np.clip(y, -1, 1) * 32767).astype("<i2")
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
+    return len(pcm)
+
+
 def features(binary, y, path):
     p = path + ".wav"; q = path + ".f32"
-    pcm = (np.clip(y, -1, 1) * 32767).astype("<i2")
-    with wave.open(p, "wb") as w:
-        w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
+    write_wav(p, y)
     f = features_of(binary, p, q)
     os.remove(p); os.remove(q)
     return f
