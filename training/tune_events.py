@@ -115,8 +115,11 @@ def main():
         median = 1000 * float(np.median(answered)) if answered else float("nan")
         rows.append((fast, fa / fa_s * 3600, start, end, mf, hang, median))
     # The settings no other setting beats on both counts, fewest false starts first.
-    front = rows if a.every else [r for r in rows if not any(o[0] >= r[0] and o[1] <= r[1] and o[:2] != r[:2] for o in rows)]
-    front = sorted(front if a.every else {r[:2]: r for r in front}.values(), key=lambda r: (r[1], -r[0]))
+    front = rows
+    if not a.every:
+        front = [r for r in rows if not any(o[0] >= r[0] and o[1] <= r[1] and o[:2] != r[:2] for o in rows)]
+        front = {r[:2]: r for r in front}.values()
+    front = sorted(front, key=lambda r: (r[1], -r[0]))
     print("events (" + ("every setting" if a.every else "settings no other beats on both counts") + "): <=300ms   FA/h  start  end  min  hang  median ms")
     for r in front:
         print(f"        {100 * r[0]:5.1f}%  {r[1]:6.1f}  {r[2]:.2f}  {r[3]:.2f}  {r[4]:3d}  {r[5]:3d}  {r[6]:6.0f}")

@@ -138,16 +138,14 @@ def make_mixtures(cfg, rng, tmp):
     every_noise = noise + more_noise
     # (signal, labels, group for validation, the voice alone at -26 dBFS, the gain that brings the voice
     # to -26 dBFS (None for noise alone), the corpus scenario)
-    mixes = []
-    for x, labels, voice in speech:
-        for variant in range(4):
-            mixes.append(channelled(cfg, rng, voice_mixture(rng, x, labels, voice, variant, every_noise, tmp, cfg), tmp,
-                                    {"scenario": VARIANT_SCENARIO[variant]}))
+    def spoken(x, labels, voice, variant):
+        return channelled(cfg, rng, voice_mixture(rng, x, labels, voice, variant, every_noise, tmp, cfg), tmp,
+                          {"scenario": VARIANT_SCENARIO[variant]})
+
+    mixes = [spoken(x, labels, voice, variant) for x, labels, voice in speech for variant in range(4)]
     for k, (x, labels, voice) in enumerate(more_speech):
         for m in range(cfg.more_speech_mixtures):
-            variant = (k + m * 2) % 4 if cfg.more_speech_mixtures <= 2 else (k + m) % 4
-            mixes.append(channelled(cfg, rng, voice_mixture(rng, x, labels, voice, variant, every_noise, tmp, cfg), tmp,
-                                    {"scenario": VARIANT_SCENARIO[variant]}))
+            mixes.append(spoken(x, labels, voice, (k + m * 2) % 4 if cfg.more_speech_mixtures <= 2 else (k + m) % 4))
     plan = [(n, cfg.noise_variants) for n in noise] + [(n, cfg.more_noise_variants) for n in more_noise]
     for (nz, cat, pkg), variants in plan:
         kind = {"scenario": "transients" if cat in TRANSIENTS else "noise_only", "music_vocals": cat == "music_vocals"}
