@@ -17,18 +17,7 @@ trap 'rm -f "$report" $wav_tmp' EXIT
 if [[ -z "$wav" ]]; then
     wav=$(mktemp /tmp/miccheck-speed.XXXXXX.wav)
     wav_tmp=$wav
-    python3 - "$wav" <<'PY'
-import glob, sys, wave
-out, data = sys.argv[1], b""
-for f in sorted(glob.glob("../shared/corpus/*.wav")):
-    with wave.open(f) as w:
-        if w.getframerate() == 16000 and w.getnchannels() == 1:
-            data += w.readframes(w.getnframes())
-    if len(data) >= 60 * 32000:
-        break
-with wave.open(out, "wb") as w:
-    w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000); w.writeframes(data[:60 * 32000])
-PY
+    python3 scripts/joined-corpus.py 60 "$wav"
 fi
 seconds=$(python3 -c "import wave,sys; w=wave.open(sys.argv[1]); print(w.getnframes()/w.getframerate())" "$wav")
 

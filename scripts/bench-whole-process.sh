@@ -19,18 +19,7 @@ trap 'rm -f $tmp' EXIT
 if [[ -z "$wav" ]]; then
     tmp=$(mktemp /tmp/miccheck-six-minutes.XXXXXX.wav)
     wav=$tmp
-    python3 - "$wav" <<'PY'
-import glob, sys, wave
-out, data = sys.argv[1], b""
-files = [f for f in sorted(glob.glob("../shared/corpus/*.wav"))]
-while len(data) < 360 * 32000:
-    for f in files:
-        with wave.open(f) as w:
-            if w.getframerate() == 16000 and w.getnchannels() == 1 and w.getsampwidth() == 2:
-                data += w.readframes(w.getnframes())
-with wave.open(out, "wb") as w:
-    w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000); w.writeframes(data[:360 * 32000])
-PY
+    python3 scripts/joined-corpus.py 360 "$wav"
 fi
 python3 - "$wav" "$rounds" <<'PY'
 import statistics, subprocess, sys, time, wave
