@@ -58,6 +58,17 @@ public enum Signals {
         return scaled(out, toRMSDB: rmsDB)
     }
 
+    /// Brown (1/f²) noise whose RMS level is `rmsDB` dBFS: white noise integrated, with a leak that
+    /// keeps it from wandering (a pole at 0.998, about 5 Hz at 16 kHz).
+    public static func brownNoise(rmsDB: Double, seconds: Double, sampleRate: Int, seed: UInt64 = 4) -> [Float] {
+        var y = 0.0
+        let out = whiteNoise(rmsDB: 0, seconds: seconds, sampleRate: sampleRate, seed: seed).map { w -> Double in
+            y = 0.998 * y + Double(w)
+            return y
+        }
+        return scaled(out, toRMSDB: rmsDB)
+    }
+
     /// Formant frequencies of three vowels (/a/, /i/, /u/) for ``syllables(pitch:glide:vowels:rmsDB:seconds:sampleRate:)``.
     public static let vowelFormants: [[Double]] = [[700, 1_200, 2_600], [300, 2_300, 3_000], [320, 800, 2_400]]
 

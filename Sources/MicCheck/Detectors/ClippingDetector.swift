@@ -49,8 +49,10 @@ public struct ClippingDetector: Sendable {
     /// Feeds one frame's level; `samples`: how many input samples the frame holds.
     public mutating func process(level: FrameLevel, samples: Int) -> Event? {
         let peak = Float(Decibels.amplitude(Double(level.peakDB)))
-        // A constant frame (a stuck value) is a dead device, not a flat top.
-        let flatNow = level.isConstant ? 0 : level.flatSamples
+        // A constant frame (a stuck value) is a dead device, not a flat top; so is a faint hiss on a DC
+        // offset, whose samples repeat its highest value: a clipped wave swings by at least its ceiling.
+        let swing = level.maximum - level.minimum
+        let flatNow = level.isConstant || swing < 0.5 * level.flatTop ? 0 : level.flatSamples
         ring[head] = Frame(flat: flatNow, top: level.flatTop, peak: peak, samples: samples)
         head = (head + 1) % length
         let clippedNow = flatNow > 0

@@ -2,7 +2,8 @@
 public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
     /// Every sample is exactly zero.
     case digitalSilence = "digital_silence"
-    /// Every sample holds the same non-zero value (a DC offset or a stuck converter).
+    /// Every sample holds the same non-zero value (a DC offset or a stuck converter), or a large DC
+    /// offset carries only a faint hiss (a floating or broken input).
     case constantValue = "constant_value"
     /// A steady, spectrally flat hiss below about -70 dBFS (over any DC offset): the input's own
     /// noise, nothing from a room.
@@ -42,6 +43,9 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
 ///
 /// A hiss is judged dead when its level without DC offset stays below ``Configuration/hissLevel``,
 /// spectrally flat and steady for ``Configuration/hissDuration``: room tone is coloured and varies.
+/// Over a large DC offset (at least ``Configuration/offsetLevel``, which no working microphone's
+/// converter shows: their inputs are AC-coupled) the hiss may have any colour, and counts below
+/// ``Configuration/offsetHissLevel``: a floating or broken input that sits at a fixed voltage.
 ///
 /// - Complexity: O(1) per frame; nothing is allocated.
 public struct SilentMicrophoneDetector: Sendable {
@@ -66,6 +70,10 @@ public struct SilentMicrophoneDetector: Sendable {
         public var hissFlatness: Float = 0.5
         /// Largest spread of frame levels (dB) a featureless hiss may show.
         public var hissSpread: Float = 8
+        /// A DC offset (dBFS) at or above which a faint hiss of any colour on top is a dead input.
+        public var offsetLevel: Float = -30
+        /// Level without DC offset (dBFS) below which the hiss over such an offset counts as dead.
+        public var offsetHissLevel: Float = -66
         /// Sound must last this long to end a silent verdict (seconds).
         public var activeAfter: Double = 0.05
 
@@ -86,6 +94,8 @@ public struct SilentMicrophoneDetector: Sendable {
     private var hissFlatSum: Float = 0
     private var hissMin: Float = 0
     private var hissMax: Float = 0
+    /// Frames of the current hiss that sit on a large DC offset.
+    private var hissOffset = 0
     private var aliveRun = 0
     private var floorRun = 0
     private var runningLevel: Float = Decibels.floor
@@ -132,16 +142,18 @@ public struct SilentMicrophoneDetector: Sendable {
             floorRun = floorLike ? floorRun + 1 : 0
             if floorRun >= Int(c.floorEvidence * fps) { heardFloor = true }
         }
-        let quiet = !level.isConstant && ac < c.hissLevel
+        let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
+        let quiet = !level.isConstant && (ac < c.hissLevel || onOffset)
         if quiet {
-            if hissRun == 0 { hissFlatSum = 0; hissMin = ac; hissMax = ac }
+            if hissRun == 0 { hissFlatSum = 0; hissMin = ac; hissMax = ac; hissOffset = 0 }
             hissRun += 1
             hissFlatSum += bandFlatness
+            if onOffset { hissOffset += 1 }
             hissMin = min(hissMin, ac); hissMax = max(hissMax, ac)
         } else {
             hissRun = 0
         }
-        let alive = !level.isConstant && ac >= c.hissLevel
+        let alive = !level.isConstant && !quiet
         aliveRun = alive ? aliveRun + 1 : 0
 
         if deadSignature != nil {
@@ -156,10 +168,15 @@ public struct SilentMicrophoneDetector: Sendable {
             deadSignature = sig
             return .silent(sig)
         }
-        if hissRun >= Int(c.hissDuration * fps), hissFlatSum / Float(hissRun) >= c.hissFlatness,
-           hissMax - hissMin <= c.hissSpread {
-            deadSignature = .hiss
-            return .silent(.hiss)
+        if hissRun >= Int(c.hissDuration * fps) {
+            if hissOffset == hissRun {
+                deadSignature = .constantValue
+                return .silent(.constantValue)
+            }
+            if hissFlatSum / Float(hissRun) >= c.hissFlatness, hissMax - hissMin <= c.hissSpread {
+                deadSignature = .hiss
+                return .silent(.hiss)
+            }
         }
         return nil
     }
