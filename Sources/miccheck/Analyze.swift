@@ -38,6 +38,10 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Seconds a frame at or above --frame-threshold keeps the frames after it speech.")
     var frameHold: Double = SpeechFrameDecision.Configuration.default.hold
 
+    @Flag(inversion: .prefixedNo,
+          help: "Hold frames of a steady background (a fan, a machine, a hum: nothing standing out of it for 0.4 s) below speech, however long it lasts.")
+    var backgroundGate = true
+
     func validate() throws {
         guard (0...1).contains(startThreshold ?? 0), (0...1).contains(endThreshold ?? 0), (0...1).contains(frameThreshold) else {
             throw ValidationError("--start-threshold, --end-threshold and --frame-threshold must be between 0 and 1.")
@@ -71,7 +75,8 @@ struct SpeechOptions: ParsableArguments {
                                                       hangover: hangover ?? base.hangover,
                                                       prefixPadding: prefixPadding,
                                                       minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB),
-            frame: SpeechFrameDecision.Configuration(threshold: frameThreshold, hold: frameHold))
+            frame: SpeechFrameDecision.Configuration(threshold: frameThreshold, hold: frameHold),
+            background: backgroundGate ? SteadyBackgroundGate.Configuration.default : .off)
     }
 }
 

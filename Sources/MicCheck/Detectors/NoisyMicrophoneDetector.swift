@@ -81,6 +81,10 @@ public struct NoisyMicrophoneDetector: Sendable {
     private var dc = DCTracker()
     /// Whether the warning is up.
     public private(set) var isNoisy = false
+    /// The kind of noise the warning named, while it is up.
+    public private(set) var namedKind: NoiseKind?
+    /// Whether the warning is up for a steady background: a hum, or a fan or hiss.
+    public var namesSteadyBackground: Bool { isNoisy && (namedKind == .hum || namedKind == .hiss) }
 
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
@@ -116,6 +120,7 @@ public struct NoisyMicrophoneDetector: Sendable {
             if !isSpeaking && voice < 0.5 { quietRun = db < c.noisyLevel - c.hysteresis ? quietRun + 1 : 0 }
             guard quietRun >= Int(c.cleanWindow * fps) else { return nil }
             isNoisy = false
+            namedKind = nil
             quietRun = 0
             sinceClear = 0
             return .clean
@@ -125,7 +130,8 @@ public struct NoisyMicrophoneDetector: Sendable {
         let median = percentile(0.5)
         guard median >= c.noisyLevel, percentile(0.9) - percentile(0.1) <= c.maximumSpread else { return nil }
         isNoisy = true
-        return .noisy(kind, levelDB: meanLevelDB)
+        namedKind = kind
+        return .noisy(namedKind, levelDB: meanLevelDB)
     }
 
     private mutating func add(_ f: Frame) {

@@ -20,15 +20,18 @@ public struct Analyzer: Sendable {
         public var noise: NoisyMicrophoneDetector.Configuration
         public var clipping: ClippingDetector.Configuration
         public var quietSpeech: QuietSpeechDetector.Configuration
+        /// How frames of a steady background are kept from being speech (the voice detector only).
+        public var background: SteadyBackgroundGate.Configuration
 
         public init(detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
                     frame: SpeechFrameDecision.Configuration = .default,
                     silence: SilentMicrophoneDetector.Configuration = .default,
                     noise: NoisyMicrophoneDetector.Configuration = .default,
                     clipping: ClippingDetector.Configuration = .default,
-                    quietSpeech: QuietSpeechDetector.Configuration = .default) {
+                    quietSpeech: QuietSpeechDetector.Configuration = .default,
+                    background: SteadyBackgroundGate.Configuration = .default) {
             self.detector = detector; self.speech = speech; self.frame = frame; self.silence = silence
-            self.noise = noise; self.clipping = clipping; self.quietSpeech = quietSpeech
+            self.noise = noise; self.clipping = clipping; self.quietSpeech = quietSpeech; self.background = background
         }
     }
 
@@ -44,6 +47,7 @@ public struct Analyzer: Sendable {
     private var pendingHead = 0
     private var pendingCount = 0
     private var vad: VoiceActivityDetector
+    private var background: SteadyBackgroundGate
     private var speech: SpeechEventDetector
     private var frameDecision: SpeechFrameDecision
     private var levelRule: LevelRuleDetector
@@ -82,6 +86,7 @@ public struct Analyzer: Sendable {
         pending = [FrameLevel](repeating: FrameLevel(index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
                                                      minimum: 0, maximum: 0, meanSquare: 0), count: 64)
         vad = VoiceActivityDetector(model: model)
+        background = SteadyBackgroundGate(configuration: configuration.background)
         lookahead = configuration.detector == .vad ? model.lookahead : 0
         awaiting = [FrameLevel](repeating: pending[0], count: VoiceActivityModel.maximumLookahead + 1)
         speech = SpeechEventDetector(configuration: configuration.speech)
@@ -150,7 +155,10 @@ public struct Analyzer: Sendable {
     }
 
     private mutating func analyseFrame(_ frame: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
-        let prob = vad.process(frame: frame)
+        // The model's answer, held down on frames of a steady background (the noisy-microphone
+        // detector's verdict of the frame before counts: a background it names is not speech).
+        let prob = background.process(probability: vad.process(frame: frame), features: vad.features,
+                                      steadyNoiseNamed: noise.namesSteadyBackground)
         let level: FrameLevel
         if pendingCount > 0 {
             level = pending[pendingHead]
