@@ -2,7 +2,7 @@
 """Writes a validation fold's held-out mixtures as a labelled corpus, without training: the main mixtures of
 a run (the same options and --split-seed make the same mixtures), then every one with a source the fold
 holds out, as WAV and JSON for ../shared/bench/score.py and training/tune_events.py to score any
-detector on. `train_vad.py --fold-corpus` writes the same while it builds a run's data; this is for a
+detector on, with the held-out noise packages' recordings whole beside them (for score.py --loop-noise). `train_vad.py --fold-corpus` writes the same while it builds a run's data; this is for a
 fold whose run reads its data from a --cache.
 
 usage: python3 training/fold_corpus.py --fold B --out-corpus training/work/foldB-corpus [train_vad.py's options]
@@ -12,7 +12,7 @@ import os, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np   # noqa: E402
 from miccheck_train.config import parser, Config   # noqa: E402
-from miccheck_train.dataset import held_parts, write_fold_corpus   # noqa: E402
+from miccheck_train.dataset import held_parts, write_fold_corpus, write_fold_recordings   # noqa: E402
 from miccheck_train.mixtures import make_mixtures   # noqa: E402
 
 
@@ -25,7 +25,9 @@ def main(argv=None):
     cfg = Config(**args).checked()
     with tempfile.TemporaryDirectory() as tmp:
         mixes = make_mixtures(cfg, np.random.default_rng(cfg.split_seed), tmp)
-        write_fold_corpus(out, mixes, held_parts(cfg, [m[2] for m in mixes]))
+        held = held_parts(cfg, [m[2] for m in mixes])
+        write_fold_corpus(out, mixes, held)
+        write_fold_recordings(out, cfg, held)
 
 
 if __name__ == "__main__":

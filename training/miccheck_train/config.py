@@ -108,6 +108,13 @@ class Config:
     aux_snr: float = option(0.0, "a second output, used in training only, learns how far the voice stands over the "
                                  "rest in three bands (voice_snr), with this weight beside the speech loss (off: 0)",
                             metavar="WEIGHT")
+    long_sessions: int = option(0, "N long sessions to add (1.5-4 minutes of one noise recording in a loop, half "
+                                   "of them with a voice over it after 20 s or more), trained as streams "
+                                   "(--stream-frames) (off: 0)", metavar="N")
+    stream_frames: int = option(3000, "mixtures of at least this many frames are trained as streams: whole, in "
+                                      "consecutive chunks with the GRU's state carried from one to the next, so "
+                                      "that what the model says after minutes of the same sound is trained, not "
+                                      "extrapolated (shorter ones: random chunks from a zero state)", metavar="FRAMES")
     redraw: int = option(0, "N more draws of the main mixtures (new espeak-ng sets, levels, SNRs, noises, effects), "
                             "each with its own generator (off: 0)", metavar="N")
     level_jitter: float = option(0.0, "shift the level (feature 0, the only one a gain changes) of every training "
@@ -227,6 +234,8 @@ class Config:
             fail("--flite needs flite (apt-get install flite)")
         if self.redraw < 0:
             fail("--redraw is a count of draws (0 or more)")
+        if self.long_sessions < 0 or self.stream_frames < 1:
+            fail("--long-sessions is a count of sessions (0 or more), --stream-frames a count of frames (1 or more)")
         if not 0 <= self.floor_shrink <= 1:
             fail("--floor-shrink is a share of the training chunks (0...1)")
         for name, folder, sub in (("--more-speech", self.more_speech, "speech"), ("--more-noise", self.more_noise, "noise")):

@@ -9,7 +9,8 @@ import numpy as np
 from .config import AUX_BANDS, FEATURES, FOLDS, SR
 from .features import features, frame_labels, teacher_probs, write_wav
 from .mixtures import (babble_mixtures, corpus_mixtures, effort_mixtures, flite_mixtures, formant_mixtures,
-                       make_mixtures, noisy_speech_mixtures, texture_mixtures)
+                       long_session_mixtures, make_mixtures, more_noises, noisy_speech_mixtures, pool_noises,
+                       texture_mixtures, TRANSIENTS)
 from .model import model_probs
 
 
@@ -56,7 +57,9 @@ def build(cfg):
     def main_mixtures(rng, tmp):
         mixes = make_mixtures(cfg, rng, tmp)
         if cfg.fold_corpus:
-            write_fold_corpus(cfg.fold_corpus, mixes, held_parts(cfg, [m[2] for m in mixes]))
+            held = held_parts(cfg, [m[2] for m in mixes])
+            write_fold_corpus(cfg.fold_corpus, mixes, held)
+            write_fold_recordings(cfg.fold_corpus, cfg, held)
         return mixes
 
     X, Y, G, teacher = loaded(cfg.cache, split_seed, main_mixtures)
@@ -91,6 +94,9 @@ def build(cfg):
     if cfg.effort > 0:
         X, Y, G, teacher = added(f"-effort{cfg.effort}", split_seed + 6000,
                                  lambda rng, tmp: effort_mixtures(cfg, kept_out, rng, tmp))
+    if cfg.long_sessions > 0:
+        X, Y, G, teacher = added(f"-long{cfg.long_sessions}", split_seed + 9000,
+                                 lambda rng, tmp: long_session_mixtures(cfg, rng, tmp))
     if cfg.corpus_voices > 0:
         before = len(X)
         X, Y, G, teacher = added(f"-corpus{cfg.corpus_voices}" + "".join("-without-" + h for h in cfg.hold),
@@ -137,6 +143,27 @@ def write_fold_corpus(folder, mixes, held):
             json.dump(label, f)
         count += 1
     print(f"fold corpus: {count} mixtures of held-out sources in {folder}", file=sys.stderr)
+
+
+def write_fold_recordings(folder, cfg, held):
+    """Every noise recording (the pool's and more_noise's) of a package the fold holds out, whole and as it
+    was recorded, into `folder` beside the fold's mixtures: a fan or a machine as a call hears it for
+    minutes, which ../shared/bench/score.py --loop-noise plays in a loop (the mixtures are a few seconds
+    long and never asked it)."""
+    os.makedirs(folder, exist_ok=True)
+    count = 0
+    for x, cat, pkg in pool_noises(cfg.shared) + more_noises(cfg):
+        if pkg not in held:
+            continue
+        scenario = "transients" if cat in TRANSIENTS else "noise_only"
+        name = f"{scenario}_whole_{count:03d}_{cat}_{pkg}"
+        samples = write_wav(os.path.join(folder, name + ".wav"), x)
+        label = {"file": name + ".wav", "duration_s": round(samples / SR, 3), "scenario": scenario,
+                 "music_vocals": cat == "music_vocals", "group": pkg, "speech": []}
+        with open(os.path.join(folder, name + ".json"), "w") as f:
+            json.dump(label, f)
+        count += 1
+    print(f"fold corpus: {count} whole recordings of held-out noise packages in {folder}", file=sys.stderr)
 
 
 def analysed(cfg, mixes):

@@ -362,3 +362,60 @@ def texture_mixtures(cfg, rng):
             mixes.append((y + nn, lab, voice + "|" + pkg, None, teacher_gain(level)))
     return mixes
 
+
+
+# Noise categories (the pool's and more_noise's) and synthetic kinds a long session draws three times as
+# often as the rest: the steady backgrounds of a call that lasts an hour.
+STEADY = ("machinery", "ambience", "fan", "blades", "hum", "white", "pink", "brown")
+
+
+def long_session_mixtures(cfg, rng, tmp):
+    """--long-sessions N sessions of 1.5-4 minutes, as a call beside a fan or a machine: one noise recording
+    (the pool's, more_noise's, or a synthetic one drawn for it; machines, ambience and the steady synthetic
+    kinds three times as often as the rest) played whole in a loop for the session at -55...-25 dBFS RMS,
+    coloured, over a faint floor; in half of them one to three files of one voice (the pool's or
+    more_speech's) over it at 0...20 dB SNR (at most -14 dBFS), the first after 20 s at the earliest. Trained with the GRU's
+    state carried from chunk to chunk (--stream-frames), they ask what to answer after minutes of the same
+    sound, which 6 s chunks never did, and that a voice over it is still heard. A session's group is its
+    noise's package (and its voice's), so that a fold holds it out with them. Their own generator, so the
+    other mixtures stay the same."""
+    noise = pool_noises(cfg.shared) + more_noises(cfg)
+    kinds = [k for k in SYNTHETIC if k not in ("silence", "clicks")]
+    choices = [("file", k) for k in range(len(noise))] + [("synthetic", k) for k in kinds]
+    weight = np.array([3.0 if (noise[k][1] if c == "file" else k) in STEADY else 1.0 for c, k in choices])
+    voices = pool_voices(cfg.shared) + more_voices(cfg)
+    mixes = []
+    for _ in range(cfg.long_sessions):
+        n = int(rng.uniform(90, 240) * SR)
+        c, k = choices[rng.choice(len(choices), p=weight / weight.sum())]
+        if c == "file":
+            nz, _, pkg = noise[k]
+        else:
+            nz, pkg = synthetic_noise(rng, int(rng.uniform(20, 60) * SR), k), f"synthetic-{k}"
+        start = int(rng.integers(len(nz)))   # played whole, again and again, from anywhere in it
+        bed = colour(rng, np.tile(nz, n // len(nz) + 2)[start:start + n])
+        level = rng.uniform(-55, -25)
+        bed = bed * 10 ** (level / 20) / rms(bed)
+        y = bed + coloured(rng, n, rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
+        labels, group, gain = [], pkg, None
+        if rng.random() < 0.5:
+            _, _, voice = voices[rng.integers(len(voices))]
+            mine = [v for v in voices if v[2] == voice]
+            at = rng.uniform(20, 60)
+            snr = rng.uniform(0, min(20, -14 - level))   # the voice at most -14 dBFS (active RMS)
+            for _ in range(int(rng.integers(1, 4))):
+                x, lab, _ = mine[rng.integers(len(mine))]
+                put = int(at * SR)
+                if put + len(x) > n or not lab:
+                    break
+                v = colour(rng, x)
+                if rng.random() < 0.2:
+                    v = reverb(rng, v)
+                v = v * 10 ** ((level + snr) / 20) / active_rms(v, lab)
+                y[put:put + len(v)] += v
+                labels += [[a + at, b + at] for a, b in lab]
+                at += len(x) / SR + rng.uniform(5, 40)
+            if labels:
+                group, gain = voice + "|" + pkg, teacher_gain(level + snr)
+        mixes.append((y.astype(np.float32), labels, group, None, gain))
+    return mixes

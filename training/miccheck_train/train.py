@@ -55,6 +55,15 @@ def chunks(lengths, idx, rs):
     return out
 
 
+def streams(lengths, idx, rs):
+    """The mixtures `idx` trained as streams, in batches of BATCH of similar length (shortest first, then
+    the batches in random order), each a list of (mixture, 0, its length)."""
+    order = sorted(idx, key=lambda i: lengths[i])
+    groups = [[(i, 0, lengths[i]) for i in order[b0:b0 + BATCH]] for b0 in range(0, len(order), BATCH)]
+    rs.shuffle(groups)
+    return groups
+
+
 class Batches:
     """Training batches of standardised features, targets, weights (and --aux-snr's voice_snr), with the
     augmentations of the configuration: --floor-shrink, --group-dropout and --level-jitter."""
@@ -134,30 +143,58 @@ def train(cfg):
 
     rs = np.random.default_rng(cfg.seed + 1)
     lengths = [len(x) for x in Xs]
+    # Long mixtures (long sessions, long noise files) are trained as streams: whole, chunk after chunk,
+    # with the GRU's state carried over (truncated back-propagation through time), as MicCheck runs the
+    # model for an hour; the rest as random chunks from a zero state.
+    stream_idx = [i for i in tr_idx if lengths[i] >= cfg.stream_frames]
+    chunk_idx = [i for i in tr_idx if lengths[i] < cfg.stream_frames]
+    print(f"streams: {len(stream_idx)} mixtures of {cfg.stream_frames} frames or more, "
+          f"{sum(lengths[i] for i in stream_idx) / 360000:.2f} h", file=sys.stderr)
+
+    def step(xb, yb, wb, sb, h):
+        """One optimiser step on a batch (from the GRU state `h`); returns the weighted loss and the state."""
+        logits, h = net(xb, h)
+        if cfg.hard_negatives > 0:
+            # Frames that are not speech count more the surer the model is that they are: the
+            # confident false alerts on unfamiliar noise are the ones to unlearn.
+            p = torch.sigmoid(logits.detach())
+            wb = wb * (1 + cfg.hard_negatives * (1 - yb) * p * p)
+        loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
+        if sb is not None:
+            # The voice over the rest, per band, at every frame of the chunk (not the padding).
+            m = (wb > 0).unsqueeze(-1).expand_as(sb).float()
+            loss = loss + cfg.aux_snr * (torch.nn.functional.binary_cross_entropy_with_logits(
+                net.aux(net.z), sb, reduction="none") * m).sum() / m.sum()
+        opt.zero_grad(); loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        return float(loss.detach()), h.detach()
+
     for epoch in range(cfg.epochs):
-        items = chunks(lengths, tr_idx, rs)
+        items = chunks(lengths, chunk_idx, rs)
         rs.shuffle(items)
-        total = 0.0
-        for b0 in range(0, len(items), BATCH):
-            xb, yb, wb, sb = batch(items[b0:b0 + BATCH], rs)
-            logits, _ = net(xb)
-            if cfg.hard_negatives > 0:
-                # Frames that are not speech count more the surer the model is that they are: the
-                # confident false alerts on unfamiliar noise are the ones to unlearn.
-                p = torch.sigmoid(logits.detach())
-                wb = wb * (1 + cfg.hard_negatives * (1 - yb) * p * p)
-            loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
-            if sb is not None:
-                # The voice over the rest, per band, at every frame of the chunk (not the padding).
-                m = (wb > 0).unsqueeze(-1).expand_as(sb).float()
-                loss = loss + cfg.aux_snr * (torch.nn.functional.binary_cross_entropy_with_logits(
-                    net.aux(net.z), sb, reduction="none") * m).sum() / m.sum()
-            opt.zero_grad(); loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step(); total += float(loss.detach()) * len(xb)
+        units = [("chunks", items[b0:b0 + BATCH]) for b0 in range(0, len(items), BATCH)]
+        units += [("stream", g) for g in streams(lengths, stream_idx, rs)]
+        order = rs.permutation(len(units))
+        total, count = 0.0, 0
+        for u in order:
+            kind, unit = units[u]
+            xb, yb, wb, sb = batch(unit, rs)
+            if kind == "chunks":
+                loss, _ = step(xb, yb, wb, sb, None)
+                total += loss * len(xb); count += len(xb)
+                continue
+            h = None
+            for s0 in range(0, xb.shape[1], T):
+                part = wb[:, s0:s0 + T]
+                if float(part.sum()) <= 0:
+                    break   # only the padding of shorter streams is left
+                loss, h = step(xb[:, s0:s0 + T], yb[:, s0:s0 + T], part,
+                               sb[:, s0:s0 + T] if sb is not None else None, h)
+                total += loss * len(xb); count += len(xb)
         sched.step()
         auc, f1, fa = scores(net, held_out, 0.7) if held_out else (float("nan"), float("nan"), float("nan"))
-        print(f"epoch {epoch + 1}: loss {total / len(items):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
+        print(f"epoch {epoch + 1}: loss {total / max(1, count):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
               f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
         if corpus:
             auc, f1, fa = scores(net, corpus, 0.5)
