@@ -71,6 +71,32 @@ struct GatedSourceTests {
         #expect(!events.contains { if case .clipping = $0 { true } else { false } }, "\(events)")
     }
 
+    @Test("an idle converter (zeros with a sparse dither of one 16-bit step, as sox writes silence) is digital silence: dead within 2 s")
+    func idleConverter() {
+        var g = SeededGenerator(seed: 9)
+        let x = (0..<(4 * rate)).map { _ -> Float in
+            let r = g.next() % 8
+            return r == 0 ? 1 / 32_768 : r == 1 ? -1 / 32_768 : 0
+        }
+        let (_, events) = analyse(x, rate: rate)
+        let t = silentTimes(events)
+        #expect(t.count == 1 && (1.45...2.0).contains(t.first ?? -1), "silent at \(t)")
+        #expect(events.contains(.microphoneSilent(time: t.first ?? -1, signature: .digitalSilence)))
+    }
+
+    @Test("a source that opened with digital silence (judged dead) and then spoke sends digital silence between sentences: its later pauses are not judged dead")
+    func digitalSilenceBetweenSentences() {
+        // Three seconds of zeros (dead at 1.9 s, as it should be: nothing has come yet), then sentences
+        // of 3 s with 5 s of zeros between them: the source pauses in digital silence.
+        // The sentences carry a faint room tone, so that the voice's own gaps between words are not zeros.
+        let sentence = mix(Signals.voice(rmsDB: -22, seconds: 3, sampleRate: rate),
+                           Signals.pinkNoise(rmsDB: -68, seconds: 3, sampleRate: rate))
+        var x = [Float](repeating: 0, count: 3 * rate)
+        for _ in 0..<4 { x += sentence + [Float](repeating: 0, count: 5 * rate) }
+        let t = silentTimes(analyse(x, rate: rate).1)
+        #expect(t.count == 1 && (1.85...1.95).contains(t.first ?? -1), "dead at \(t)")
+    }
+
     @Test("a quiet room over a small DC offset, with words now and then, is not dead")
     func quietRoomOverSmallOffset() {
         var x = Signals.pinkNoise(rmsDB: -72, seconds: 12, sampleRate: rate).map { $0 + 0.02 }   // -34 dBFS of offset

@@ -110,6 +110,10 @@ public struct SilentMicrophoneDetector: Sendable {
 
     public init(configuration: Configuration = .default) { self.configuration = configuration }
 
+    /// The peak level (dBFS) of one step of a 16-bit code: a frame that never goes past it holds zeros
+    /// and a dither of one least significant bit at most.
+    static let oneStepDB = Decibels.fromAmplitude(1.0 / 32_768) + 0.01
+
     /// How long the current constant stretch must last to be a dead device (seconds).
     public var constantLimit: Double {
         let c = configuration
@@ -123,10 +127,14 @@ public struct SilentMicrophoneDetector: Sendable {
     public mutating func process(level: FrameLevel, bandFlatness: Float) -> Event? {
         let c = configuration
         let ac = level.acLevelDB
-        if level.isConstant {
-            if constantRun == 0 || level.minimum != constantValue {
+        // An idle converter's zeros with a sparse dither of one step of a 16-bit code (as sox writes
+        // silence), or zeros after a browser's processing rounded to 16 bits, are digital silence too.
+        let still = level.isConstant || level.peakDB <= Self.oneStepDB
+        if still {
+            let value = level.isConstant ? level.minimum : 0
+            if constantRun == 0 || value != constantValue {
                 constantRun = 0
-                constantValue = level.minimum
+                constantValue = value
             }
             constantRun += 1
             floorRun = 0
@@ -143,7 +151,7 @@ public struct SilentMicrophoneDetector: Sendable {
             if floorRun >= Int(c.floorEvidence * fps) { heardFloor = true }
         }
         let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
-        let quiet = !level.isConstant && (ac < c.hissLevel || onOffset)
+        let quiet = !still && (ac < c.hissLevel || onOffset)
         if quiet {
             if hissRun == 0 { hissFlatSum = 0; hissMin = ac; hissMax = ac; hissOffset = 0 }
             hissRun += 1
@@ -153,11 +161,15 @@ public struct SilentMicrophoneDetector: Sendable {
         } else {
             hissRun = 0
         }
-        let alive = !level.isConstant && !quiet
+        let alive = !still && !quiet
         aliveRun = alive ? aliveRun + 1 : 0
 
         if deadSignature != nil {
             if aliveRun >= max(1, Int(c.activeAfter * fps)) {
+                // Sound after a stretch of digital silence judged dead: the source sends it between
+                // sounds (a gate, a codec's DTX, a browser's processing), so its pauses wait as a gated
+                // source's do, rather than raising the warning in every pause.
+                if deadSignature == .digitalSilence { isGated = true }
                 deadSignature = nil
                 return .active
             }
