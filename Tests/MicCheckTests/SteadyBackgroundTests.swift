@@ -168,6 +168,19 @@ struct SteadyBackgroundTests {
         #expect(later == 0, "at \(level) dBFS: \(later) of minutes 2-10 called speech")
     }
 
+    @Test("minutes of the corpus's machines, ambience and crowd: the speech share of minutes 2-10 is no larger than the first minute's",
+          .tags(.slow), .enabled(if: corpusPresent, "../shared/corpus is not beside the repository"),
+          arguments: ["noise_09_ambience_ottd", "noise_10_machinery_ottd", "noise_08_crowd_applause_ottd", "noise_01_fan_hum_synth"])
+    func tenMinutesOfMaterial(file: String) throws {
+        let once = try #require(try CorpusAudio.mono(file))
+        var x: [Float] = []
+        x.reserveCapacity(600 * 16_000)
+        while x.count < 600 * 16_000 { x += once }
+        let (frames, _) = analysed(Array(x.prefix(600 * 16_000)))
+        let first = speechShare(frames, from: 0, to: 60), later = speechShare(frames, from: 60, to: 600)
+        #expect(later <= first, "\(file): \(first) of the first minute called speech, \(later) of minutes 2-10")
+    }
+
     @Test("speech over a steady background at 0-10 dB SNR keeps its frames with the gate")
     func speechOverFan() {
         let rate = 16_000

@@ -127,7 +127,10 @@ public struct SteadyBackgroundGate: Sendable {
             histogram.withUnsafeMutableBufferPointer { h in
                 for b in 0..<bands {
                     if filled == length { h[Int(r[base + b]) * bands + b] -= 1 }
-                    let bin = UInt8(max(0, min(Self.bins - 1, Int(features.bandLevelDB(b).rounded()) - Self.lowestBin)))
+                    // Clamped as a Float first: a level out of range (an app's samples far past full
+                    // scale) never reaches the integer conversion.
+                    let db = min(0, max(Float(Self.lowestBin), features.bandLevelDB(b)))
+                    let bin = UInt8(Int(db.rounded()) - Self.lowestBin)
                     r[base + b] = bin
                     h[Int(bin) * bands + b] += 1
                 }
