@@ -49,34 +49,39 @@ private func overeagerModel() throws -> VoiceActivityModel {
     })
 }
 
+/// `x` through the voice features and a `SteadyBackgroundGate` alone, every frame given a probability of
+/// 0.9: for each frame its time, whether the gate held it down, and whether the window was steady.
+private func gateFrames(_ x: [Float], named: Bool = false) -> [(time: Double, held: Bool, steady: Bool)] {
+    var extractor = VoiceFeatureExtractor()
+    var gate = SteadyBackgroundGate()
+    var features = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
+    var out: [(time: Double, held: Bool, steady: Bool)] = []
+    var start = 0
+    while start + VoiceFeatureExtractor.frameLength <= x.count {
+        x[start..<(start + VoiceFeatureExtractor.frameLength)].withUnsafeBufferPointer { f in
+            features.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) }
+        }
+        let p = gate.process(probability: 0.9, features: extractor, steadyNoiseNamed: named)
+        out.append((Double(out.count) / 100, p < 0.9, gate.isSteadyBackground))
+        start += VoiceFeatureExtractor.frameLength
+    }
+    return out
+}
+
 @Suite("Steady background")
 struct SteadyBackgroundTests {
     @Test("the gate learns a steady background and holds its frames below speech; a voice over it stands out")
     func gateOnGeneratedNoise() {
         let rate = 16_000
         let bed = fan(rmsDB: -40, seconds: 20)
-        let x = mixed(bed, Signals.voice(rmsDB: -35, seconds: 4, sampleRate: rate), at: 12)
-        var extractor = VoiceFeatureExtractor()
-        var gate = SteadyBackgroundGate()
-        var features = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
-        var gatedBefore = 0, framesBefore = 0, gatedDuring = 0, framesDuring = 0, steadyAt: Double?
-        var frame = 0
-        var start = 0
-        while start + VoiceFeatureExtractor.frameLength <= x.count {
-            let t = Double(frame) / 100
-            x[start..<(start + VoiceFeatureExtractor.frameLength)].withUnsafeBufferPointer { f in
-                features.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) }
-            }
-            let p = gate.process(probability: 0.9, features: extractor, steadyNoiseNamed: false)
-            if gate.isSteadyBackground && steadyAt == nil { steadyAt = t }
-            if t >= 3 && t < 12 { framesBefore += 1; if p < 0.9 { gatedBefore += 1 } }
-            if t >= 12.5 && t < 15.5 { framesDuring += 1; if p < 0.9 { gatedDuring += 1 } }
-            frame += 1
-            start += VoiceFeatureExtractor.frameLength
-        }
+        let frames = gateFrames(mixed(bed, Signals.voice(rmsDB: -35, seconds: 4, sampleRate: rate), at: 12))
+        let steadyAt = frames.first(where: \.steady)?.time
+        let before = frames.filter { $0.time >= 3 && $0.time < 12 }
+        let during = frames.filter { $0.time >= 12.5 && $0.time < 15.5 }
         #expect(steadyAt.map { $0 <= 2 } == true, "steady from \(String(describing: steadyAt)) s")
-        #expect(gatedBefore == framesBefore, "the fan alone: \(gatedBefore) of \(framesBefore) frames held down")
-        #expect(Double(gatedDuring) < 0.1 * Double(framesDuring), "the voice: \(gatedDuring) of \(framesDuring) frames held down")
+        #expect(before.allSatisfy { $0.held }, "the fan alone: \(before.filter(\.held).count) of \(before.count) frames held down")
+        #expect(Double(during.filter(\.held).count) < 0.1 * Double(during.count),
+                "the voice: \(during.filter(\.held).count) of \(during.count) frames held down")
     }
 
     @Test("music, a voice and applause are not a steady background",
@@ -88,19 +93,8 @@ struct SteadyBackgroundTests {
         case "applause": Signals.applause(rmsDB: -30, seconds: 12, sampleRate: rate)
         default: Signals.syllables(vowels: Signals.vowelFormants, rmsDB: -30, seconds: 12, sampleRate: rate)
         }
-        var extractor = VoiceFeatureExtractor()
-        var gate = SteadyBackgroundGate()
-        var features = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
-        var gated = 0
-        var start = 0
-        while start + VoiceFeatureExtractor.frameLength <= x.count {
-            x[start..<(start + VoiceFeatureExtractor.frameLength)].withUnsafeBufferPointer { f in
-                features.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) }
-            }
-            if gate.process(probability: 0.9, features: extractor, steadyNoiseNamed: false) < 0.9 { gated += 1 }
-            start += VoiceFeatureExtractor.frameLength
-        }
-        #expect(gated == 0, "\(kind): \(gated) frames held down")
+        let held = gateFrames(x).filter(\.held).count
+        #expect(held == 0, "\(kind): \(held) frames held down")
     }
 
     @Test("a model that calls everything speech still calls no frame of a fan speech once the fan is learnt, and still hears the voice over it")
@@ -137,24 +131,10 @@ struct SteadyBackgroundTests {
         let rate = 16_000
         var x = fan(rmsDB: -35, seconds: 8)
         for i in (2 * rate)..<x.count where (i / (rate / 10)) % 3 == 0 { x[i] *= 0.03 }
-        func gated(named: Bool) -> (gated: Int, frames: Int, steady: Bool) {
-            var extractor = VoiceFeatureExtractor()
-            var gate = SteadyBackgroundGate()
-            var features = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
-            var count = 0, frames = 0, start = 0, steadyLate = false
-            while start + VoiceFeatureExtractor.frameLength <= x.count {
-                x[start..<(start + VoiceFeatureExtractor.frameLength)].withUnsafeBufferPointer { f in
-                    features.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) }
-                }
-                let p = gate.process(probability: 0.9, features: extractor, steadyNoiseNamed: named)
-                if start >= 6 * rate { frames += 1; if p < 0.9 { count += 1 }; steadyLate = steadyLate || gate.isSteadyBackground }
-                start += VoiceFeatureExtractor.frameLength
-            }
-            return (count, frames, steadyLate)
-        }
-        let unnamed = gated(named: false), named = gated(named: true)
-        #expect(!unnamed.steady && unnamed.gated == 0, "not named: \(unnamed)")
-        #expect(named.gated == named.frames, "named: \(named)")
+        let unnamed = gateFrames(x).filter { $0.time >= 6 }, named = gateFrames(x, named: true).filter { $0.time >= 6 }
+        #expect(!unnamed.contains(where: \.steady) && !unnamed.contains(where: \.held),
+                "not named: \(unnamed.filter(\.held).count) frames held down")
+        #expect(named.allSatisfy { $0.held }, "named: \(named.filter(\.held).count) of \(named.count) frames held down")
     }
 
     @Test("minutes of a steady background: the speech share of minutes 2-10 is no larger than the first minute's",
