@@ -134,15 +134,20 @@ def write_fold_corpus(folder, mixes, held):
         if not any(p in held for p in m[2].split("|")):
             continue
         kind = m[5]   # make_mixtures' corpus scenario
-        name = f"{kind['scenario']}_{k:05d}_{m[2].replace('|', '+')}"
-        samples = write_wav(os.path.join(folder, name + ".wav"), m[0])
-        label = {"file": name + ".wav", "duration_s": round(samples / SR, 3), "scenario": kind["scenario"],
-                 "music_vocals": bool(kind.get("music_vocals")),
-                 "group": m[2], "speech": [[round(a, 3), round(b, 3)] for a, b in m[1]]}
-        with open(os.path.join(folder, name + ".json"), "w") as f:
-            json.dump(label, f)
+        write_labelled(folder, f"{kind['scenario']}_{k:05d}_{m[2].replace('|', '+')}", m[0], kind["scenario"],
+                       bool(kind.get("music_vocals")), m[2], m[1])
         count += 1
     print(f"fold corpus: {count} mixtures of held-out sources in {folder}", file=sys.stderr)
+
+
+def write_labelled(folder, name, x, scenario, music_vocals, group, speech):
+    """`x` as `name`.wav (16-bit) in `folder`, with its labels as ../shared/corpus has them (`name`.json:
+    the speech segments, scenario and music_vocals, and the validation group)."""
+    samples = write_wav(os.path.join(folder, name + ".wav"), x)
+    label = {"file": name + ".wav", "duration_s": round(samples / SR, 3), "scenario": scenario,
+             "music_vocals": music_vocals, "group": group, "speech": [[round(a, 3), round(b, 3)] for a, b in speech]}
+    with open(os.path.join(folder, name + ".json"), "w") as f:
+        json.dump(label, f)
 
 
 def write_fold_recordings(folder, cfg, held):
@@ -156,12 +161,7 @@ def write_fold_recordings(folder, cfg, held):
         if pkg not in held:
             continue
         scenario = "transients" if cat in TRANSIENTS else "noise_only"
-        name = f"{scenario}_whole_{count:03d}_{cat}_{pkg}"
-        samples = write_wav(os.path.join(folder, name + ".wav"), x)
-        label = {"file": name + ".wav", "duration_s": round(samples / SR, 3), "scenario": scenario,
-                 "music_vocals": cat == "music_vocals", "group": pkg, "speech": []}
-        with open(os.path.join(folder, name + ".json"), "w") as f:
-            json.dump(label, f)
+        write_labelled(folder, f"{scenario}_whole_{count:03d}_{cat}_{pkg}", x, scenario, cat == "music_vocals", pkg, [])
         count += 1
     print(f"fold corpus: {count} whole recordings of held-out noise packages in {folder}", file=sys.stderr)
 
