@@ -23,9 +23,9 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-MORE_NOISE = os.path.expanduser("~/.cache/miccheck-training/more_noise")
+# Where ../shared/training/more_noise/build.py builds (as training/miccheck_train/config.py's RECIPES).
+MORE_NOISE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "miccheck-training", "more_noise")
 SR = 16000
-FPS = 100
 
 
 def noise_files(sources, shared, more_noise):
@@ -75,8 +75,8 @@ def write_wav(path, y):
 
 
 def measure(template, wav, seconds):
-    """(speech frames, speech frames in the first minute, frames after it, starts) of the detector's
-    JSON Lines on `wav`; None and the error when it fails."""
+    """The detector's figures on `wav` from its JSON Lines (speech frames, their share in the first minute
+    and after it, starts and starts an hour) and None; or None and the error's last line when it fails."""
     cmd = template.replace("{wav}", shlex.quote(wav))
     r = subprocess.run(cmd, shell=True, capture_output=True, text=True)
     if r.returncode != 0:
