@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MicCheckCall", targets: ["MicCheckCall"]),
         .library(name: "MicCheckTerminal", targets: ["MicCheckTerminal"]),
         .library(name: "MicCheckServer", targets: ["MicCheckServer"]),
+        .library(name: "MicCheckPresencePostgres", targets: ["MicCheckPresencePostgres"]),
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
         .executable(name: "miccheck", targets: ["miccheck"]),
         .executable(name: "muted-notice", targets: ["MutedNotice"]),
@@ -109,16 +110,28 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Resources/web")],
+            swiftSettings: strict
+        ),
+        // Presence shared by several serve nodes through PostgreSQL: the I/O only (the listener, the lease
+        // and the reaper, the queries). What each node's connections are told is decided by the server's
+        // pure PresenceMirror.
+        .target(
+            name: "MicCheckPresencePostgres",
+            dependencies: [
+                "MicCheck", "MicCheckServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "miccheck",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckServer",
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckServer", "MicCheckPresencePostgres",
                 .target(name: "CTerminal", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
@@ -158,6 +171,11 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MicCheckPresencePostgresTests",
+            dependencies: ["MicCheck", "MicCheckServer", "MicCheckPresencePostgres", "MicCheckTesting"],
             swiftSettings: strict
         ),
         .testTarget(

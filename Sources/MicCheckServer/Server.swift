@@ -6,7 +6,6 @@ public import MicCheck
 public import MicCheckCall
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 
 /// MicCheck's browser server: the lobby and the call as pages, a WebSocket per browser page with a live
 /// analysis of its microphone (`/v1/call`), presence and WebRTC signalling between the pages, and the
@@ -62,7 +61,7 @@ public struct CallServer: Sendable {
     /// The application: routes, the pages, both WebSocket endpoints, and the scripted members of
     /// ``Configuration/call`` as a service. `onRunning` gets the bound port (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         if let root = Self.webRoot?.path {
             router.middlewares.add(FileMiddleware(root, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                                   searchForIndexHtml: true, logger: logger))
@@ -85,17 +84,17 @@ public struct CallServer: Sendable {
             _ = try server.vadSettings(request)
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            try await server.runVAD(inbound, outbound, request: context.request)
+            try await server.runVAD(inbound, outbound, context: context)
         })
         router.ws("/v1/call", shouldUpgrade: { request, _ in
             try server.checkOrigin(request)
             _ = try await server.invitation(request, call: server.callID(request))
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            try await server.runCall(inbound, outbound, request: context.request)
+            try await server.runCall(inbound, outbound, context: context)
         })
         var services: [any Service] = []
-        // Presence in a database has connections and leases to keep (PostgresPresence).
+        // Presence in a database has connections and leases to keep (MicCheckPresencePostgres).
         if let service = presence as? any Service { services.append(service) }
         if let call = configuration.call { services.append(ScriptedMembers(call: call, presence: presence)) }
         let limits = configuration.limits
@@ -169,109 +168,34 @@ public struct CallServer: Sendable {
 
     // MARK: - /v1/vad
 
-    func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request) async throws {
+    func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
+                context: WebSocketRouterContext<ServerRequestContext>) async throws {
         let limits = configuration.limits
-        let connection = Connection(outbound: outbound, limits: limits)
-        var session = try VADSession(settings: vadSettings(request), model: configuration.model, limits: [
+        var endpoint = VADEndpoint(session: try VADSession(settings: vadSettings(context.request), model: configuration.model, limits: [
             ("max_message_bytes", .int(limits.maxMessageBytes)),
             ("idle_timeout_ms", .int(Int(limits.idleTimeout * 1000))),
-        ])
-        connection.send(session.created())
-        try await connection.run(inbound) { message throws(ProtocolError) in
-            if let text = message.text { return try session.text(text, emit: connection.send) != .close }
-            try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: connection.send) }
-            return true
-        }
-        // A client that went without close_stream gets nothing more: its last records are not analysed.
+        ]))
+        let channel = context.requestContext.channel
+        try await Connection.run(&endpoint, inbound: inbound, outbound: outbound, limits: limits, hangUp: { channel.close(promise: nil) })
     }
 
     // MARK: - /v1/call
 
-    func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request) async throws {
-        let call = try callID(request)
-        let invitation = try await invitation(request, call: call)
+    func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
+                 context: WebSocketRouterContext<ServerRequestContext>) async throws {
+        let call = try callID(context.request)
+        let invitation = try await invitation(context.request, call: call)
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
-        let connection = Connection(outbound: outbound, limits: configuration.limits)
         let start = Connection.now()
-        let clock: @Sendable () -> Double = { Connection.now() - start }
-        let channel = Shared(try CallChannel(id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
-                                            model: configuration.model, now: clock()))
-        connection.send(channel.withLock { $0.welcome(call: call) })
-        let presence = presence
+        var endpoint = CallEndpoint(
+            call: call,
+            channel: try CallChannel(id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
+                                     model: configuration.model, now: 0),
+            presence: presence, start: start)
         let events = await presence.subscribe(call: call, subscriber: id)
-        let forwarder = Task {
-            var version: Int?
-            for await event in events {
-                // A gap (a backlog that overflowed) is mended by a fresh snapshot.
-                if let v = event.version, case .snapshot = event {
-                    version = v
-                } else if let v = event.version {
-                    if let last = version, v != last + 1 {
-                        let snapshot = await presence.snapshot(call: call)
-                        version = snapshot.version
-                        connection.send(.init(text: snapshot.json.encoded, isLevel: false))
-                        continue
-                    }
-                    version = v
-                }
-                connection.send(.init(text: event.json.encoded, isLevel: false))
-            }
-        }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                channel.withLock { $0.tick(now: clock(), emit: connection.send) }
-            }
-        }
-        defer {
-            ticker.cancel()
-            forwarder.cancel()
-        }
-        var failure: (any Error)?
-        do {
-            try await connection.run(inbound) { message throws(ProtocolError) in
-                var actions: [CallChannel.Action] = []
-                if let text = message.text {
-                    actions = try channel.withLock { c throws(ProtocolError) in try c.text(text, now: clock(), emit: connection.send) }
-                } else if let action = try message.withBinary({ bytes throws(ProtocolError) in
-                    try channel.withLock { c throws(ProtocolError) in try c.audio(bytes, now: clock(), emit: connection.send) }
-                }) ?? nil {
-                    actions = [action]
-                }
-                for action in actions { await perform(action, call: call, id: id, connection: connection) }
-                return true
-            }
-        } catch {
-            failure = error
-        }
-        // Gone, however it went: the others see this participant leave, never stuck "speaking".
-        await presence.leave(call: call, id: id)
-        await presence.unsubscribe(call: call, subscriber: id)
-        if let failure { throw failure }
-    }
-
-    private func perform(_ action: CallChannel.Action, call: String, id: String, connection: Connection) async {
-        switch action {
-        case .join(let member): await presence.join(call: call, member: member)
-        case .update(let member): await presence.update(call: call, member: member)
-        case .leave: await presence.leave(call: call, id: id)
-        case .resync: connection.send(.init(text: await presence.snapshot(call: call).json.encoded, isLevel: false))
-        case .signal(let to, let payload):
-            if !(await presence.signal(call: call, from: id, to: to, payload: payload)) {
-                connection.send(.init(text: JSONValue.object([
-                    ("type", .string("error")), ("message", .string("no participant \(to) in the call")),
-                ]).encoded, isLevel: false))
-            }
-        }
-    }
-}
-
-/// A value shared by a connection's tasks (the reader and the timer), behind a lock.
-final class Shared<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-        try value.withLock { (v: inout Value) throws(E) -> R in try body(&v) }
+        let channel = context.requestContext.channel
+        try await Connection.run(&endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,
+                                 hangUp: { channel.close(promise: nil) })
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicCheckCall
 import MicCheckServer
+import MicCheckPresencePostgres
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -9,7 +9,7 @@ import Testing
 struct CallChannelTests {
     /// Feeds audio in 20 ms messages on a clock that follows the audio; returns messages and actions.
     private func feed(_ c: inout CallChannel, _ samples: [Float], from start: Double = 0) throws -> ([Received], [CallChannel.Action]) {
-        var out: [VADSession.Message] = []
+        var out: [Connection.Message] = []
         var actions: [CallChannel.Action] = []
         let bytes = pcm16(samples)
         var i = 0
@@ -25,7 +25,7 @@ struct CallChannelTests {
     }
 
     private func text(_ c: inout CallChannel, _ s: String, now: Double = 0) throws -> ([Received], [CallChannel.Action]) {
-        var out: [VADSession.Message] = []
+        var out: [Connection.Message] = []
         let actions = try c.text(s, now: now) { out.append($0) }
         return (try out.map { try Received($0.text) }, actions)
     }
@@ -50,7 +50,7 @@ struct CallChannelTests {
     @Test("no audio at all: the stall shows on the timer")
     func stall() throws {
         var c = try CallChannel(id: "me", now: 0)
-        var out: [VADSession.Message] = []
+        var out: [Connection.Message] = []
         c.tick(now: 1) { out.append($0) }
         c.tick(now: 4) { out.append($0) }
         let message = try #require(out.last)

@@ -72,31 +72,53 @@ struct PresenceTests {
 
 @Suite("The outbox of a connection")
 struct OutboxTests {
-    @Test("levels coalesce; events are kept in order; past the limit the client is too slow")
-    func coalesce() async {
-        let box = Outbox(limit: 3)
-        #expect(box.push("e1"))
-        #expect(box.push("l1", level: true))
-        #expect(box.push("l2", level: true))
-        #expect(box.push("e2"))
+    private func event(_ text: String) -> Connection.Message { Connection.Message(text: text, isLevel: false) }
+    private func level(_ text: String) -> Connection.Message { Connection.Message(text: text, isLevel: true) }
+
+    @Test("levels coalesce; events are kept in order; past the count the client is too slow")
+    func coalesce() {
+        var box = Outbox(limit: 3)
+        let ok1 = box.push(event("e1"))
+        #expect(ok1)
+        let ok2 = box.push(level("l1"))
+        #expect(ok2)
+        let ok3 = box.push(level("l2"))
+        #expect(ok3)
+        let ok4 = box.push(event("e2"))
+        #expect(ok4)
         #expect(box.count == 3)
-        #expect(!box.push("e3"))
-        #expect(box.push("l3", level: true), "a level replaces the unsent one and never overflows")
-        #expect(await box.next() == "e1")
-        #expect(await box.next() == "l3")
-        #expect(await box.next() == "e2")
-        #expect(box.push("l4", level: true))
-        box.close()
-        #expect(await box.next() == "l4")
-        #expect(await box.next() == nil)
+        let ok5 = box.push(event("e3"))
+        #expect(!ok5)
+        let ok6 = box.push(level("l3"))
+        #expect(ok6, "a level replaces the unsent one and never overflows")
+        #expect(box.takeAll() == ["e1", "l3", "e2"])
+        #expect(box.isEmpty && box.bytes == 0)
+        let ok7 = box.push(level("l4"))
+        #expect(ok7)
+        let ok8 = box.push(level("l5"))
+        #expect(ok8)
+        #expect(box.takeAll() == ["l5"], "after a hand-over the next level queues anew")
     }
 
-    @Test("a reader gets a message pushed before or while it waits")
-    func waiting() async {
-        let box = Outbox()
-        let reader = Task { await box.next() }
-        box.push("x")
-        #expect(await reader.value == "x")
-        #expect(box.count == 0)
+    @Test("past the size the client is too slow, counting what the writer holds; a replaced level is counted at its size")
+    func bytes() {
+        var box = Outbox(limit: 100, byteLimit: 10)
+        let ok9 = box.push(event("12345"))
+        #expect(ok9)
+        let ok10 = box.push(level("12"))
+        #expect(ok10)
+        #expect(box.bytes == 7)
+        let ok11 = box.push(level("1234"))
+        #expect(ok11)
+        #expect(box.bytes == 9)
+        let ok12 = box.push(event("12"))
+        #expect(!ok12, "11 bytes")
+        let ok13 = box.push(event("1"))
+        #expect(ok13)
+        #expect(box.takeAll().count == 3)
+        let ok14 = box.push(event("123"), inFlight: 8)
+        #expect(!ok14, "8 bytes still with the writer")
+        let ok15 = box.push(event("12"), inFlight: 8)
+        #expect(ok15)
     }
 }

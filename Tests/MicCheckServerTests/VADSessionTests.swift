@@ -52,7 +52,7 @@ struct VADSessionTests {
             let tone = Signals.sine(frequency: 440, rmsDB: -20, seconds: 2, sampleRate: 16_000)
             var out = try run(&session, tone, block: block)
             // The model's look-ahead holds the last frames until more audio comes, or the stream ends.
-            var last: [VADSession.Message] = []
+            var last: [Connection.Message] = []
             session.finish { last.append($0) }
             out += try last.map { try Received($0.text) }
             let levels = out.filter { $0.type == "level" }
@@ -78,7 +78,7 @@ struct VADSessionTests {
         #expect(out.filter { $0.type == "muted_speech_stopped" }.count == 2)
         #expect(!out.contains { $0.type == "speech_started" })
 
-        var updates: [VADSession.Message] = []
+        var updates: [Connection.Message] = []
         _ = try session.text(#"{"type": "session.update", "session": {"muted": false}}"#) { updates.append($0) }
         let update = try #require(updates.last)
         #expect(try Received(update.text).object("session")?.bool("muted") == false)
@@ -90,7 +90,7 @@ struct VADSessionTests {
     func updatePadding() throws {
         var session = try VADSession()
         _ = try run(&session, speechInRoom(onset: 0.5, speech: 1, seconds: 2.5))
-        var updated: [VADSession.Message] = []
+        var updated: [Connection.Message] = []
         let request = try session.text(#"{"type": "session.update", "session": {"prefix_padding_ms": 100, "silence_duration_ms": 500}}"#) {
             updated.append($0)
         }
@@ -119,7 +119,7 @@ struct VADSessionTests {
     func closeStream() throws {
         var session = try VADSession()
         _ = try run(&session, speechInRoom(onset: 0.2, speech: 2, seconds: 1.5))
-        var out: [VADSession.Message] = []
+        var out: [Connection.Message] = []
         #expect(try session.text(#"{"type": "close_stream"}"#) { out.append($0) } == .close)
         let types = try out.map { try Received($0.text).type }
         #expect(types.suffix(2) == ["speech_stopped", "session.closed"])

@@ -1,79 +1,48 @@
-import Synchronization
-
-/// The messages waiting for one client, between whoever decides them and the task that writes to the
-/// socket. Bounded: a newer level replaces a level not yet sent, so a slow reader costs no memory for
-/// levels; every other message is kept, in order, up to `limit`; past that the client is too slow and
-/// ``push(_:level:)`` says so (the caller closes the connection rather than drop an event).
-final class Outbox: Sendable {
-    private struct State {
-        var items: [String] = []
-        var head = 0
-        /// Where the unsent level is in `items`, if one is.
-        var levelAt: Int?
-        var waiter: CheckedContinuation<String?, Never>?
-        var closed = false
-    }
-
-    private let state = Mutex(State())
+/// The messages waiting for one client, owned by its connection's loop (no lock: one owner). Bounded: a
+/// newer level replaces a level not yet handed to the writer, so a slow reader costs no memory for
+/// levels; every other message is kept, in order, up to a count and a size; past either the client is
+/// too slow and ``push(_:)`` says so (the connection closes rather than drop an event).
+struct Outbox: Sendable {
+    private var items: [String] = []
+    /// Where the unsent level is in `items`, if one is.
+    private var levelAt: Int?
+    /// UTF-8 bytes of `items`.
+    private(set) var bytes = 0
     let limit: Int
+    let byteLimit: Int
 
-    init(limit: Int = 1_024) { self.limit = limit }
-
-    /// Queues `text`; returns false when the client has `limit` messages unread (nothing is queued then).
-    @discardableResult
-    func push(_ text: String, level: Bool = false) -> Bool {
-        let (accepted, waiter) = state.withLock { s -> (Bool, CheckedContinuation<String?, Never>?) in
-            guard !s.closed else { return (true, nil) }
-            if let w = s.waiter {
-                s.waiter = nil
-                return (true, w)
-            }
-            if level, let at = s.levelAt {
-                s.items[at] = text
-                return (true, nil)
-            }
-            guard s.items.count - s.head < limit else { return (false, nil) }
-            if level { s.levelAt = s.items.count }
-            s.items.append(text)
-            return (true, nil)
-        }
-        waiter?.resume(returning: text)
-        return accepted
+    init(limit: Int = 1_024, byteLimit: Int = 4 << 20) {
+        self.limit = limit
+        self.byteLimit = byteLimit
+        items.reserveCapacity(16)
     }
 
-    /// The next message, waiting for one; nil once closed and drained.
-    func next() async -> String? {
-        await withCheckedContinuation { (c: CheckedContinuation<String?, Never>) in
-            let ready = state.withLock { s -> String?? in
-                if s.head < s.items.count {
-                    let item = s.items[s.head]
-                    if s.levelAt == s.head { s.levelAt = nil }
-                    s.head += 1
-                    if s.head == s.items.count || s.head > 256 {
-                        s.items.removeFirst(s.head)
-                        s.levelAt = s.levelAt.map { $0 - s.head }
-                        s.head = 0
-                    }
-                    return .some(item)
-                }
-                if s.closed { return .some(nil) }
-                s.waiter = c
-                return .none
-            }
-            if let ready { c.resume(returning: ready) }
+    /// Queues `message`; false when `limit` messages or `byteLimit` bytes are waiting, counting
+    /// `inFlight` bytes handed to the writer and not yet written (nothing is queued then).
+    mutating func push(_ message: Connection.Message, inFlight: Int = 0) -> Bool {
+        let size = message.text.utf8.count
+        if message.isLevel, let at = levelAt {
+            bytes += size - items[at].utf8.count
+            items[at] = message.text
+            return true
         }
+        guard items.count < limit, bytes + inFlight + size <= byteLimit else { return false }
+        if message.isLevel { levelAt = items.count }
+        items.append(message.text)
+        bytes += size
+        return true
     }
 
-    /// No more messages: ``next()`` returns what is queued, then nil.
-    func close() {
-        let waiter = state.withLock { s -> CheckedContinuation<String?, Never>? in
-            s.closed = true
-            defer { s.waiter = nil }
-            return s.waiter
+    /// Everything queued, in order, for the writer; the outbox is then empty.
+    mutating func takeAll() -> [String] {
+        defer {
+            items.removeAll(keepingCapacity: true)
+            levelAt = nil
+            bytes = 0
         }
-        waiter?.resume(returning: nil)
+        return items
     }
 
-    /// Messages queued and not yet taken.
-    var count: Int { state.withLock { $0.items.count - $0.head } }
+    var count: Int { items.count }
+    var isEmpty: Bool { items.isEmpty }
 }

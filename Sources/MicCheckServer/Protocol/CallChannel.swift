@@ -30,8 +30,6 @@ public struct CallChannel: Sendable {
         case resync
     }
 
-    public typealias Message = VADSession.Message
-
     /// This connection's participant id.
     public let id: String
     /// What this participant may send (the call's grant, bounded by an invitation's role): a toggle
@@ -69,8 +67,8 @@ public struct CallChannel: Sendable {
     }
 
     /// The first message: who this connection is, and the audio it expects.
-    public func welcome(call: String) -> Message {
-        Message(text: JSONValue.object([
+    public func welcome(call: String) -> Connection.Message {
+        Connection.Message(text: JSONValue.object([
             ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
             ("sample_rate", .int(sampleRate)), ("encoding", .string("pcm_s16le")),
             ("capabilities", .array(capabilities.map(\.rawValue).sorted().map { .string($0) })),
@@ -81,7 +79,7 @@ public struct CallChannel: Sendable {
 
     /// A binary message: the page's microphone. Returns the presence update when the participant starts
     /// or stops speaking.
-    public mutating func audio(_ bytes: UnsafeRawBufferPointer, now: Double, emit: (Message) -> Void) throws(ProtocolError) -> Action? {
+    public mutating func audio(_ bytes: UnsafeRawBufferPointer, now: Double, emit: (Connection.Message) -> Void) throws(ProtocolError) -> Action? {
         let n = try PCM16.decode(bytes, into: &pcm)
         var records: [AnalysisOutput] = []
         pcm.withUnsafeBufferPointer { b in stream.process(UnsafeBufferPointer(rebasing: b[0..<n])) { records.append($0) } }
@@ -91,7 +89,7 @@ public struct CallChannel: Sendable {
     }
 
     /// A text message.
-    public mutating func text(_ text: String, now: Double, emit: (Message) -> Void) throws(ProtocolError) -> [Action] {
+    public mutating func text(_ text: String, now: Double, emit: (Connection.Message) -> Void) throws(ProtocolError) -> [Action] {
         let m = try ClientMessage(text)
         switch m.type {
         case "devices":
@@ -140,11 +138,11 @@ public struct CallChannel: Sendable {
     }
 
     /// The clock moved without audio (the connection's timer): the check may now warn of a stall.
-    public mutating func tick(now: Double, emit: (Message) -> Void) {
+    public mutating func tick(now: Double, emit: (Connection.Message) -> Void) {
         report(now: now, emit: emit)
     }
 
-    private mutating func apply(_ record: AnalysisOutput, now: Double, emit: (Message) -> Void) {
+    private mutating func apply(_ record: AnalysisOutput, now: Double, emit: (Connection.Message) -> Void) {
         switch record {
         case .frame(let f):
             check.received(levelDB: f.levelDB, at: now)
@@ -184,16 +182,16 @@ public struct CallChannel: Sendable {
                          microphone: Permission(status: .granted))
     }
 
-    private func noticeMessage(show: Bool) -> Message {
+    private func noticeMessage(show: Bool) -> Connection.Message {
         let duration = Int((indicator.notice.configuration.displayDuration * 1000).rounded())
-        return Message(text: JSONValue.object([
+        return Connection.Message(text: JSONValue.object([
             ("type", .string("muted_notice")), ("show", .bool(show)), ("text", .string(MutedIndicator.text)),
             ("duration_ms", .int(duration)),
         ]).encoded, isLevel: false)
     }
 
     /// The meter and the check's state; sent when 100 ms of audio have passed, on a tick, or a toggle.
-    private mutating func report(now: Double, emit: (Message) -> Void) {
+    private mutating func report(now: Double, emit: (Connection.Message) -> Void) {
         framesSinceReport = 0
         let warning = check.showsSilentWarning(at: now) ? JSONValue.string(MicrophoneCheck.silentWarning) : .null
         let text = JSONValue.object([
@@ -207,13 +205,13 @@ public struct CallChannel: Sendable {
         // A meter at rest need not be repeated every tick.
         if text == lastReport, !check.isOn || check.lastAudioAt.map({ now - $0 > 0.5 }) ?? true { return }
         lastReport = text
-        emit(Message(text: text, isLevel: true))
+        emit(Connection.Message(text: text, isLevel: true))
     }
 }
 
 /// WebRTC signalling data, checked before it is relayed: a session description or an ICE candidate.
-enum Signal {
-    static func check(_ data: ClientMessage) throws(ProtocolError) -> JSONValue {
+package enum Signal {
+    package static func check(_ data: ClientMessage) throws(ProtocolError) -> JSONValue {
         try data.only(["description", "candidate"], in: "signal data")
         if let d = try data.object("description") {
             try d.only(["type", "sdp"], in: "a description")

@@ -34,7 +34,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// A JSON value as a client sent it.
-enum JSONInput: Decodable, Sendable, Equatable {
+package enum JSONInput: Decodable, Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -42,7 +42,7 @@ enum JSONInput: Decodable, Sendable, Equatable {
     case array([JSONInput])
     case object([String: JSONInput])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
@@ -55,7 +55,7 @@ enum JSONInput: Decodable, Sendable, Equatable {
 
 /// A client's text message as a JSON object, with typed reads that fail as ``ProtocolError``s naming the
 /// field.
-struct ClientMessage: Sendable {
+package struct ClientMessage: Sendable {
     let fields: [String: JSONInput]
     let type: String
 
@@ -69,7 +69,7 @@ struct ClientMessage: Sendable {
         self.type = type
     }
 
-    init(fields: [String: JSONInput], type: String) {
+    package init(fields: [String: JSONInput], type: String) {
         self.fields = fields
         self.type = type
     }

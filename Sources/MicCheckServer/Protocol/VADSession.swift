@@ -108,13 +108,6 @@ public struct VADSession: Sendable {
         }
     }
 
-    /// A message for the client. Levels may be coalesced (a newer one replaces an unsent one); the
-    /// others must all arrive, in order.
-    public struct Message: Sendable, Equatable {
-        public var text: String
-        public var isLevel: Bool
-    }
-
     /// What a text message asks of the connection.
     public enum Request: Sendable, Equatable {
         case none
@@ -150,21 +143,21 @@ public struct VADSession: Sendable {
     }
 
     /// The first message: `session.created` with the effective settings.
-    public func created() -> Message {
+    public func created() -> Connection.Message {
         var session = settings.json
         if case .object(var fields) = session {
             fields.append(("level_interval_ms", .int(Self.levelIntervalMs)))
             fields += limits
             session = .object(fields)
         }
-        return Message(text: JSONValue.object([("type", .string("session.created")), ("session", session)]).encoded, isLevel: false)
+        return Connection.Message(text: JSONValue.object([("type", .string("session.created")), ("session", session)]).encoded, isLevel: false)
     }
 
     /// Milliseconds of audio received.
     public var audioMs: Double { streamStartMs + Double(samplesIn) * 1000 / Double(settings.sampleRate) }
 
     /// A binary message: PCM samples.
-    public mutating func audio(_ bytes: UnsafeRawBufferPointer, emit: (Message) -> Void) throws(ProtocolError) {
+    public mutating func audio(_ bytes: UnsafeRawBufferPointer, emit: (Connection.Message) -> Void) throws(ProtocolError) {
         guard !closed else { throw ProtocolError("audio after close_stream") }
         let n = try PCM16.decode(bytes, into: &pcm)
         samplesIn += n
@@ -175,12 +168,12 @@ public struct VADSession: Sendable {
 
     // Disjoint stored properties as inout arguments: the analysis and the translation side by side.
     private static func analyse(_ samples: UnsafeBufferPointer<Float>, _ stream: inout StreamingAnalysis,
-                                _ messages: inout Translator, _ emit: (Message) -> Void) {
+                                _ messages: inout Translator, _ emit: (Connection.Message) -> Void) {
         stream.process(samples) { messages.translate($0, emit) }
     }
 
     /// A text message.
-    public mutating func text(_ text: String, emit: (Message) -> Void) throws(ProtocolError) -> Request {
+    public mutating func text(_ text: String, emit: (Connection.Message) -> Void) throws(ProtocolError) -> Request {
         let m = try ClientMessage(text)
         guard !closed else { throw ProtocolError("\(m.type) after close_stream") }
         switch m.type {
@@ -193,12 +186,12 @@ public struct VADSession: Sendable {
             var next = settings
             try next.apply(session)
             try update(to: next, emit: emit)
-            emit(Message(text: JSONValue.object([("type", .string("session.updated")), ("session", settings.json)]).encoded, isLevel: false))
+            emit(Connection.Message(text: JSONValue.object([("type", .string("session.updated")), ("session", settings.json)]).encoded, isLevel: false))
             return .none
         case "close_stream":
             try m.only(["type"], in: "close_stream")
             finish(emit: emit)
-            emit(Message(text: JSONValue.object([("type", .string("session.closed")), ("audio_ms", .int(Int(audioMs.rounded())))]).encoded, isLevel: false))
+            emit(Connection.Message(text: JSONValue.object([("type", .string("session.closed")), ("audio_ms", .int(Int(audioMs.rounded())))]).encoded, isLevel: false))
             return .close
         default:
             throw ProtocolError("unknown message type \"\(m.type)\"")
@@ -206,22 +199,22 @@ public struct VADSession: Sendable {
     }
 
     /// The stream ends (close_stream, or the connection went): the last events go out.
-    public mutating func finish(emit: (Message) -> Void) {
+    public mutating func finish(emit: (Connection.Message) -> Void) {
         guard !closed else { return }
         closed = true
         Self.finish(&stream, &messages, emit)
     }
 
-    private static func finish(_ stream: inout StreamingAnalysis, _ messages: inout Translator, _ emit: (Message) -> Void) {
+    private static func finish(_ stream: inout StreamingAnalysis, _ messages: inout Translator, _ emit: (Connection.Message) -> Void) {
         stream.finish { messages.translate($0, emit) }
     }
 
     private static func restart(_ stream: inout StreamingAnalysis, _ messages: inout Translator, rate: Int, at seconds: Double,
-                                _ emit: (Message) -> Void) throws(AudioSourceError) {
+                                _ emit: (Connection.Message) -> Void) throws(AudioSourceError) {
         try stream.restart(sampleRate: rate, notBefore: seconds) { messages.translate($0, emit) }
     }
 
-    private mutating func update(to next: Settings, emit: (Message) -> Void) throws(ProtocolError) {
+    private mutating func update(to next: Settings, emit: (Connection.Message) -> Void) throws(ProtocolError) {
         if next.sampleRate != settings.sampleRate {
             // A new rate starts a new stream where the audio so far ends: audio time keeps counting.
             let endMs = audioMs
@@ -251,7 +244,7 @@ extension VADSession {
         var mutedUtterance = false
 
         /// A record of the analysis as this protocol's messages.
-        mutating func translate(_ record: AnalysisOutput, _ emit: (Message) -> Void) {
+        mutating func translate(_ record: AnalysisOutput, _ emit: (Connection.Message) -> Void) {
             switch record {
             case .frame(let f):
                 levelDB = framesInLevel == 0 ? f.levelDB : max(levelDB, f.levelDB)
@@ -265,9 +258,9 @@ extension VADSession {
                     ("level_db", .number(Double(levelDB), decimals: 1)), ("peak_db", .number(Double(peakDB), decimals: 1)),
                     ("speech_probability", .number(Double(probability), decimals: 3)), ("speaking", .bool(f.isSpeaking)),
                 ])
-                emit(Message(text: level.encoded, isLevel: true))
+                emit(Connection.Message(text: level.encoded, isLevel: true))
             case .event(let e):
-                emit(Message(text: eventMessage(e).encoded, isLevel: false))
+                emit(Connection.Message(text: eventMessage(e).encoded, isLevel: false))
             }
         }
 

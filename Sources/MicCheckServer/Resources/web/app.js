@@ -122,7 +122,10 @@ function receive(m) {
       membersChanged();
       break;
     case 'joined': case 'updated': case 'left':
-      if (state.version !== null && m.version !== state.version + 1) { send({ type: 'resync' }); return; }
+      // The version rule (Guides/Browser.md, "Presence"): the next version applies, one already seen is
+      // dropped, one further ahead means changes were missed: ask for a snapshot.
+      if (state.version === null || m.version > state.version + 1) { send({ type: 'resync' }); return; }
+      if (m.version <= state.version) return;
       state.version = m.version;
       if (m.type === 'left') { state.members.delete(m.id); closePeer(m.id); } else state.members.set(m.participant.id, m.participant);
       if (m.type === 'joined' && m.participant.id === state.me) startPeers();

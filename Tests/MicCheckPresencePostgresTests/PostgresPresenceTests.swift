@@ -1,6 +1,8 @@
 import Foundation
 import MicCheck
-@testable import MicCheckServer
+@testable import MicCheckPresencePostgres
+import MicCheckServer
+import MicCheckTesting
 import Testing
 
 @Suite("PostgreSQL addresses")

@@ -20,24 +20,24 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     /// Reads an address, or says in one sentence what is wrong with it.
     public init(_ text: String) throws(PresenceError) {
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme) else {
-            throw PresenceError("\(Self.redacted(text)) is not a PostgreSQL address (postgres://USER@HOST:PORT/DATABASE)")
+            throw .badAddress("\(Self.redacted(text)) is not a PostgreSQL address (postgres://USER@HOST:PORT/DATABASE)")
         }
         var query: [String: String] = [:]
         for item in url.queryItems ?? [] {
             guard ["sslmode", "host"].contains(item.name), let value = item.value else {
-                throw PresenceError("the PostgreSQL address has an unknown parameter \"\(item.name)\" (sslmode and host are known)")
+                throw .badAddress("the PostgreSQL address has an unknown parameter \"\(item.name)\" (sslmode and host are known)")
             }
             query[item.name] = value
         }
-        guard let user = url.user, !user.isEmpty else { throw PresenceError("the PostgreSQL address needs a user (postgres://USER@HOST/DATABASE)") }
+        guard let user = url.user, !user.isEmpty else { throw .badAddress("the PostgreSQL address needs a user (postgres://USER@HOST/DATABASE)") }
         let mode = query["sslmode"] ?? "prefer"
         guard let tls = TLSMode(rawValue: mode) else {
-            throw PresenceError("sslmode=\(mode): MicCheck knows disable, prefer and require")
+            throw .badAddress("sslmode=\(mode): MicCheck knows disable, prefer and require")
         }
         let port = url.port ?? 5432
-        guard (1...65_535).contains(port) else { throw PresenceError("the PostgreSQL port must be from 1 to 65535") }
+        guard (1...65_535).contains(port) else { throw .badAddress("the PostgreSQL port must be from 1 to 65535") }
         socketFolder = query["host"]
-        guard socketFolder != nil || !(url.host ?? "").isEmpty else { throw PresenceError("the PostgreSQL address needs a host") }
+        guard socketFolder != nil || !(url.host ?? "").isEmpty else { throw .badAddress("the PostgreSQL address needs a host") }
         host = url.host ?? "localhost"
         self.port = port
         self.user = user
@@ -86,10 +86,4 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         }
         return .init(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
     }
-}
-
-/// Why presence in a database cannot work: one sentence.
-public struct PresenceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,107 @@
+import Hummingbird
+import MicCheck
+import HummingbirdWebSocket
+import NIOCore
+
+/// `/v1/vad` on a ``Connection``: the ``VADSession`` protocol, nothing else.
+struct VADEndpoint: ConnectionEndpoint {
+    var session: VADSession
+
+    mutating func opened(send: (Connection.Message) -> Void) async { send(session.created()) }
+
+    mutating func received(_ message: WebSocketMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
+        if let text = message.text { return try session.text(text, emit: send) != .close }
+        try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: send) }
+        return true
+    }
+
+    func tick(now: Double, send: (Connection.Message) -> Void) async {}
+    func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {}
+    // A client that went without close_stream gets nothing more: its last records are not analysed.
+    func closed() async {}
+}
+
+/// `/v1/call` on a ``Connection``: the page's ``CallChannel``, its actions carried out in the call's
+/// presence, and the call's presence events relayed by the version rule (``PresenceFollower``).
+struct CallEndpoint: ConnectionEndpoint {
+    let call: String
+    var channel: CallChannel
+    let presence: any PresenceStore
+    /// The connection's clock starts at 0 when it opens (the microphone check's grace and stall times).
+    let start: Double
+    var follower = PresenceFollower()
+
+    init(call: String, channel: CallChannel, presence: any PresenceStore, start: Double) {
+        self.call = call
+        self.channel = channel
+        self.presence = presence
+        self.start = start
+    }
+
+    mutating func opened(send: (Connection.Message) -> Void) async { send(channel.welcome(call: call)) }
+
+    mutating func received(_ message: WebSocketMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
+        var actions: [CallChannel.Action] = []
+        if let text = message.text {
+            actions = try channel.text(text, now: now - start, emit: send)
+        } else if let action = try message.withBinary({ bytes throws(ProtocolError) in try channel.audio(bytes, now: now - start, emit: send) }) ?? nil {
+            actions = [action]
+        }
+        for action in actions { await perform(action, send: send) }
+        return true
+    }
+
+    mutating func tick(now: Double, send: (Connection.Message) -> Void) async {
+        channel.tick(now: now - start, emit: send)
+    }
+
+    mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {
+        switch follower.take(event) {
+        case .relay: send(Connection.Message(text: event.json.encoded, isLevel: false))
+        case .drop: break
+        case .fetchSnapshot: await sendSnapshot(send: send)
+        }
+    }
+
+    /// Gone, however it went: the others see this participant leave, never stuck "speaking".
+    func closed() async {
+        await presence.leave(call: call, id: channel.id)
+        await presence.unsubscribe(call: call, subscriber: channel.id)
+    }
+
+    private mutating func sendSnapshot(send: (Connection.Message) -> Void) async {
+        let snapshot = await presence.snapshot(call: call)
+        _ = follower.take(snapshot)
+        send(Connection.Message(text: snapshot.json.encoded, isLevel: false))
+    }
+
+    private mutating func perform(_ action: CallChannel.Action, send: (Connection.Message) -> Void) async {
+        let id = channel.id
+        switch action {
+        case .join(let member): await presence.join(call: call, member: member)
+        case .update(let member): await presence.update(call: call, member: member)
+        case .leave: await presence.leave(call: call, id: id)
+        case .resync: await sendSnapshot(send: send)
+        case .signal(let to, let payload):
+            if !(await presence.signal(call: call, from: id, to: to, payload: payload)) {
+                send(Connection.Message(text: JSONValue.object([
+                    ("type", .string("error")), ("message", .string("no participant \(to) in the call")),
+                ]).encoded, isLevel: false))
+            }
+        }
+    }
+}
+
+/// The request context of the server's routes: Hummingbird's, with the connection's channel, which a
+/// WebSocket whose client reads nothing needs to hang up (``Connection/run(_:inbound:outbound:limits:presence:hangUp:)``).
+struct ServerRequestContext: RequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<Self>
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        channel = source.channel
+    }
+}
