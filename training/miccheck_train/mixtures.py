@@ -7,9 +7,9 @@ import numpy as np
 
 from .config import CROWD_DRAWS, SR, TEACHER_DBFS
 from .features import teacher_probs
-from .synth import (active_rms, colour, coloured, espeak_set, fit_loop, flite_set, formant_shifted, pitch_shifted,
-                    read, reverb, rms, speed, stretched, synthetic_noise, texture, through_channel, voice_effect,
-                    SYNTHETIC)
+from .synth import (active_rms, at_level, at_snr, colour, coloured, espeak_set, fit_loop, flite_set,
+                    formant_shifted, pitch_shifted, read, reverb, rms, speed, stretched, synthetic_noise, texture,
+                    through_channel, voice_effect, SYNTHETIC)
 
 # The corpus scenario of each of voice_mixture's variants, and the noise categories the corpus calls
 # transients (what --fold-corpus writes in its labels).
@@ -92,8 +92,8 @@ def voice_mixture(rng, x, labels, voice, variant, noise, tmp, cfg):
     y = colour(rng, y)
     if rng.random() < (0.5 if quiet else 0.2):
         y = reverb(rng, y)
-    clean = y * 10 ** (TEACHER_DBFS / 20) / active_rms(y, lab)
-    y = y * 10 ** (target / 20) / active_rms(y, lab)
+    clean = at_level(y, lab, TEACHER_DBFS)
+    y = at_level(y, lab, target)
     gain = teacher_gain(target)
     floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
     if variant in (0, 3):
@@ -101,7 +101,7 @@ def voice_mixture(rng, x, labels, voice, variant, noise, tmp, cfg):
     nz, _, pkg = noise[rng.integers(len(noise))]
     snr = rng.uniform(5, 30) if variant == 1 else rng.uniform(-5, 12)
     nn = colour(rng, fit_loop(rng, nz, len(y)))
-    nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-snr / 20)
+    nn = at_snr(nn, y, lab, snr)
     return y + nn + floor, lab, voice + "|" + pkg, clean, gain
 
 
@@ -193,12 +193,12 @@ def noisy_speech_mixtures(cfg, rng, tmp):
             y = colour(rng, y)
             if rng.random() < 0.2:
                 y = reverb(rng, y)
-            clean = y * 10 ** (TEACHER_DBFS / 20) / active_rms(y, lab)
+            clean = at_level(y, lab, TEACHER_DBFS)
             level = rng.uniform(-42, -16)
-            y = y * 10 ** (level / 20) / active_rms(y, lab)
+            y = at_level(y, lab, level)
             nz, _, pkg = noise[rng.integers(len(noise))]
             nn = colour(rng, fit_loop(rng, nz, len(y)))
-            nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 20) / 20)
+            nn = at_snr(nn, y, lab, rng.uniform(-5, 20))
             floor = coloured(rng, len(y), rng.uniform(0, 2)) * 10 ** (rng.uniform(-90, -62) / 20)
             mixes.append((y + nn + floor, lab, voice + "|" + pkg, clean, teacher_gain(level)))
     return mixes
@@ -356,9 +356,9 @@ def texture_mixtures(cfg, rng):
             y, lab = (speed(rng, x, labels) if rng.random() < 0.3 else (x, labels))
             y = colour(rng, y)
             level = rng.uniform(-42, -18)
-            y = y * 10 ** (level / 20) / active_rms(y, lab)
+            y = at_level(y, lab, level)
             nn = colour(rng, fit_loop(rng, nz, len(y)))
-            nn = nn * active_rms(y, lab) / rms(nn) * 10 ** (-rng.uniform(-5, 25) / 20)
+            nn = at_snr(nn, y, lab, rng.uniform(-5, 25))
             mixes.append((y + nn, lab, voice + "|" + pkg, None, teacher_gain(level)))
     return mixes
 

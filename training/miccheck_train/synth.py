@@ -299,6 +299,17 @@ def active_rms(x, labels):
     return rms(x[m]) if m.any() else rms(x)
 
 
+def at_level(x, labels, dbfs):
+    """`x` scaled so that its active level (`active_rms` over the labelled speech `labels`) is `dbfs`."""
+    return x * 10 ** (dbfs / 20) / active_rms(x, labels)
+
+
+def at_snr(noise, voice, labels, snr):
+    """`noise` scaled to lie `snr` dB under the active level of `voice` (labelled `labels`): the corpus's
+    SNR rule, the noise's RMS against the voice's active RMS."""
+    return noise * active_rms(voice, labels) / rms(noise) * 10 ** (-snr / 20)
+
+
 def reverb(rng, x):
     rt60 = rng.uniform(0.2, 0.8)
     n = int(rt60 * SR)
