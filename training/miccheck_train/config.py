@@ -2,10 +2,13 @@
 
 Every option of `train_vad.py` is a field of `Config`, with its default and help text beside it: the
 parser is made from the fields, so a run can also be set up in Python (`Config(epochs=2, ...)`) and
-checked the same way (`Config.checked()`).
+checked the same way (`Config.checked()`; `dataset.checked` also checks it against the files and programs it
+names). It imports nothing of the package but `errors` (which imports nothing), so every module may import it.
 """
-import dataclasses, json, os, shutil, sys
+import dataclasses, os
 from dataclasses import dataclass, field
+
+from .errors import ConfigError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the repository
 SR = 16000
@@ -192,10 +195,11 @@ class Config:
         return sorted(self.corpus_hold or [])
 
     def checked(self):
-        """This configuration, or exit with a sentence naming the first option out of range (before any
-        audio is made: that takes minutes)."""
+        """This configuration, or a `ConfigError` naming the first option out of range (before any audio is
+        made: that takes minutes). It reads no file: `dataset.checked` checks the files and programs the
+        options name."""
         def fail(message):
-            sys.exit(message)
+            raise ConfigError(message)
         if not all(0 <= v <= 1 for v in (self.distill, self.on_speech, self.on_silence)):
             fail("--distill, --distill-speech and --distill-silence must be 0...1")
         if (self.distill_speech is not None or self.distill_silence is not None) and self.distill <= 0:
@@ -203,21 +207,10 @@ class Config:
                  "blend)")
         if self.teachers and (self.distill <= 0 or not 0 <= self.teacher_share <= 1):
             fail("--teachers needs --distill above 0 (their share is of the teacher's part) and --teacher-share 0...1")
-        missing = [m for m in self.teachers or [] if not os.path.isfile(m)]
-        if missing:
-            fail(f"--teachers: no such model file: {', '.join(missing)}")
         if not 0 <= self.raise_pitch <= 1 or (self.raise_pitch > 0 and self.noisy_speech <= 0):
             fail("--raise-pitch is a share (0...1) of the --noisy-speech mixtures, and needs --noisy-speech")
         if self.corpus_hold and self.corpus_voices <= 0:
             fail("--corpus-hold names voices to leave out of --corpus-voices, and needs it")
-        if self.corpus_voices > 0:
-            from .mixtures import corpus_voice_labels
-            known = {lab.get("speech_source") for _, lab in corpus_voice_labels(self.corpus_for_voices)}
-            if not known:
-                fail(f"--corpus-voices: no clean or quiet speech in {self.corpus_for_voices}")
-            if set(self.hold) - known:
-                fail(f"--corpus-hold: no such speech source in {self.corpus_for_voices}: "
-                     f"{', '.join(sorted(set(self.hold) - known))} (there are: {', '.join(sorted(known))})")
         if self.label_onsets < 0 or self.label_offsets < 0:
             fail("--label-onsets and --label-offsets must be 0 or more frames")
         if self.effort < 0 or self.formants < 0:
@@ -230,33 +223,18 @@ class Config:
             fail("--aux-snr is a weight (0 or more)")
         if self.flite < 0:
             fail("--flite is a count of phrase sets (0 or more)")
-        if self.flite > 0 and shutil.which("flite") is None:
-            fail("--flite needs flite (apt-get install flite)")
         if self.redraw < 0:
             fail("--redraw is a count of draws (0 or more)")
         if self.long_sessions < 0 or self.stream_frames < 1:
             fail("--long-sessions is a count of sessions (0 or more), --stream-frames a count of frames (1 or more)")
         if not 0 <= self.floor_shrink <= 1:
             fail("--floor-shrink is a share of the training chunks (0...1)")
-        for name, folder, sub in (("--more-speech", self.more_speech, "speech"), ("--more-noise", self.more_noise, "noise")):
-            if folder != "none" and not os.path.isdir(os.path.join(folder, sub)):
-                recipe = name.removeprefix("--").replace("-", "_")
-                fail(f"{name}: {folder} holds no {sub}/ folder: build it with python3 {self.shared}/training/"
-                     f"{recipe}/build.py --out {folder} (or give {name} none)")
         if not (0 <= self.telephone and 0 <= self.lofi and self.telephone + self.lofi <= 1):
             fail("--telephone and --lofi are shares of the mixtures (0...1, together at most 1)")
         if self.more_speech_mixtures < 0 or self.more_noise_variants < 0:
             fail("--more-speech-mixtures and --more-noise-variants are counts (0 or more)")
         if not self.lr > 0:
             fail("--lr must be above 0")
-        if self.init:
-            start = self.start_model()
-            shape = (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
-            if shape[3] != self.lookahead or any(have > want for have, want in
-                                                 zip(shape, (self.features, self.dense, self.hidden))):
-                fail(f"--init: {self.init} has {shape[0]} features, {shape[1]} dense units, {shape[2]} GRU units "
-                     f"and a look-ahead of {shape[3]}; give the same --lookahead and at least as many --features, "
-                     f"--dense and --hidden (more widen the model: the new units start without effect)")
         if self.features not in (CORE_FEATURES, FEATURES):
             fail(f"--features must be {FEATURES}, or {CORE_FEATURES} without the articulation features")
         if not -90 <= self.quiet_dbfs[0] < self.quiet_dbfs[1] <= -20:
@@ -264,17 +242,6 @@ class Config:
         if not 0 <= self.lookahead <= 3:
             fail("--lookahead must be 0...3 frames (the detector may look at most 30 ms ahead)")
         return self
-
-    def start_model(self):
-        """The --init model file's contents (None without --init), or exit if it cannot be read as one."""
-        if not self.init:
-            return None
-        try:
-            start = json.load(open(self.init))
-            (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            sys.exit(f"--init: {self.init} is not a readable MicCheck voice model ({e})")
-        return start
 
 
 def parser(description=None):
@@ -291,5 +258,6 @@ def parser(description=None):
 
 
 def from_command_line(argv=None, description=None):
-    """The `Config` the command line `argv` (default: sys.argv) gives, checked."""
+    """The `Config` the command line `argv` (default: sys.argv) gives, checked (`Config.checked`: its ranges,
+    not yet the files it names)."""
     return Config(**vars(parser(description).parse_args(argv))).checked()

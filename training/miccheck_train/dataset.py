@@ -7,11 +7,47 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .config import AUX_BANDS, FEATURES, FOLDS, SR
+from .errors import ConfigError, DataError, ToolError
 from .features import features, frame_labels, teacher_probs, write_wav
-from .mixtures import (babble_mixtures, corpus_mixtures, effort_mixtures, flite_mixtures, formant_mixtures,
-                       long_session_mixtures, make_mixtures, more_noises, noisy_speech_mixtures, pool_noises,
-                       texture_mixtures, TRANSIENTS)
-from .model import model_probs
+from .mixtures import (babble_mixtures, corpus_mixtures, corpus_voice_labels, effort_mixtures, flite_mixtures,
+                       formant_mixtures, long_session_mixtures, make_mixtures, more_noises, noisy_speech_mixtures,
+                       pool_noises, texture_mixtures, TRANSIENTS)
+from .model import model_probs, start_model
+
+
+def checked(cfg):
+    """`cfg` checked (`Config.checked`: its ranges), then against the files and programs it names: the
+    --teachers model files, the --corpus-voices corpus and its --corpus-hold sources, flite for --flite,
+    the --more-speech and --more-noise folders and the --init model's shape. Raises a `TrainingError`
+    naming the first that does not fit (before any audio is made: that takes minutes)."""
+    cfg.checked()
+    missing = [m for m in cfg.teachers or [] if not os.path.isfile(m)]
+    if missing:
+        raise DataError(f"--teachers: no such model file: {', '.join(missing)}")
+    if cfg.corpus_voices > 0:
+        known = {lab.get("speech_source") for _, lab in corpus_voice_labels(cfg.corpus_for_voices)}
+        if not known:
+            raise DataError(f"--corpus-voices: no clean or quiet speech in {cfg.corpus_for_voices}")
+        if set(cfg.hold) - known:
+            raise DataError(f"--corpus-hold: no such speech source in {cfg.corpus_for_voices}: "
+                            f"{', '.join(sorted(set(cfg.hold) - known))} (there are: {', '.join(sorted(known))})")
+    if cfg.flite > 0 and shutil.which("flite") is None:
+        raise ToolError("--flite needs flite (apt-get install flite)")
+    for name, folder, sub in (("--more-speech", cfg.more_speech, "speech"), ("--more-noise", cfg.more_noise, "noise")):
+        if folder != "none" and not os.path.isdir(os.path.join(folder, sub)):
+            recipe = name.removeprefix("--").replace("-", "_")
+            raise DataError(f"{name}: {folder} holds no {sub}/ folder: build it with python3 {cfg.shared}/training/"
+                            f"{recipe}/build.py --out {folder} (or give {name} none)")
+    if cfg.init:
+        start = start_model(cfg)
+        shape = (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
+        if shape[3] != cfg.lookahead or any(have > want for have, want in
+                                            zip(shape, (cfg.features, cfg.dense, cfg.hidden))):
+            raise ConfigError(f"--init: {cfg.init} has {shape[0]} features, {shape[1]} dense units, {shape[2]} GRU "
+                              f"units and a look-ahead of {shape[3]}; give the same --lookahead and at least as many "
+                              f"--features, --dense and --hidden (more widen the model: the new units start without "
+                              f"effect)")
+    return cfg
 
 
 @dataclass
@@ -51,8 +87,8 @@ def build(cfg):
         return data
 
     if cfg.fold_corpus and cfg.cache and os.path.exists(cfg.cache) and not os.path.isdir(cfg.fold_corpus):
-        sys.exit(f"--fold-corpus is written while the main mixtures are built, and {cfg.cache} holds them "
-                 f"already: give another --cache, or leave --fold-corpus out")
+        raise ConfigError(f"--fold-corpus is written while the main mixtures are built, and {cfg.cache} holds them "
+                          f"already: give another --cache, or leave --fold-corpus out")
 
     def main_mixtures(rng, tmp):
         mixes = make_mixtures(cfg, rng, tmp)
@@ -197,11 +233,11 @@ def cached(cfg, path, build):
         z = np.load(path, allow_pickle=True)
         teacher = list(z["T"]) if "T" in z else None
         if cfg.distill > 0 and teacher is None:
-            sys.exit(f"{path} holds no teacher probabilities: give another --cache to build one with --distill")
+            raise DataError(f"{path} holds no teacher probabilities: give another --cache to build one with --distill")
         X = list(z["X"])
         if X and X[0].shape[1] != FEATURES:
-            sys.exit(f"{path} holds {X[0].shape[1]} features a frame where `miccheck features` now writes "
-                     f"{FEATURES}: give another --cache to build one")
+            raise DataError(f"{path} holds {X[0].shape[1]} features a frame where `miccheck features` now writes "
+                            f"{FEATURES}: give another --cache to build one")
         return X, list(z["Y"]), list(z["G"]), teacher
     X, Y, G, teacher = build()
     if path:
@@ -231,7 +267,7 @@ def voice_snr(m, n):
 def cached_voice_snr(path, make, data):
     """`voice_snr` of every mixture `make(tmp)` builds again (the same generator's draws as the cached
     features `data` = (X, Y, G, ...)), kept in the .npz `path` if given. The mixtures must come out as
-    cached: the same count, groups and labels, or it exits."""
+    cached: the same count, groups and labels, or it raises a `DataError`."""
     if path and os.path.exists(path):
         return list(np.load(path, allow_pickle=True)["S"])
     X, Y, G = data[0], data[1], data[2]
@@ -239,7 +275,7 @@ def cached_voice_snr(path, make, data):
         mixes = make(tmp)
     if len(mixes) != len(X) or any(m[2] != g or not np.array_equal(frame_labels(m[1], len(x)), y > 0)
                                    for m, x, y, g in zip(mixes, X, Y, G)):
-        sys.exit("--aux-snr: the mixtures built again differ from the cached ones; build the cache again")
+        raise DataError("--aux-snr: the mixtures built again differ from the cached ones; build the cache again")
     S = [voice_snr(m, len(x)) for m, x in zip(mixes, X)]
     if path:
         np.savez(path, S=np.array(S, dtype=object))

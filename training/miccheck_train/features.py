@@ -1,10 +1,11 @@
 """What the model is trained on, frame by frame: MicCheck's own features of a signal (`miccheck features`,
 the binary the runtime is), labels on the 10 ms frame grid, and the teacher's probabilities (Silero VAD,
 at training time only)."""
-import json, os, subprocess, sys, threading, wave
+import json, os, subprocess, threading, wave
 import numpy as np
 
 from .config import FEATURES, SR
+from .errors import ToolError
 
 
 def write_wav(path, y):
@@ -27,7 +28,7 @@ def feature_names(binary):
     """The features' names in the order `miccheck features` writes them (the layout a model file names)."""
     names = json.loads(subprocess.run([binary, "features", "--names"], check=True, capture_output=True, text=True).stdout)
     if len(names) != FEATURES:
-        sys.exit(f"{binary} names {len(names)} features, this script reads {FEATURES}: rebuild it")
+        raise ToolError(f"{binary} names {len(names)} features, this script reads {FEATURES}: rebuild it")
     return names
 
 
@@ -36,7 +37,7 @@ def features_of(binary, wav, out):
     subprocess.run([binary, "features", wav, "--output", out], check=True)
     raw = np.fromfile(out, "<f4")
     if raw.size % FEATURES:
-        sys.exit(f"{binary} does not write {FEATURES} features a frame: rebuild it")
+        raise ToolError(f"{binary} does not write {FEATURES} features a frame: rebuild it")
     return raw.reshape(-1, FEATURES)
 
 
@@ -77,7 +78,8 @@ def teacher_probs(x, n):
     if not hasattr(_teacher, "sess"):
         spec = importlib.util.find_spec("silero_vad")
         if spec is None:
-            sys.exit("--distill needs Silero VAD: pip install onnxruntime && pip install --no-deps silero-vad==6.2.3")
+            raise ToolError("--distill needs Silero VAD: pip install onnxruntime && pip install --no-deps "
+                            "silero-vad==6.2.3")
         so = ort.SessionOptions(); so.intra_op_num_threads = 1; so.inter_op_num_threads = 1
         _teacher.sess = ort.InferenceSession(os.path.join(os.path.dirname(spec.origin), "data", "silero_vad.onnx"),
                                              sess_options=so, providers=["CPUExecutionProvider"])

@@ -5,6 +5,7 @@ import json, os, sys
 import numpy as np
 
 from .config import CORE_FEATURES, FEATURES
+from .errors import DataError
 from .features import feature_names
 
 
@@ -71,26 +72,55 @@ def load(net, model):
 
 def export(net, mean, scale, cfg, path):
     """Writes the model file MicCheck reads (`VoiceActivityModel`): `net`'s weights and the input
-    standardisation, naming its features as the binary names them."""
+    standardisation, naming its features as the binary names them (`write_model`)."""
     d = cfg.features
+    layers = {"dense": (net.inp.weight, net.inp.bias),
+              "gru": (net.gru.weight_ih_l0, net.gru.weight_hh_l0, net.gru.bias_ih_l0, net.gru.bias_hh_l0),
+              "output": (net.out.weight, net.out.bias)}
+    write_model(path, model_file(layers, mean, scale, feature_names(cfg.binary)[:d], d, cfg.dense, cfg.hidden,
+                                 cfg.lookahead, seed=cfg.seed, split_seed=cfg.split_seed,
+                                 fold="none" if cfg.no_validation else cfg.fold))
 
+
+def model_file(layers, mean, scale, names, features, dense, hidden, lookahead, seed, split_seed, fold):
+    """The contents of a model file (`VoiceActivityModel.json`) in the order `export` writes them, from
+    `layers`: {"dense": (weights, bias), "gru": (input weights, recurrent weights, input bias, recurrent
+    bias), "output": (weights, bias)}, each PyTorch's layout (a tensor or any array, flattened row by row),
+    the input standardisation `mean` and `scale`, the features' `names` and the sizes. Needs no PyTorch."""
     def t(v):
         return [float(f"{x:.7g}") for x in np.ravel(v.detach().numpy() if hasattr(v, "detach") else v)]
-    model = {
-        "format": "miccheck-vad", "version": 1, "features": d, "featureNames": feature_names(cfg.binary)[:d],
-        "lookahead": cfg.lookahead, "trainedBy": "training/train_vad.py", "seed": cfg.seed, "splitSeed": cfg.split_seed,
-        "fold": "none" if cfg.no_validation else cfg.fold,
+    (dw, db), (wih, whh, bih, bhh), (ow, ob) = layers["dense"], layers["gru"], layers["output"]
+    return {
+        "format": "miccheck-vad", "version": 1, "features": features, "featureNames": names,
+        "lookahead": lookahead, "trainedBy": "training/train_vad.py", "seed": seed, "splitSeed": split_seed,
+        "fold": fold,
         "inputMean": t(mean), "inputScale": t(scale),
-        "dense": {"inputs": d, "outputs": cfg.dense, "weights": t(net.inp.weight), "bias": t(net.inp.bias)},
-        "gru": {"inputs": cfg.dense, "hidden": cfg.hidden,
-                "inputWeights": t(net.gru.weight_ih_l0), "recurrentWeights": t(net.gru.weight_hh_l0),
-                "inputBias": t(net.gru.bias_ih_l0), "recurrentBias": t(net.gru.bias_hh_l0)},
-        "output": {"inputs": cfg.hidden, "outputs": 1, "weights": t(net.out.weight), "bias": t(net.out.bias)},
+        "dense": {"inputs": features, "outputs": dense, "weights": t(dw), "bias": t(db)},
+        "gru": {"inputs": dense, "hidden": hidden,
+                "inputWeights": t(wih), "recurrentWeights": t(whh),
+                "inputBias": t(bih), "recurrentBias": t(bhh)},
+        "output": {"inputs": hidden, "outputs": 1, "weights": t(ow), "bias": t(ob)},
     }
+
+
+def write_model(path, model):
+    """`model` (`model_file`'s contents) as the model file `path` (compact JSON), its folder made if need be."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump(model, f, separators=(",", ":"))
     print(f"wrote {path} ({os.path.getsize(path)} bytes)", file=sys.stderr)
+
+
+def start_model(cfg):
+    """The --init model file's contents (None without --init), or a `DataError` if it cannot be read as one."""
+    if not cfg.init:
+        return None
+    try:
+        start = json.load(open(cfg.init))
+        (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise DataError(f"--init: {cfg.init} is not a readable MicCheck voice model ({e})") from e
+    return start
 
 
 def model_probs(path, X):
@@ -102,12 +132,12 @@ def model_probs(path, X):
     m = json.load(open(path))
     d = m.get("features")
     if m.get("format") != "miccheck-vad" or d not in (CORE_FEATURES, FEATURES):
-        sys.exit(f"{path}: not a MicCheck voice model with {FEATURES} or {CORE_FEATURES} features")
+        raise DataError(f"{path}: not a MicCheck voice model with {FEATURES} or {CORE_FEATURES} features")
     net = network(d, m["dense"]["outputs"], m["gru"]["hidden"])
     try:
         load(net, m)
     except ValueError as e:
-        sys.exit(f"{path}: {e}")
+        raise DataError(f"{path}: {e}") from e
     mean = np.array(m["inputMean"], np.float32); scale = np.array(m["inputScale"], np.float32)
     k = int(m.get("lookahead", 0))
     probs = []

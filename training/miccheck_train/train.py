@@ -7,7 +7,8 @@ from .config import AUX_BANDS, FEATURE_GROUPS, FLOOR_FEATURES
 from .dataset import build
 from .evaluate import corpus_set, scores
 from .features import delayed, utterance_ends, utterance_starts
-from .model import export, load, network
+from .errors import DataError
+from .model import export, load, network, start_model
 
 T = 600   # frames a training chunk (6 s)
 BATCH = 32
@@ -107,7 +108,7 @@ def train(cfg):
     """Builds the data set and trains the model the configuration describes, writing --out (and with
     --keep-epochs each epoch's model) after every epoch."""
     import torch
-    start = cfg.start_model()
+    start = start_model(cfg)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     data = build(cfg)
@@ -129,7 +130,7 @@ def train(cfg):
         try:
             load(net, start)
         except ValueError as e:
-            sys.exit(f"--init: {cfg.init}: {e}")
+            raise DataError(f"--init: {cfg.init}: {e}") from e
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, cfg.epochs)
     Xs = [(x - mean) * scale for x in X]
