@@ -1,67 +1,12 @@
 #!/usr/bin/env python3
 """How well single features of `miccheck features` tell speech frames from the rest, file by file: the
-per-frame ROC-AUC of each --column against the corpus's labels, on the files with speech in noise
-(snr*), grouped by the noise, per file and pooled per noise. A quick check of a new feature before any
-training; no model is involved.
 
-usage: swift build -c release --product miccheck
-       python3 training/feature_auc.py [--split ../shared/corpus] [--columns 2 1] [--files 'snr*']
+The command is miccheck_train.commands.feature_auc (its --help says more); this file runs it, from this folder or
+from the installed package (pip install -e training).
 """
-import argparse, glob, json, os, re, sys, tempfile
-import numpy as np
-from sklearn.metrics import roc_auc_score
+import sys
 
-from miccheck_train.config import FEATURES   # columns `miccheck features` writes
-from miccheck_train.features import features_of, frame_labels
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-
-
-def labels(path, frames):
-    """Each 10 ms frame's label (speech or not) from the corpus's JSON beside the WAV."""
-    return frame_labels(json.load(open(path[:-4] + ".json")).get("speech", []), frames)
-
-
-def auc(y, x):
-    return roc_auc_score(y, x) if 0 < y.sum() < len(y) else float("nan")
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", default=os.path.join(ROOT, "..", "shared", "corpus"))
-    ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
-    ap.add_argument("--columns", type=int, nargs="+", default=[2, 1],
-                    help="feature columns to score (default: the speech band's and all bands' mean level over "
-                         "the noise floor, 2 and 1)")
-    ap.add_argument("--files", default="snr*", help="glob of the corpus's WAV files (default: speech in noise)")
-    a = ap.parse_args()
-    if not all(0 <= c < FEATURES for c in a.columns):
-        sys.exit(f"--columns must lie in 0...{FEATURES - 1}")
-    if not os.path.exists(a.binary):
-        sys.exit(f"{a.binary} not found: swift build -c release --product miccheck")
-    files = sorted(glob.glob(os.path.join(a.split, a.files + ".wav")))
-    if not files:
-        sys.exit(f"no {a.files}.wav in {a.split}")
-    pooled = {}
-    head = "".join(f"  col {c:>3}" for c in a.columns)
-    print(f"{'file':60s}{head}")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "f.bin")
-        for w in files:
-            X = features_of(a.binary, w, out)
-            y = labels(w, len(X))
-            name = os.path.basename(w)
-            m = re.match(r"snr\d+_(.+?)_(?:espeak|klettres|hedgewars|asterisk)", name)
-            kind = m.group(1) if m else "other"
-            ys, xs = pooled.setdefault(kind, ([], []))
-            ys.append(y); xs.append(X[:, a.columns])
-            print(f"{name:60s}" + "".join(f"  {auc(y, X[:, c]):7.3f}" for c in a.columns))
-    print()
-    for kind, (ys, xs) in pooled.items():
-        y, X = np.concatenate(ys), np.concatenate(xs)
-        print(f"{'pooled ' + kind:60s}" + "".join(f"  {auc(y, X[:, i]):7.3f}" for i in range(len(a.columns))))
-
+from miccheck_train.commands.feature_auc import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""How well single features of `miccheck features` tell speech frames from the rest, file by file: the
+per-frame ROC-AUC of each --column against the corpus's labels, on the files with speech in noise
+(snr*), grouped by the noise, per file and pooled per noise. A quick check of a new feature before any
+training; no model is involved.
+
+usage: swift build -c release --product miccheck
+       python3 training/feature_auc.py [--split ../shared/corpus] [--columns 2 1] [--files 'snr*']
+"""
+import argparse, glob, json, os, re, sys, tempfile
+import numpy as np
+
+from .. import cli
+from ..config import FEATURES, ROOT   # FEATURES: columns `miccheck features` writes
+from ..errors import ConfigError, DataError, ToolError
+from ..features import features_of, frame_labels
+
+
+def labels(path, frames):
+    """Each 10 ms frame's label (speech or not) from the corpus's JSON beside the WAV."""
+    return frame_labels(json.load(open(path[:-4] + ".json")).get("speech", []), frames)
+
+
+def auc(y, x):
+    from sklearn.metrics import roc_auc_score
+    return roc_auc_score(y, x) if 0 < y.sum() < len(y) else float("nan")
+
+
+def run(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", default=os.path.join(ROOT, "..", "shared", "corpus"))
+    ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
+    ap.add_argument("--columns", type=int, nargs="+", default=[2, 1],
+                    help="feature columns to score (default: the speech band's and all bands' mean level over "
+                         "the noise floor, 2 and 1)")
+    ap.add_argument("--files", default="snr*", help="glob of the corpus's WAV files (default: speech in noise)")
+    a = ap.parse_args(argv)
+    if not all(0 <= c < FEATURES for c in a.columns):
+        raise ConfigError(f"--columns must lie in 0...{FEATURES - 1}")
+    if not os.path.exists(a.binary):
+        raise ToolError(f"{a.binary} not found: swift build -c release --product miccheck")
+    files = sorted(glob.glob(os.path.join(a.split, a.files + ".wav")))
+    if not files:
+        raise DataError(f"no {a.files}.wav in {a.split}")
+    pooled = {}
+    head = "".join(f"  col {c:>3}" for c in a.columns)
+    print(f"{'file':60s}{head}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "f.bin")
+        for w in files:
+            X = features_of(a.binary, w, out)
+            y = labels(w, len(X))
+            name = os.path.basename(w)
+            m = re.match(r"snr\d+_(.+?)_(?:espeak|klettres|hedgewars|asterisk)", name)
+            kind = m.group(1) if m else "other"
+            ys, xs = pooled.setdefault(kind, ([], []))
+            ys.append(y); xs.append(X[:, a.columns])
+            print(f"{name:60s}" + "".join(f"  {auc(y, X[:, c]):7.3f}" for c in a.columns))
+    print()
+    for kind, (ys, xs) in pooled.items():
+        y, X = np.concatenate(ys), np.concatenate(xs)
+        print(f"{'pooled ' + kind:60s}" + "".join(f"  {auc(y, X[:, i]):7.3f}" for i in range(len(a.columns))))
+
+
+
+def main(argv=None):
+    """The command's exit status (0, or 1 after a sentence on stderr saying what stopped it)."""
+    return cli.main(run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
