@@ -66,6 +66,8 @@ tests --no-parallel --filter "$live" || status=1
 # Five minutes of live capture while its PulseAudio server is killed, stopped and its source unplugged
 # (the hour-long soak of Guides/LiveCapture.md, shortened).
 python3 scripts/soak.py --minutes 5 --fault-every 45 --binary .build/debug/miccheck || status=1
+# The training package's tests and the Python style check (a light venv: no PyTorch).
+bash scripts/training-tests.sh || status=1
 # Calls across two `miccheck serve` nodes sharing presence through PostgreSQL.
 bash scripts/presence-tests.sh || status=1
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
