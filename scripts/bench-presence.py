@@ -25,16 +25,15 @@ import asyncio
 import os
 import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Tests", "Presence"))
 import presence_nodes as pn  # noqa: E402
 
-PGBENCH = os.path.join(sorted(d for d in (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql"))
+PGBENCH = os.path.join(sorted(d for d in (os.path.join("/usr/lib/postgresql", v, "bin")
+                                          for v in os.listdir("/usr/lib/postgresql"))
                               if os.path.exists(os.path.join(d, "pgbench")))[-1], "pgbench")
 
 TRANSITION = """\\set c random(1, :calls)
@@ -114,7 +113,8 @@ async def main_async(args):
             print(f"| {rate} | {done:.0f} | {lat.group(1) if lat else '?'} ms | {statistics.median(delays):.1f} ms | "
                   f"{percentile(delays, 99):.1f} ms | {max(delays):.1f} ms |", flush=True)
             if percentile(delays, 99) > 500 or done < 0.9 * rate:
-                print(f"- stops here: {'the probe passed 500 ms at p99' if percentile(delays, 99) > 500 else 'pgbench could not keep the rate'}")
+                print("- stops here: " + ("the probe passed 500 ms at p99" if percentile(delays, 99) > 500
+                                          else "pgbench could not keep the rate"))
                 break
 
         print("\n## Query plans")
@@ -125,7 +125,8 @@ async def main_async(args):
              "INSERT INTO miccheck_nodes AS n (node, lease_until) VALUES ('bench', now() + interval '10 s') "
              "ON CONFLICT (node) DO UPDATE SET lease_until = EXCLUDED.lease_until"),
             ("", "SELECT count(*) FROM miccheck_members WHERE node = 'bench'"),
-            ("the reaper's search", "SELECT m.call, m.id FROM miccheck_nodes d JOIN miccheck_members m ON m.node = d.node "
+            ("the reaper's search", "SELECT m.call, m.id FROM miccheck_nodes d "
+                                    "JOIN miccheck_members m ON m.node = d.node "
                                     "WHERE d.lease_until < now() ORDER BY m.call, m.id"),
             ("a snapshot", "SELECT c.version, m.id FROM miccheck_calls c LEFT JOIN miccheck_members m ON m.call = c.id "
                            "WHERE c.id = 'bench-1' ORDER BY m.seq"),

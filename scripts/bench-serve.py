@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import time
@@ -74,7 +73,8 @@ async def run(port, pid, n, pcm, rate, block_ms, seconds):
     delays, counts = [], {}
     cpu0, rss0 = proc_stats(pid)
     start_at = time.perf_counter() + 2 + n * 0.004
-    tasks = [asyncio.create_task(stream(port, pcm, rate, block_ms, seconds, delays, counts, start_at)) for _ in range(n)]
+    tasks = [asyncio.create_task(stream(port, pcm, rate, block_ms, seconds, delays, counts, start_at))
+             for _ in range(n)]
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()) + seconds / 2)
     _, rss_open = proc_stats(pid)
     await asyncio.gather(*tasks)
@@ -103,7 +103,8 @@ def main():
     a = p.parse_args()
     with wave.open(a.wav) as w:
         rate, pcm = w.getframerate(), w.readframes(w.getnframes())
-    server = subprocess.Popen([a.binary, "serve", "--port", "0", "--idle-timeout", "60"], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([a.binary, "serve", "--port", "0", "--idle-timeout", "60"], stdout=subprocess.PIPE,
+                              text=True)
     port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
     try:
         for n in [int(x) for x in a.streams.split(",")]:

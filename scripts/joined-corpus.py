@@ -7,7 +7,8 @@ import glob, os, sys, wave
 if len(sys.argv) not in (3, 4):
     sys.exit(__doc__)
 seconds, out = float(sys.argv[1]), sys.argv[2]
-corpus = sys.argv[3] if len(sys.argv) == 4 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "corpus")
+corpus = sys.argv[3] if len(sys.argv) == 4 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                                              "shared", "corpus")
 want = int(seconds * 16000) * 2
 data = b""
 files = sorted(glob.glob(os.path.join(corpus, "*.wav")))

@@ -13,7 +13,8 @@ Needs numpy and soundfile (the training environment: bash scripts/training-env.s
   py=$(bash scripts/training-env.sh)
   $py scripts/long-sessions.py                                    # 10 minutes at -50, -40, -30 dBFS
   $py scripts/long-sessions.py --minutes 2 --levels -40 --sources corpus --json /tmp/ls.json
-  $py scripts/long-sessions.py --cmd '.build/release/miccheck analyze --format jsonl --no-background-gate {wav}' --name raw \\
+  $py scripts/long-sessions.py \\
+      --cmd '.build/release/miccheck analyze --format jsonl --no-background-gate {wav}' --name raw \\
                                --cmd 'python3 ../shared/bench/peers/silero.py {wav}' --name silero --sources corpus
 """
 import argparse, glob, json, os, shlex, subprocess, sys, tempfile, wave
@@ -24,7 +25,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 # Where ../shared/training/more_noise/build.py builds (as training/miccheck_train/config.py's RECIPES).
-MORE_NOISE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "miccheck-training", "more_noise")
+MORE_NOISE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "miccheck-training",
+                          "more_noise")
 SR = 16000
 
 
@@ -41,7 +43,8 @@ def noise_files(sources, shared, more_noise):
             if os.path.basename(j) == "manifest.json":
                 continue
             lab = json.load(open(j))
-            if lab.get("scenario") in ("noise_only", "transients") and not lab.get("speech") and not lab.get("dead_mic"):
+            if (lab.get("scenario") in ("noise_only", "transients") and not lab.get("speech")
+                    and not lab.get("dead_mic")):
                 out.append(("corpus", j[:-5] + ".wav"))
     return out
 
@@ -101,14 +104,16 @@ def measure(template, wav, seconds):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     ap.add_argument("--cmd", action="append", help="detector command with {wav} (JSON Lines out); repeatable "
                     "(default: .build/release/miccheck analyze --format jsonl {wav})")
     ap.add_argument("--name", action="append", help="a name for each --cmd")
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--levels", default="-50,-40,-30", help="session levels, dBFS RMS (comma-separated)")
-    ap.add_argument("--sources", default="training,more_noise,corpus", help="training, more_noise, corpus (comma-separated)")
+    ap.add_argument("--sources", default="training,more_noise,corpus",
+                    help="training, more_noise, corpus (comma-separated)")
     ap.add_argument("--shared", default=SHARED)
     ap.add_argument("--more-noise", default=MORE_NOISE)
     ap.add_argument("--files", default="", help="only files whose name contains this")
@@ -119,13 +124,15 @@ def main():
     cmds = a.cmd or [os.path.join(ROOT, ".build/release/miccheck") + " analyze --format jsonl {wav}"]
     names = (a.name or []) + [f"cmd{k + 1}" for k in range(len(a.name or []), len(cmds))]
     levels = [float(v) for v in a.levels.split(",")]
-    files = [(s, p) for s, p in noise_files(a.sources.split(","), a.shared, a.more_noise) if a.files in os.path.basename(p)]
+    files = [(s, p) for s, p in noise_files(a.sources.split(","), a.shared, a.more_noise)
+             if a.files in os.path.basename(p)]
     if not files:
         sys.exit("long-sessions: no noise files found (build more_noise with its recipe, or check --shared)")
     seconds = a.minutes * 60
     tmpdir = tempfile.mkdtemp(prefix="long-sessions-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     jobs = [(s, p, lv) for s, p in files for lv in levels]
-    print(f"{len(files)} files x {len(levels)} levels, {a.minutes:g} min each: {len(jobs) * seconds / 3600:.1f} h a detector",
+    print(f"{len(files)} files x {len(levels)} levels, {a.minutes:g} min each: "
+          f"{len(jobs) * seconds / 3600:.1f} h a detector",
           file=sys.stderr)
 
     def one(k_job):
@@ -139,7 +146,8 @@ def main():
         try:
             for name, cmd in zip(names, cmds):
                 m, err = measure(cmd, wav, seconds)
-                rows.append(dict(detector=name, source=src, file=os.path.basename(path), level_db=level, error=err, **(m or {})))
+                rows.append(dict(detector=name, source=src, file=os.path.basename(path), level_db=level, error=err,
+                                 **(m or {})))
         finally:
             os.unlink(wav)
         if k % 20 == 0:
@@ -155,7 +163,8 @@ def main():
         errors = [r for r in rows if r["detector"] == name and r["error"]]
         hours = len(mine) * seconds / 3600
         print(f"\n## {name}: {len(mine)} sessions, {hours:.1f} h" + (f", {len(errors)} failed" if errors else ""))
-        print("| source | level | sessions | speech frames | share, first minute | share, minutes 2+ | starts an hour |")
+        print("| source | level | sessions | speech frames | share, first minute | share, minutes 2+ "
+              "| starts an hour |")
         print("|---|---|---|---|---|---|---|")
         for src in sorted({r["source"] for r in mine}) + ["all"]:
             for lv in levels + [None]:
@@ -163,8 +172,10 @@ def main():
                 if not sel or (lv is None and len(levels) == 1):
                     continue
                 h = len(sel) * seconds / 3600
-                print(f"| {src} | {'all' if lv is None else f'{lv:g} dBFS'} | {len(sel)} | {sum(r['speech_frames'] for r in sel)} | "
-                      f"{np.mean([r['first_minute_share'] for r in sel]):.4f} | {np.mean([r['later_share'] for r in sel]):.4f} | "
+                print(f"| {src} | {'all' if lv is None else f'{lv:g} dBFS'} | {len(sel)} | "
+                      f"{sum(r['speech_frames'] for r in sel)} | "
+                      f"{np.mean([r['first_minute_share'] for r in sel]):.4f} | "
+                      f"{np.mean([r['later_share'] for r in sel]):.4f} | "
                       f"{sum(r['starts'] for r in sel) / h:.1f} |")
         worst = sorted(mine, key=lambda r: (r["speech_frames"], r["starts"]), reverse=True)[:a.worst]
         print(f"\nworst {len(worst)}: speech frames, starts an hour, share in the first minute / after")

@@ -20,7 +20,8 @@ def main():
     x = np.concatenate(parts[:-1])
     x *= 10 ** (-24 / 20) / np.sqrt(np.mean(x[np.abs(x) > 0.01] ** 2))
     pcm = (np.clip(x, -1, 1) * 32767).astype("<i2")
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "MicCheckTesting", "Resources", "voice.wav")
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "MicCheckTesting", "Resources",
+                       "voice.wav")
     with wave.open(out, "wb") as w:
         w.setnchannels(1); w.setsampwidth(2); w.setframerate(SR); w.writeframes(pcm.tobytes())
     print(f"{len(x) / SR:.2f} s -> {os.path.normpath(out)}")

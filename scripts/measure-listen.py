@@ -130,7 +130,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=120)
     args = ap.parse_args()
     corpus = os.path.join(os.path.dirname(ROOT), "shared/corpus")
-    files = sorted(glob.glob(os.path.join(corpus, "clean_*.wav")) + glob.glob(os.path.join(corpus, "quiet_*.wav")))[: args.files]
+    files = sorted(glob.glob(os.path.join(corpus, "clean_*.wav"))
+                   + glob.glob(os.path.join(corpus, "quiet_*.wav")))[: args.files]
     if not files:
         sys.exit("no corpus files beside the repository")
     server("start")
@@ -140,7 +141,8 @@ def main():
         for name, off, live, d in rows:
             print(f"{name} | {off:.2f} | {live:.3f} | {d * 1000:.0f}")
         if rows:
-            print(f"median live - analyze: {statistics.median(r[3] for r in rows) * 1000:.0f} ms over {len(rows)} files")
+            print(f"median live - analyze: {statistics.median(r[3] for r in rows) * 1000:.0f} ms "
+                  f"over {len(rows)} files")
         cpu, rss, frames = load(files, args.seconds)
         print(f"CPU: {cpu * 100:.2f}% of one core over {args.seconds} s ({frames} frames)")
         print("RSS (KiB) over time: " + ", ".join(f"{t:.0f}s={k}" for t, k in rss))

@@ -15,15 +15,18 @@ if not os.path.exists(os.path.join(corpus, "manifest.json")):
 if not os.access(binary, os.X_OK):
     sys.exit("measure-microphone-health: build first: swift build -c release --product miccheck")
 
-files = sorted(glob.glob(os.path.join(corpus, "*.wav"))) + sorted(glob.glob(os.path.join(corpus, "other-formats", "*.wav")))
+files = (sorted(glob.glob(os.path.join(corpus, "*.wav")))
+         + sorted(glob.glob(os.path.join(corpus, "other-formats", "*.wav"))))
 dead_found, dead_latency, dead_total, live_false, live_total = 0, [], 0, [], 0
 noisy_raised, noisy_in_speech, noisy_on_speech_files, noisy_latency = [], [], [], []
 clipping, quiet_flagged, quiet_total, clean_flagged = [], 0, 0, []
 for path in files:
     name = os.path.basename(path)
     label = json.load(open(path[:-4] + ".json"))
-    out = subprocess.run([binary, "analyze", "--format", "jsonl", path], capture_output=True, text=True, check=True).stdout
-    events = [e for e in map(json.loads, out.splitlines()) if "event" in e and not e["event"].startswith("speech_st") and e["event"] != "speech_ended"]
+    out = subprocess.run([binary, "analyze", "--format", "jsonl", path], capture_output=True, text=True,
+                         check=True).stdout
+    events = [e for e in map(json.loads, out.splitlines())
+              if "event" in e and not e["event"].startswith("speech_st") and e["event"] != "speech_ended"]
     scenario, dead = label["scenario"], label["dead_mic"]
     silent = [e["t"] for e in events if e["event"] == "microphone_silent"]
     if dead:
@@ -58,11 +61,15 @@ for path in files:
         print(f"{name[:50]:50} {scenario:10} " + "; ".join(f"{e['event']}@{e['t']}" for e in events))
 
 med = lambda v: sorted(v)[len(v) // 2] if v else float("nan")
-print(f"dead microphone: {dead_found}/{dead_total} dead files found within 2 s (median {med(dead_latency):.2f} s, at most {max(dead_latency, default=0):.2f} s); "
+print(f"dead microphone: {dead_found}/{dead_total} dead files found within 2 s (median {med(dead_latency):.2f} s, "
+      f"at most {max(dead_latency, default=0):.2f} s); "
       f"{len(live_false)} false verdicts on {live_total} live files {live_false or ''}")
-print(f"noisy microphone: raised on {len(noisy_raised)} files; on clean or quiet speech files: {len(noisy_on_speech_files)} {noisy_on_speech_files or ''}; "
-      f"inside a labelled speech stretch: {len(noisy_in_speech)} {noisy_in_speech or ''}; noise-only files: median {med(noisy_latency):.2f} s to the warning")
+print(f"noisy microphone: raised on {len(noisy_raised)} files; on clean or quiet speech files: "
+      f"{len(noisy_on_speech_files)} {noisy_on_speech_files or ''}; "
+      f"inside a labelled speech stretch: {len(noisy_in_speech)} {noisy_in_speech or ''}; "
+      f"noise-only files: median {med(noisy_latency):.2f} s to the warning")
 print(f"clipping: raised on {len(clipping)} of {len(files)} files {clipping or ''}")
-print(f"speech too quiet: {quiet_flagged}/{quiet_total} quiet files flagged; clean files flagged: {len(clean_flagged)} {clean_flagged or ''}")
+print(f"speech too quiet: {quiet_flagged}/{quiet_total} quiet files flagged; "
+      f"clean files flagged: {len(clean_flagged)} {clean_flagged or ''}")
 if verbose:
     print("noisy:", *noisy_raised, sep="\n  ")

@@ -50,7 +50,8 @@ def db(x):
 
 
 def starts(binary, path, extra):
-    out = subprocess.run([binary, "analyze", "--format", "jsonl", *extra, path], capture_output=True, text=True, check=True)
+    out = subprocess.run([binary, "analyze", "--format", "jsonl", *extra, path], capture_output=True, text=True,
+                         check=True)
     return sum(1 for line in out.stdout.splitlines() if '"speech_started"' in line)
 
 
@@ -78,8 +79,10 @@ def main():
             near = echo + rng.standard_normal(n) * 10 ** (-70 / 20)
             files = {name: os.path.join(tmp, name + ".wav") for name in ("far", "near", "dt", "out", "dtout")}
             write(files["far"], far); write(files["near"], near); write(files["dt"], near + talker)
-            common = ["--far", files["far"], "--aec", "--aec-level", args.aec_level, "--ns", args.ns, "--format", "json"]
-            report = json.loads(subprocess.run([args.binary, "process", "--near", files["near"], "--out", files["out"], *common],
+            common = ["--far", files["far"], "--aec", "--aec-level", args.aec_level, "--ns", args.ns,
+                      "--format", "json"]
+            report = json.loads(subprocess.run([args.binary, "process", "--near", files["near"], "--out", files["out"],
+                                                *common],
                                                capture_output=True, text=True, check=True).stdout)
             subprocess.run([args.binary, "process", "--near", files["dt"], "--out", files["dtout"], *common],
                            capture_output=True, text=True, check=True)
@@ -90,15 +93,19 @@ def main():
             p = starts(args.binary, files["out"], ["--min-speech-level=-50", "--min-speech=0.1"])
             r = starts(args.binary, files["near"], [])
             fa_processed += p; fa_raw += r; seconds += n / RATE
-            rows.append((os.path.basename(path), n / RATE, erle, drop, p, r, report["x_real_time"], report["erle_db"], report["delay_ms"]))
+            rows.append((os.path.basename(path), n / RATE, erle, drop, p, r, report["x_real_time"], report["erle_db"],
+                         report["delay_ms"]))
     print(f"echo path: {args.delay_ms:g} ms, {args.gain_db:g} dB, reflections to 15 ms, floor -70 dBFS; "
           f"aec {args.aec_level} + ns {args.ns} + high-pass, 16 kHz")
-    print(f"{'far-end voice':44} {'s':>5} {'ERLE dB':>8} {'DT drop':>8} {'FA vp':>6} {'FA raw':>6} {'x RT':>6} {'AEC ERLE':>9} {'delay':>6}")
+    print(f"{'far-end voice':44} {'s':>5} {'ERLE dB':>8} {'DT drop':>8} {'FA vp':>6} {'FA raw':>6} {'x RT':>6} "
+          f"{'AEC ERLE':>9} {'delay':>6}")
     for name, s, erle, drop, p, r, speed, aec_erle, delay in rows:
-        print(f"{name:44} {s:5.1f} {erle:8.1f} {drop:8.2f} {p:6d} {r:6d} {speed:6.0f} {aec_erle if aec_erle is not None else '-':>9} {delay if delay is not None else '-':>6}")
+        print(f"{name:44} {s:5.1f} {erle:8.1f} {drop:8.2f} {p:6d} {r:6d} {speed:6.0f} "
+              f"{aec_erle if aec_erle is not None else '-':>9} {delay if delay is not None else '-':>6}")
     hours = seconds / 3600
     print(f"\nERLE after 1 s: min {min(r[2] for r in rows):.1f} dB, median {np.median([r[2] for r in rows]):.1f} dB")
-    print(f"double talk: the near-end voice drops by at most {max(r[3] for r in rows):.2f} dB (median {np.median([r[3] for r in rows]):.2f})")
+    print(f"double talk: the near-end voice drops by at most {max(r[3] for r in rows):.2f} dB "
+          f"(median {np.median([r[3] for r in rows]):.2f})")
     print(f"false speech_started from echo alone: {fa_processed} with voice processing ({fa_processed / hours:.0f}/h), "
           f"{fa_raw} without ({fa_raw / hours:.0f}/h), over {seconds:.0f} s")
     print(f"processing: median {np.median([r[6] for r in rows]):.0f}x real time (one thread, release build)")

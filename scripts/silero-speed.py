@@ -3,7 +3,8 @@
 64-sample context, the recurrent state carried across windows. Prints audio seconds per wall second,
 for the fastest of the repeats and for their median.
 
-usage: python3 scripts/silero-speed.py WAV [repeats] [--all]   (--all: every repeat's figure instead)   (needs: pip install onnxruntime; pip install --no-deps silero-vad)
+usage: python3 scripts/silero-speed.py WAV [repeats] [--all]   (--all: every repeat's figure instead)
+       (needs: pip install onnxruntime; pip install --no-deps silero-vad)
 """
 import importlib.util, os, sys, time, wave
 import numpy as np

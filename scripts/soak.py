@@ -22,7 +22,7 @@ Checks, each printed with its figure; the script exits 1 when one fails:
 Usage: python3 scripts/soak.py [--minutes M] [--fault-every S] [--binary PATH] [--json OUT]
 Default: 60 minutes, a fault every 150 s, .build/release/miccheck.
 """
-import argparse, json, math, os, random, shutil, signal, statistics, struct, subprocess, sys, tempfile, threading, time
+import argparse, json, os, random, shutil, signal, statistics, struct, subprocess, sys, tempfile, threading, time
 import wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -228,7 +228,8 @@ def main():
 
 def report(listener, faults, usage, began, wall, crashed):
     failures = []
-    r = {"minutes": round(wall / 60, 1), "faults": {k: sum(1 for f in faults if f[0] == k) for k in ("kill", "stop", "unplug")}}
+    r = {"minutes": round(wall / 60, 1),
+         "faults": {k: sum(1 for f in faults if f[0] == k) for k in ("kill", "stop", "unplug")}}
     print(f"soak: {r['minutes']} min of listen, {len(listener.frames)} frames, {len(faults)} faults {r['faults']}")
     if crashed:
         failures.append(f"listen exited with {listener.p.returncode} before the end")
@@ -320,7 +321,8 @@ def report(listener, faults, usage, began, wall, crashed):
         first, last = statistics.median(per_stretch[:q]), statistics.median(per_stretch[-q:])
         r.update(cpu_ms_per_audio_s_first=round(first * 1000, 2), cpu_ms_per_audio_s_last=round(last * 1000, 2),
                  cpu_ms_per_audio_s_max=round(max(per_stretch) * 1000, 2), cpu_stretches=len(per_stretch))
-        print(f"  CPU per second of audio: {first * 1000:.2f} ms in the first quarter, {last * 1000:.2f} ms in the last "
+        print(f"  CPU per second of audio: {first * 1000:.2f} ms in the first quarter, "
+              f"{last * 1000:.2f} ms in the last "
               f"(max {max(per_stretch) * 1000:.2f} ms; {len(per_stretch)} stretches between faults)")
         if last > 1.5 * first + 0.002:
             failures.append(f"CPU per second of audio rose from {first * 1000:.2f} to {last * 1000:.2f} ms")

@@ -12,7 +12,8 @@ if len(sys.argv) != 2:
 tag = sys.argv[1]
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests")
 # An @Suite attribute (with balanced parentheses inside), then the suite's type name.
-suite = re.compile(r"@Suite(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*(?:public\s+|final\s+)*(?:struct|class|enum|actor)\s+(\w+)")
+suite = re.compile(r"@Suite(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?"
+                   r"\s*(?:public\s+|final\s+)*(?:struct|class|enum|actor)\s+(\w+)")
 names = []
 for folder, _, files in os.walk(root):
     for f in sorted(files):

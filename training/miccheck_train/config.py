@@ -90,7 +90,8 @@ class Config:
                                     "300-3400 Hz, 8 kHz, mu-law, A-law or GSM")
     lofi: float = option(0.08, "share of all mixtures sent through an 11 kHz channel, half of them 8-bit (as most "
                                "more_speech voices were recorded)")
-    fold: str = option("A", f"the validation fold: the sources it holds out ({'; '.join(f'{k}: ' + ', '.join(v) for k, v in FOLDS.items())}), "
+    fold: str = option("A", "the validation fold: the sources it holds out "
+                            f"({'; '.join(f'{k}: ' + ', '.join(v) for k, v in FOLDS.items())}), "
                             "or random (a twelfth of all sources, drawn by --split-seed, as before more_speech)",
                        choices=[*FOLDS, "random"])
     fold_corpus: str | None = option(None, "write the held-out mixtures of the main set into this folder as a "

@@ -112,18 +112,21 @@ def build(cfg):
     # the textures', which are the model seed's.
     kept_out = set() if cfg.no_validation else held
     for k in range(cfg.redraw):
-        X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k, lambda rng, tmp: make_mixtures(cfg, rng, tmp))
+        X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k,
+                                 lambda rng, tmp: make_mixtures(cfg, rng, tmp))
     if cfg.textures > 0:
         X, Y, G, teacher = added(f"-textures{cfg.textures}", cfg.seed + 1000,
                                  lambda rng, tmp: texture_mixtures(cfg, rng))
     if cfg.noisy_speech > 0:
-        X, Y, G, teacher = added(f"-noisy{cfg.noisy_speech}" + (f"-raised{cfg.raise_pitch:g}" if cfg.raise_pitch > 0 else ""),
+        X, Y, G, teacher = added(f"-noisy{cfg.noisy_speech}"
+                                 + (f"-raised{cfg.raise_pitch:g}" if cfg.raise_pitch > 0 else ""),
                                  split_seed + 2000, lambda rng, tmp: noisy_speech_mixtures(cfg, rng, tmp))
     if cfg.babble > 0:
         X, Y, G, teacher = added(f"-babble{cfg.babble}", split_seed + 4000,
                                  lambda rng, tmp: babble_mixtures(cfg, kept_out, rng, tmp))
     if cfg.flite > 0:
-        X, Y, G, teacher = added(f"-flite{cfg.flite}", split_seed + 8000, lambda rng, tmp: flite_mixtures(cfg, rng, tmp))
+        X, Y, G, teacher = added(f"-flite{cfg.flite}", split_seed + 8000,
+                                 lambda rng, tmp: flite_mixtures(cfg, rng, tmp))
     if cfg.formants > 0:
         X, Y, G, teacher = added(f"-formants{cfg.formants}", split_seed + 5000,
                                  lambda rng, tmp: formant_mixtures(cfg, kept_out, rng, tmp))

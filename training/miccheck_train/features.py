@@ -26,7 +26,8 @@ def features(binary, y, path):
 
 def feature_names(binary):
     """The features' names in the order `miccheck features` writes them (the layout a model file names)."""
-    names = json.loads(subprocess.run([binary, "features", "--names"], check=True, capture_output=True, text=True).stdout)
+    names = json.loads(subprocess.run([binary, "features", "--names"], check=True, capture_output=True,
+                                      text=True).stdout)
     if len(names) != FEATURES:
         raise ToolError(f"{binary} names {len(names)} features, this script reads {FEATURES}: rebuild it")
     return names

@@ -68,7 +68,8 @@ def more_noises(cfg):
 
 def synthetic_noises(rng):
     """Three of each synthetic noise (white, pink, brown, hum, fan, breathing, clicks, silence), 15-40 s."""
-    return [(synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}") for kind in SYNTHETIC * 3]
+    return [(synthetic_noise(rng, int(rng.uniform(15, 40) * SR), kind), kind, f"synthetic-{kind}")
+            for kind in SYNTHETIC * 3]
 
 
 def teacher_gain(level):
@@ -163,7 +164,8 @@ def make_mixtures(cfg, rng, tmp):
             group = pkg
             if rng.random() < 0.3 and cat not in ("silence",):
                 other, _, opkg = every_noise[rng.integers(len(every_noise))]
-                y = y + colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other) * 10 ** (rng.uniform(-20, 0) / 20)
+                y = y + (colour(rng, fit_loop(rng, other, len(y))) * rms(y) / rms(other)
+                         * 10 ** (rng.uniform(-20, 0) / 20))
                 group = pkg + "|" + opkg
             mixes.append(channelled(cfg, rng, (y, [], group, None, None), tmp, kind))
     return mixes
@@ -316,8 +318,9 @@ def babble(rng, voices, n, tmp):
 def babble_mixtures(cfg, held, rng, tmp):
     """--babble crowds (`babble`) of the pool's voices that validation does not hold out (`held`), in which
     Silero hears speech in at most a tenth of the frames (drawn again otherwise, up to CROWD_DRAWS times,
-    the last draw kept; so --babble needs Silero even without --distill), each alone once (at -50...-15 dBFS, over a faint floor) and under two voices
-    of the pool (also not held out), made as the main mixtures' noisy variants (`voice_mixture`, -5...30
+    the last draw kept; so --babble needs Silero even without --distill), each alone once (at -50...-15 dBFS,
+    over a faint floor) and under two voices of the pool (also not held out), made as the main mixtures'
+    noisy variants (`voice_mixture`, -5...30
     dB SNR). The voices over the crowd are the labels; the crowd alone is not speech. Their own
     generator, so the other mixtures stay the same."""
     voices = [v for v in pool_voices(cfg.shared) if v[2] not in held]
@@ -374,7 +377,8 @@ def long_session_mixtures(cfg, rng, tmp):
     (the pool's, more_noise's, or a synthetic one drawn for it; machines, ambience and the steady synthetic
     kinds three times as often as the rest) played whole in a loop for the session at -55...-25 dBFS RMS,
     coloured, over a faint floor; in half of them one to three files of one voice (the pool's or
-    more_speech's) over it at 0...20 dB SNR (at most -14 dBFS), the first after 20 s at the earliest. Trained with the GRU's
+    more_speech's) over it at 0...20 dB SNR (at most -14 dBFS), the first after 20 s at the earliest. Trained
+    with the GRU's
     state carried from chunk to chunk (--stream-frames), they ask what to answer after minutes of the same
     sound, which 6 s chunks never did, and that a voice over it is still heard. A session's group is its
     noise's package (and its voice's), so that a fold holds it out with them. Their own generator, so the

@@ -227,7 +227,8 @@ def telephone(rng, x, tmp):
         p = os.path.join(tmp, f"tel{rng.integers(1 << 30)}")
         sf.write(p + ".wav", y.astype(np.float32), SR // 2, subtype="FLOAT")
         subprocess.run(["sox", p + ".wav", "-r", "8000", "-c", "1", p + ".gsm"], check=True, capture_output=True)
-        subprocess.run(["sox", p + ".gsm", "-e", "floating-point", "-b", "32", p + "b.wav"], check=True, capture_output=True)
+        subprocess.run(["sox", p + ".gsm", "-e", "floating-point", "-b", "32", p + "b.wav"], check=True,
+                       capture_output=True)
         z, _ = sf.read(p + "b.wav", dtype="float64")
         for f in (p + ".wav", p + ".gsm", p + "b.wav"):
             os.remove(f)

@@ -160,7 +160,8 @@ def train(cfg):
             # confident false alerts on unfamiliar noise are the ones to unlearn.
             p = torch.sigmoid(logits.detach())
             wb = wb * (1 + cfg.hard_negatives * (1 - yb) * p * p)
-        loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum() / wb.sum()
+        loss = ((torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum()
+                / wb.sum())
         if sb is not None:
             # The voice over the rest, per band, at every frame of the chunk (not the padding).
             m = (wb > 0).unsqueeze(-1).expand_as(sb).float()
@@ -199,7 +200,8 @@ def train(cfg):
               f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
         if corpus:
             auc, f1, fa = scores(net, corpus, 0.5)
-            print(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%", file=sys.stderr)
+            print(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%",
+                  file=sys.stderr)
         export(net, mean, scale, cfg, cfg.out)
         if cfg.keep_epochs:
             os.makedirs(cfg.keep_epochs, exist_ok=True)

@@ -1,8 +1,9 @@
 """Writes a validation fold's held-out mixtures as a labelled corpus, without training: the main mixtures of
 a run (the same options and --split-seed make the same mixtures), then every one with a source the fold
 holds out, as WAV and JSON for ../shared/bench/score.py and training/tune_events.py to score any
-detector on, with the held-out noise packages' recordings whole beside them (for score.py --loop-noise). `train_vad.py --fold-corpus` writes the same while it builds a run's data; this is for a
-fold whose run reads its data from a --cache.
+detector on, with the held-out noise packages' recordings whole beside them (for score.py --loop-noise).
+`train_vad.py --fold-corpus` writes the same while it builds a run's data; this is for a fold whose run reads
+its data from a --cache.
 
 usage: python3 training/fold_corpus.py --fold B --out-corpus training/work/foldB-corpus [train_vad.py's options]
 """

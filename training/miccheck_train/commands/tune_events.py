@@ -131,7 +131,8 @@ def run(argv=None):
         front = [r for r in rows if not any(o[0] >= r[0] and o[1] <= r[1] and o[:2] != r[:2] for o in rows)]
         front = {r[:2]: r for r in front}.values()
     front = sorted(front, key=lambda r: (r[1], -r[0]))
-    print("events (" + ("every setting" if a.every else "settings no other beats on both counts") + "): <=300ms   FA/h  start  end  min  hang  median ms")
+    print("events (" + ("every setting" if a.every else "settings no other beats on both counts")
+          + "): <=300ms   FA/h  start  end  min  hang  median ms")
     for r in front:
         print(f"        {100 * r[0]:5.1f}%  {r[1]:6.1f}  {r[2]:.2f}  {r[3]:.2f}  {r[4]:3d}  {r[5]:3d}  {r[6]:6.0f}")
 
