@@ -81,6 +81,10 @@ extension PostgresPresence {
     }
 
 
+    /// Whether the database answered `error` itself (it refused a statement, for this member's data):
+    /// not an outage, and writing the same again would fail again.
+    nonisolated static func isRefusal(_ error: any Error) -> Bool { (error as? PSQLError)?.serverInfo != nil }
+
     /// What went wrong with the database, in words (PSQLError's own description hides its details).
     nonisolated static func reason(_ error: any Error) -> String {
         if let e = error as? PresenceError { return e.description }

@@ -52,13 +52,13 @@ public actor PostgresPresence: PresenceStore, Service {
     }
 
     /// One member of one call.
-    private struct MemberKey: Hashable {
+    struct MemberKey: Hashable {
         var call: String
         var id: String
     }
 
     /// Work that runs as a child task of ``run()``.
-    private enum Job: Sendable {
+    enum Job: Sendable {
         case repair
         case readSnapshot(call: String)
     }
@@ -69,14 +69,14 @@ public actor PostgresPresence: PresenceStore, Service {
     let logger: Logger
     var calls: [String: Followed] = [:]
     /// The members this node holds, by call then id: what it writes back after an outage.
-    private var own: [String: [String: PresenceMember]] = [:]
+    var own: [String: [String: PresenceMember]] = [:]
     /// Members of this node that left while the database was away: written out on return.
-    private var departed: Set<MemberKey> = []
+    var departed: Set<MemberKey> = []
     var link = PresenceLink()
-    private var stopped = false
+    var stopped = false
     private var startWaiters: [CheckedContinuation<Void, Never>] = []
     private nonisolated let jobs: AsyncStream<Job>
-    private nonisolated let queue: AsyncStream<Job>.Continuation
+    nonisolated let queue: AsyncStream<Job>.Continuation
 
     private init(address: PostgresAddress, options: Options, logger: Logger) {
         self.address = address
@@ -247,6 +247,12 @@ public actor PostgresPresence: PresenceStore, Service {
         }
     }
 
+    /// The database refused a member's write: the member stays on this node's connections, and the calls
+    /// go on for everyone else.
+    func refused(_ error: any Error, member: String, call: String) {
+        logger.warning("presence: the database refused member \(member) of call \(call) (\(Self.reason(error))); it is seen on this node only")
+    }
+
     /// A write failed: the node carries on alone and writes its members back once it can.
     func wentAway(_ error: any Error) {
         logger.warning("presence: a write to the database failed (\(Self.reason(error))); local calls go on; resyncing")
@@ -264,8 +270,13 @@ public actor PostgresPresence: PresenceStore, Service {
                 var count = 0
                 for (call, members) in own {
                     for member in members.values {
-                        try await writeJoin(call: call, member: member)
-                        count += 1
+                        do {
+                            try await writeJoin(call: call, member: member)
+                            count += 1
+                        } catch where Self.isRefusal(error) {
+                            // One member the database will not take must not stall the others' calls.
+                            refused(error, member: member.id, call: call)
+                        }
                     }
                 }
                 for key in departed {
@@ -283,43 +294,6 @@ public actor PostgresPresence: PresenceStore, Service {
                 delay = min(delay * 2, 5)
             }
         }
-    }
-
-    // MARK: - Mirrors
-
-    /// Runs a transition of `call`'s mirror and carries out its actions.
-    func mirror(_ call: String, _ transition: (inout PresenceMirror) -> [PresenceMirror.Action]) {
-        guard var followed = calls[call] else { return }
-        let actions = transition(&followed.mirror)
-        calls[call] = followed
-        for action in actions {
-            switch action {
-            case .publish(let event):
-                for continuation in followed.subscribers.values { continuation.yield(event) }
-            case .sendSnapshot(let subscriber):
-                followed.subscribers[subscriber]?.yield(followed.mirror.snapshot)
-            case .readSnapshot:
-                queue.yield(.readSnapshot(call: call))
-            }
-        }
-    }
-
-    /// Reads `call`'s snapshot for its mirror (without the database: the node's own members).
-    private func load(_ call: String) async {
-        guard calls[call] != nil else { return }
-        do {
-            guard link.isOnline else { throw PresenceError.away }
-            let (version, members) = try await readSnapshot(call)
-            mirror(call) { $0.snapshotRead(version: version, members: members) }
-        } catch {
-            mirror(call) { [own = ownMembers(call)] in $0.snapshotFailed(ownMembers: own) }
-            if link.isOnline { wentAway(error) }
-        }
-    }
-
-    /// The members of `id` that this node holds, in id order: all it knows of the call without the database.
-    private func ownMembers(_ id: String) -> [PresenceMember] {
-        (own[id] ?? [:]).values.sorted { $0.id < $1.id }
     }
 
     // MARK: - PresenceStore
@@ -357,6 +331,8 @@ public actor PostgresPresence: PresenceStore, Service {
             do {
                 try await writeJoin(call: id, member: member)
                 return
+            } catch where Self.isRefusal(error) {
+                refused(error, member: member.id, call: id)
             } catch {
                 wentAway(error)
             }
@@ -374,6 +350,8 @@ public actor PostgresPresence: PresenceStore, Service {
                     SELECT miccheck_update(\(id), \(member.id), \(member.name), \(member.audio), \(member.video), \(member.speaking))
                     """)
                 return
+            } catch where Self.isRefusal(error) {
+                refused(error, member: member.id, call: id)
             } catch {
                 wentAway(error)
             }

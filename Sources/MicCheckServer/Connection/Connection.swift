@@ -2,6 +2,7 @@ import Dispatch
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// What the server enforces on every WebSocket.
 public struct ConnectionLimits: Sendable, Equatable {
@@ -15,9 +16,13 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var outboxLimit: Int
     /// Bytes that may wait for a client that reads slowly (large signals weigh more than levels).
     public var outboxBytes: Int
+    /// Frames one message may come in (empty continuation frames count); more close the connection with 1009.
+    public var maxFramesPerMessage: Int
 
-    public init(maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20) {
+    public init(maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
+                maxFramesPerMessage: Int = 64) {
         self.maxMessageBytes = maxMessageBytes
+        self.maxFramesPerMessage = maxFramesPerMessage
         self.idleTimeout = idleTimeout
         self.outboxLimit = outboxLimit
         self.outboxBytes = outboxBytes
@@ -26,9 +31,12 @@ public struct ConnectionLimits: Sendable, Equatable {
 
 /// A WebSocket of the server, run by one owner: a task group around one loop that owns the endpoint (its
 /// protocol state and analysis), the outbox, and the connection's clock. Child tasks only carry things to
-/// and from it: the reader hands it each message and waits until it is handled (so a client that sends
-/// faster than it is analysed is slowed by TCP, not buffered), the writer writes what it is handed and
-/// says when it is done, a ticker and the call's presence events knock. Nothing is shared but streams.
+/// and from it: the reader hands it each message, the writer writes what it is handed, a ticker and the
+/// call's presence events knock. Nothing is shared but streams and two counters (atomics, no lock): how
+/// many messages the reader has handed over and the loop not yet handled (past a few, the reader waits
+/// for its message to be handled, so a client that sends faster than it is analysed is slowed by TCP, not
+/// buffered), and how many bytes the writer has written (what it holds decides when levels coalesce, and
+/// a client that reads nothing is found by it).
 public enum Connection {
     /// A message for the client, of either endpoint. Levels may be coalesced (a newer one replaces an
     /// unsent one); the others must all arrive, in order.
@@ -48,24 +56,36 @@ public enum Connection {
     /// How long a close waits for the writer to send what is queued and the close frame: a client that
     /// reads nothing must not hold the connection (or the server's shutdown) open.
     static let closeDeadline = 2.0
-    static let tickInterval = Duration.milliseconds(250)
+    /// Messages the reader may hand over before it waits for them to be handled.
+    static let readAhead = 8
+    /// Bytes the writer may hold; past them the outbox keeps messages back and levels coalesce.
+    static let writeAhead = 16_384
 
     /// What reaches the owner loop.
     enum Input: Sendable {
-        /// A message; `handled` lets the reader read the next one.
-        case message(WebSocketMessage, handled: CheckedContinuation<Void, Never>)
-        /// The client closed, or the WebSocket layer ended the connection (its error: a message over the limit).
+        /// A message; `handled`, when the reader waits, lets it read the next one.
+        case message(InboundMessage, handled: CheckedContinuation<Void, Never>?)
+        /// The client closed, or the WebSocket layer ended the connection (its error), or the client's
+        /// frames broke a rule (a ``ProtocolError``).
         case inboundEnded((any Error)?)
         case presence(PresenceEvent)
         case tick
-        /// The writer wrote what it was handed.
-        case written
+        /// The writer has written all it was handed and stopped.
+        case writerDone
     }
 
     /// What the writer is handed.
     enum Output: Sendable {
         case texts([String])
         case close(ProtocolError)
+    }
+
+    /// The counters the loop shares with its reader and its writer.
+    final class Counters: Sendable {
+        /// Messages handed to the loop and not yet handled.
+        let unhandled = Atomic<Int>(0)
+        /// Bytes the writer has written.
+        let written = Atomic<Int>(0)
     }
 
     /// How the loop ended.
@@ -79,26 +99,30 @@ public enum Connection {
 
     /// Runs `endpoint` on one WebSocket until the client goes, the endpoint is done, or a rule is broken
     /// (then the connection closes with the ``ProtocolError``'s code and reason). `presence`: the events of
-    /// the call the endpoint follows.
+    /// the call the endpoint follows. `hangUp` closes the TCP connection.
     static func run<Endpoint: ConnectionEndpoint>(
         _ endpoint: inout Endpoint, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         limits: ConnectionLimits, presence: AsyncStream<PresenceEvent>? = nil, hangUp: @Sendable () -> Void = {}
     ) async throws {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let (outputs, output) = AsyncStream.makeStream(of: Output.self)
+        let counters = Counters()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await read(inbound, limits: limits, into: input) }
-            group.addTask { await write(outputs, to: outbound, done: input) }
+            group.addTask { await read(inbound, limits: limits, counters: counters, into: input) }
+            group.addTask {
+                await write(outputs, to: outbound, counters: counters)
+                input.yield(.writerDone)
+            }
             group.addTask {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: tickInterval)
+                    try? await Task.sleep(for: Endpoint.tickInterval)
                     input.yield(.tick)
                 }
             }
             if let presence {
                 group.addTask { for await event in presence { input.yield(.presence(event)) } }
             }
-            var loop = Loop(limits: limits, output: output)
+            var loop = Loop(limits: limits, output: output, counters: counters)
             let ending = await loop.run(&endpoint, inputs)
             await endpoint.closed()
             let (failure, inTime) = await loop.close(ending, inputs)
@@ -108,18 +132,24 @@ public enum Connection {
             output.finish()
             input.finish()
             group.cancelAll()
-            // Readers still waiting for their message to be handled are let go.
-            for await case .message(_, let handled) in inputs { handled.resume() }
+            // A reader still waiting for its message to be handled is let go.
+            for await case .message(_, let handled?) in inputs { handled.resume() }
             if let failure { throw failure }
         }
     }
 
-    private static func read(_ inbound: WebSocketInboundStream, limits: ConnectionLimits,
+    private static func read(_ inbound: WebSocketInboundStream, limits: ConnectionLimits, counters: Counters,
                              into input: AsyncStream<Input>.Continuation) async {
+        var assembler = MessageAssembler(maxBytes: limits.maxMessageBytes, maxFrames: limits.maxFramesPerMessage)
         do {
-            for try await message in inbound.messages(maxSize: limits.maxMessageBytes) {
-                await withCheckedContinuation { (handled: CheckedContinuation<Void, Never>) in
-                    if case .terminated = input.yield(.message(message, handled: handled)) { handled.resume() }
+            for try await frame in inbound {
+                guard let message = try assembler.add(ClientFrame(frame)) else { continue }
+                if counters.unhandled.add(1, ordering: .relaxed).newValue <= readAhead {
+                    input.yield(.message(message, handled: nil))
+                } else {
+                    await withCheckedContinuation { (handled: CheckedContinuation<Void, Never>) in
+                        if case .terminated = input.yield(.message(message, handled: handled)) { handled.resume() }
+                    }
                 }
                 if Task.isCancelled { return }
             }
@@ -129,18 +159,17 @@ public enum Connection {
         }
     }
 
-    private static func write(_ outputs: AsyncStream<Output>, to outbound: WebSocketOutboundWriter,
-                              done: AsyncStream<Input>.Continuation) async {
+    private static func write(_ outputs: AsyncStream<Output>, to outbound: WebSocketOutboundWriter, counters: Counters) async {
         for await item in outputs {
             switch item {
             case .texts(let texts):
                 for text in texts {
                     do { try await outbound.write(.text(text)) } catch { return }
+                    counters.written.add(text.utf8.count, ordering: .relaxed)
                 }
             case .close(let error):
                 try? await outbound.close(WebSocketErrorCode(codeNumber: Int(error.code.rawValue)), reason: error.reason)
             }
-            done.yield(.written)
         }
     }
 
@@ -148,27 +177,47 @@ public enum Connection {
     private struct Loop {
         let limits: ConnectionLimits
         let output: AsyncStream<Output>.Continuation
+        let counters: Counters
         var outbox: Outbox
-        /// Bytes handed to the writer and not yet written, and since when.
-        var inFlight: (bytes: Int, since: Double)?
+        /// Bytes handed to the writer.
+        var handed = 0
+        /// The writer's count when it was last seen to move, and when.
+        var lastWritten = (bytes: 0, at: Connection.now())
         var lastHeard = Connection.now()
         var overflowed = false
 
-        init(limits: ConnectionLimits, output: AsyncStream<Output>.Continuation) {
+        init(limits: ConnectionLimits, output: AsyncStream<Output>.Continuation, counters: Counters) {
             self.limits = limits
             self.output = output
+            self.counters = counters
             outbox = Outbox(limit: limits.outboxLimit, byteLimit: limits.outboxBytes)
         }
 
+        /// Bytes handed to the writer and not yet written.
+        var unwritten: Int { handed - counters.written.load(ordering: .relaxed) }
+
         mutating func send(_ message: Message) {
-            if !outbox.push(message, inFlight: inFlight?.bytes ?? 0) { overflowed = true }
+            if !outbox.push(message, inFlight: unwritten) { overflowed = true }
         }
 
-        /// Hands the writer what is queued, when it holds nothing.
+        /// Hands the writer what is queued, unless it holds enough already.
         mutating func flush() {
-            guard inFlight == nil, !outbox.isEmpty else { return }
-            inFlight = (outbox.bytes, Connection.now())
+            guard !outbox.isEmpty else { return }
+            let held = unwritten
+            guard held < writeAhead else { return }
+            if held == 0 { lastWritten = (handed, Connection.now()) }
+            handed += outbox.bytes
             output.yield(.texts(outbox.takeAll()))
+        }
+
+        /// Whether the client has read nothing of what the writer holds for the idle timeout.
+        mutating func readsNothing(now: Double) -> Bool {
+            let written = counters.written.load(ordering: .relaxed)
+            if written != lastWritten.bytes || written == handed {
+                lastWritten = (written, now)
+                return false
+            }
+            return now - lastWritten.at > limits.idleTimeout
         }
 
         mutating func run<Endpoint: ConnectionEndpoint>(_ endpoint: inout Endpoint, _ inputs: AsyncStream<Input>) async -> Ending {
@@ -184,7 +233,10 @@ public enum Connection {
                     } catch {
                         ending = .failed(error)
                     }
-                    handled.resume()
+                    counters.unhandled.subtract(1, ordering: .relaxed)
+                    handled?.resume()
+                case .inboundEnded(let error as ProtocolError):
+                    ending = .failed(error)
                 case .inboundEnded(let error):
                     ending = .clientLeft(error)
                 case .presence(let event):
@@ -193,13 +245,13 @@ public enum Connection {
                     let now = Connection.now()
                     if now - lastHeard > limits.idleTimeout {
                         ending = .failed(ProtocolError("nothing received for \(Int(limits.idleTimeout)) s (send audio or {\"type\": \"keep_alive\"})"))
-                    } else if let since = inFlight?.since, now - since > limits.idleTimeout {
+                    } else if readsNothing(now: now) {
                         ending = .failed(ProtocolError("the client reads nothing: what was sent \(Int(limits.idleTimeout)) s ago is unread"))
                     } else {
                         await endpoint.tick(now: now) { send($0) }
                     }
-                case .written:
-                    inFlight = nil
+                case .writerDone:
+                    ending = .clientLeft(nil)
                 }
                 if overflowed, ending == nil {
                     ending = .failed(ProtocolError("the client reads too slowly: \(limits.outboxLimit) messages or \(limits.outboxBytes >> 10) KiB are waiting"))
@@ -219,25 +271,20 @@ public enum Connection {
             case .done: closeWith = nil
             case .failed(let error): closeWith = error
             }
+            if !outbox.isEmpty {
+                handed += outbox.bytes
+                output.yield(.texts(outbox.takeAll()))
+            }
+            if let closeWith { output.yield(.close(closeWith)) }
+            output.finish()
             let deadline = Connection.now() + closeDeadline
-            var closeSent = false
             for await item in inputs {
                 switch item {
-                case .message(_, let handled): handled.resume()  // too late: the connection is closing
-                case .inboundEnded: return (nil, true)
-                case .written: inFlight = nil
+                case .message(_, let handled):  // too late: the connection is closing
+                    counters.unhandled.subtract(1, ordering: .relaxed)
+                    handled?.resume()
+                case .inboundEnded, .writerDone: return (nil, true)
                 case .presence, .tick: break
-                }
-                if inFlight == nil {
-                    if !outbox.isEmpty {
-                        flush()
-                    } else if let closeWith, !closeSent {
-                        closeSent = true
-                        inFlight = (0, Connection.now())
-                        output.yield(.close(closeWith))
-                    } else {
-                        return (nil, true)
-                    }
                 }
                 if Connection.now() > deadline { return (nil, false) }
             }
@@ -249,30 +296,14 @@ public enum Connection {
 /// One endpoint's protocol on a ``Connection``: what it sends first, what it does with each message, with
 /// the clock's ticks and the call's presence, and when the connection ends. `send` queues a message.
 protocol ConnectionEndpoint: Sendable {
+    /// How often the loop looks at the clock: the idle timeout, a client that reads nothing, the endpoint's
+    /// own timers.
+    static var tickInterval: Duration { get }
     mutating func opened(send: (Connection.Message) -> Void) async
     /// Returns false when the endpoint is done (the connection then closes normally once its messages are out).
-    mutating func received(_ message: WebSocketMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool
+    mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool
     mutating func tick(now: Double, send: (Connection.Message) -> Void) async
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async
     /// The connection ended, however it ended.
     mutating func closed() async
-}
-
-extension WebSocketMessage {
-    /// The bytes of a binary message.
-    func withBinary<R>(_ body: (UnsafeRawBufferPointer) throws(ProtocolError) -> R) throws(ProtocolError) -> R? {
-        guard case .binary(let buffer) = self else { return nil }
-        do {
-            return try buffer.withUnsafeReadableBytes { bytes in try body(bytes) }
-        } catch let e as ProtocolError {
-            throw e
-        } catch {
-            throw ProtocolError("unreadable binary message")
-        }
-    }
-
-    var text: String? {
-        guard case .text(let s) = self else { return nil }
-        return s
-    }
 }

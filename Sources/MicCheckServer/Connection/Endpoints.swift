@@ -5,11 +5,13 @@ import NIOCore
 
 /// `/v1/vad` on a ``Connection``: the ``VADSession`` protocol, nothing else.
 struct VADEndpoint: ConnectionEndpoint {
+    /// Only the idle timeout and a client that reads nothing: a second is close enough.
+    static let tickInterval = Duration.seconds(1)
     var session: VADSession
 
     mutating func opened(send: (Connection.Message) -> Void) async { send(session.created()) }
 
-    mutating func received(_ message: WebSocketMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
+    mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
         if let text = message.text { return try session.text(text, emit: send) != .close }
         try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: send) }
         return true
@@ -24,6 +26,8 @@ struct VADEndpoint: ConnectionEndpoint {
 /// `/v1/call` on a ``Connection``: the page's ``CallChannel``, its actions carried out in the call's
 /// presence, and the call's presence events relayed by the version rule (``PresenceFollower``).
 struct CallEndpoint: ConnectionEndpoint {
+    /// The microphone check's stall shows within a quarter of a second.
+    static let tickInterval = Duration.milliseconds(250)
     let call: String
     var channel: CallChannel
     let presence: any PresenceStore
@@ -40,7 +44,7 @@ struct CallEndpoint: ConnectionEndpoint {
 
     mutating func opened(send: (Connection.Message) -> Void) async { send(channel.welcome(call: call)) }
 
-    mutating func received(_ message: WebSocketMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
+    mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
         var actions: [CallChannel.Action] = []
         if let text = message.text {
             actions = try channel.text(text, now: now - start, emit: send)

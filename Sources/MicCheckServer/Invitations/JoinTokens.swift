@@ -103,6 +103,9 @@ public struct JoinTokens: Sendable {
         guard claims.call == call else {
             throw InvitationError(.otherCall, "the join token is for another call")
         }
-        return Invitation(call: claims.call, name: claims.name, role: claims.role, expires: claims.exp.value)
+        guard case .success(let name) = ParticipantName.checked(claims.name) else {
+            throw InvitationError(.badClaims, "the join token's name cannot be a participant's (\(ParticipantName.maxCharacters) characters at most, no control characters)")
+        }
+        return Invitation(call: claims.call, name: name, role: claims.role, expires: claims.exp.value)
     }
 }

@@ -106,9 +106,13 @@ public struct CallChannel: Sendable {
             return memberChange().map { [$0] } ?? []
         case "join":
             try m.only(["type", "name"], in: "join")
-            let given = try m.string("name").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64)) }
-            guard let name = invitedName ?? given else { throw ProtocolError("join needs a \"name\"") }
-            guard !name.isEmpty else { throw ProtocolError("join needs a name that is not empty") }
+            let given = try m.string("name")
+            guard let raw = invitedName ?? given else { throw ProtocolError("join needs a \"name\"") }
+            let name: String
+            switch ParticipantName.checked(raw) {
+            case .success(let checked): name = checked
+            case .failure(let why): throw ProtocolError("join needs \(why)")
+            }
             guard member == nil else { throw ProtocolError("join when already in the call") }
             member = PresenceMember(id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
                                     speaking: settings.audioOn && speaking)

@@ -5,9 +5,13 @@ import Foundation
 public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// WebSocket close codes MicCheck uses.
     public enum Code: UInt16, Sendable {
+        /// Frames out of the order the WebSocket protocol allows.
+        case protocolError = 1002
+        /// A text message that is not UTF-8.
+        case invalidPayload = 1007
         /// A malformed, unknown or out-of-order message, a bad setting, an idle stream, a client too slow.
         case policyViolation = 1008
-        /// A message over the size limit (the WebSocket layer closes with it before MicCheck sees one).
+        /// A message over the size limit, or in too many frames.
         case messageTooLarge = 1009
     }
 
@@ -59,7 +63,15 @@ package struct ClientMessage: Sendable {
     let fields: [String: JSONInput]
     let type: String
 
+    /// The deepest nesting a message may have: MicCheck's deepest (a signal's description) has 3.
+    static let maxDepth = 8
+
     init(_ text: String) throws(ProtocolError) {
+        // Before any decoding: a message nested deeper than any of the protocol's costs its decoder time
+        // that grows much faster than its size.
+        guard Self.depth(of: text.utf8) <= Self.maxDepth else {
+            throw ProtocolError("a text message may nest objects and arrays \(Self.maxDepth) deep at most")
+        }
         guard let input = try? JSONDecoder().decode(JSONInput.self, from: Data(text.utf8)),
               case .object(let fields) = input else {
             throw ProtocolError("a text message must be a JSON object")
@@ -67,6 +79,29 @@ package struct ClientMessage: Sendable {
         guard case .string(let type) = fields["type"] else { throw ProtocolError("a message needs a \"type\" string") }
         self.fields = fields
         self.type = type
+    }
+
+    /// How deep objects and arrays nest in `json`, strings skipped (a bracket in a string is text); it stops
+    /// counting past ``maxDepth``. Malformed JSON gets a number too: the decoder refuses it next.
+    static func depth(of json: String.UTF8View) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in json {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > maxDepth { return deepest }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     package init(fields: [String: JSONInput], type: String) {
