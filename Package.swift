@@ -170,6 +170,8 @@ let package = Package(
                 "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckServer", "MicCheckTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                // Tokens as another signer would make them (the header's laxities).
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),

@@ -24,6 +24,9 @@ public struct CallServer: Sendable {
         public var call: CallDescription?
         /// Origins besides the server's own whose pages may open a WebSocket (`http://host:port`).
         public var allowedOrigins: [String]
+        /// Host names the server answers to besides loopback's and the address it listens on (a request
+        /// naming another host is refused: DNS rebinding). On every interface with none: any host.
+        public var allowedHosts: [String]
         public var limits: ConnectionLimits
         public var model: VoiceActivityModel
         /// With tokens, a page joins a call only with a join token for it (`?token=` or `Authorization:
@@ -32,8 +35,9 @@ public struct CallServer: Sendable {
         public var tokens: JoinTokens?
 
         public init(host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
-                    limits: ConnectionLimits = ConnectionLimits(), model: VoiceActivityModel = .bundled,
+                    allowedHosts: [String] = [], limits: ConnectionLimits = ConnectionLimits(), model: VoiceActivityModel = .bundled,
                     tokens: JoinTokens? = nil) {
+            self.allowedHosts = allowedHosts
             self.host = host
             self.port = port
             self.call = call
@@ -62,6 +66,8 @@ public struct CallServer: Sendable {
     /// ``Configuration/call`` as a service. `onRunning` gets the bound port (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
+        router.middlewares.add(HostCheck(allowed: allowedHosts))
+        router.middlewares.add(PageHeaders())
         if let root = Self.webRoot?.path {
             router.middlewares.add(FileMiddleware(root, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                                   searchForIndexHtml: true, logger: logger))
@@ -79,19 +85,22 @@ public struct CallServer: Sendable {
             return Response(status: .ok, headers: headers,
                             body: .init(byteBuffer: ByteBuffer(string: snapshot.json.encoded + "\n")))
         }
+        // A refusal before a WebSocket opens: on a plain GET, the HTTP status with the reason as JSON; on an
+        // upgrade, which the WebSocket layer can only refuse with a bare 400, the WebSocket opens and closes
+        // at once with 4000 + the status and the reason, which a page's script can read (Guides/Security.md).
         router.ws("/v1/vad", shouldUpgrade: { request, _ in
-            try server.checkOrigin(request)
-            _ = try server.vadSettings(request)
+            if !Self.isUpgrade(request) { _ = try await server.admitStream(request) }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            try await server.runVAD(inbound, outbound, context: context)
+            guard let settings = await server.admitted(outbound, { try await server.admitStream(context.request) }) else { return }
+            try await server.runVAD(inbound, outbound, settings: settings, context: context)
         })
         router.ws("/v1/call", shouldUpgrade: { request, _ in
-            try server.checkOrigin(request)
-            _ = try await server.invitation(request, call: server.callID(request))
+            if !Self.isUpgrade(request) { _ = try await server.admitCall(request) }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            try await server.runCall(inbound, outbound, context: context)
+            guard let (call, invitation) = await server.admitted(outbound, { try await server.admitCall(context.request) }) else { return }
+            try await server.runCall(inbound, outbound, call: call, invitation: invitation, context: context)
         })
         var services: [any Service] = []
         // Presence in a database has connections and leases to keep (MicCheckPresencePostgres).
@@ -115,83 +124,31 @@ public struct CallServer: Sendable {
         (1...64).contains(id.count) && id.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }
     }
 
-    // MARK: - Checks before a WebSocket opens
-
-    /// A browser page may connect only from the server's own origin or an allowed one (another site's
-    /// page must not reach a user's microphone analysis or calls). Clients that are not browsers send no
-    /// Origin, or one of their own scheme (`ws://host`), and may connect; `null` (a sandboxed or local
-    /// page) may not.
-    func checkOrigin(_ request: Request) throws {
-        guard let origin = request.headers[.origin] else { return }
-        let browser = origin == "null" || origin.hasPrefix("http://") || origin.hasPrefix("https://")
-        guard browser else { return }
-        let host = request.head.authority ?? ""
-        let own = ["http://\(host)", "https://\(host)"]
-        guard own.contains(origin) || configuration.allowedOrigins.contains(origin) else {
-            throw HTTPError(.forbidden, message: "pages from \(origin) may not connect; start the server with --allow-origin \(origin)")
-        }
-    }
-
-    func vadSettings(_ request: Request) throws -> VADSession.Settings {
-        do {
-            return try VADSession.Settings(query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
-        } catch {
-            throw HTTPError(.badRequest, message: error.reason)
-        }
-    }
-
-    func callID(_ request: Request) throws -> String {
-        guard let id = request.uri.queryParameters["call"].map(String.init), Self.isValidCallID(id) else {
-            throw HTTPError(.badRequest, message: "/v1/call needs ?call=ID: 1 to 64 letters, digits, '-' or '_'")
-        }
-        return id
-    }
-
-    /// The invitation of a request to join `call`: nil when calls are open; a refusal (401 with the
-    /// reason) when the token is missing, not this server's, expired or for another call.
-    func invitation(_ request: Request, call: String) async throws -> Invitation? {
-        guard let tokens = configuration.tokens else { return nil }
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        do {
-            return try await tokens.verify(request.uri.queryParameters["token"].map(String.init) ?? bearer, call: call)
-        } catch {
-            logger.notice("refused a page for call \(call): \(error.description)")
-            throw HTTPError(.unauthorized, message: error.description)
-        }
-    }
-
-    /// What a participant may send: the call's grant, bounded by the invitation's role.
-    func capabilities(for invitation: Invitation?) -> Set<OwnCapability> {
-        let granted = configuration.call?.capabilities ?? [.sendAudio, .sendVideo]
-        return invitation.map { granted.intersection($0.role.capabilities) } ?? granted
-    }
-
     // MARK: - /v1/vad
 
-    func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
+    func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, settings: VADSession.Settings,
                 context: WebSocketRouterContext<ServerRequestContext>) async throws {
         let limits = configuration.limits
-        var endpoint = VADEndpoint(session: try VADSession(settings: vadSettings(context.request), model: configuration.model, limits: [
+        var endpoint = VADEndpoint(session: try VADSession(settings: settings, model: configuration.model, limits: [
             ("max_message_bytes", .int(limits.maxMessageBytes)),
             ("idle_timeout_ms", .int(Int(limits.idleTimeout * 1000))),
-        ]))
+            ("max_audio_speed", .number(limits.maxAudioSpeed, decimals: 1)),
+        ]), maxAudioSpeed: limits.maxAudioSpeed)
         let channel = context.requestContext.channel
         try await Connection.run(&endpoint, inbound: inbound, outbound: outbound, limits: limits, hangUp: { channel.close(promise: nil) })
     }
 
     // MARK: - /v1/call
 
-    func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
+    func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, call: String, invitation: Invitation?,
                  context: WebSocketRouterContext<ServerRequestContext>) async throws {
-        let call = try callID(context.request)
-        let invitation = try await invitation(context.request, call: call)
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
         let start = Connection.now()
         var endpoint = CallEndpoint(
             call: call,
             channel: try CallChannel(id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
                                      model: configuration.model, now: 0),
-            presence: presence, start: start)
+            presence: presence, start: start, maxAudioSpeed: configuration.limits.maxAudioSpeed)
         let events = await presence.subscribe(call: call, subscriber: id)
         let channel = context.requestContext.channel
         try await Connection.run(&endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,

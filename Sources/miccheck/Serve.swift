@@ -36,8 +36,14 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("allow-origin"), help: "Another origin whose pages may connect (http://host:port); repeatable.")
     var allowOrigins: [String] = []
 
+    @Option(name: .customLong("allow-host"), help: "A host name the server answers to besides loopback's and --host (a request naming another is refused: DNS rebinding); repeatable. With --host 0.0.0.0 and none: any.")
+    var allowHosts: [String] = []
+
     @Option(help: "Seconds without any message after which a connection is closed.")
     var idleTimeout = 10.0
+
+    @Option(help: "How much faster than real time one stream's audio is analysed at most, after a 2 s burst (0: no bound, for batch clients).")
+    var maxAudioSpeed = 4.0
 
     @Option(help: "The largest message a client may send, in bytes.")
     var maxMessageBytes = 65_536
@@ -62,6 +68,9 @@ struct Serve: AsyncParsableCommand {
         guard (1_024...16 << 20).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be from 1024 to 16777216.")
         }
+        guard maxAudioSpeed == 0 || (1...1_000).contains(maxAudioSpeed) else {
+            throw ValidationError("--max-audio-speed must be 0 (no bound) or from 1 to 1000.")
+        }
         guard presenceLease >= 1, presenceLease <= 600 else { throw ValidationError("--presence-lease must be from 1 to 600 seconds.") }
         if let presence {
             do { _ = try PostgresAddress(presence) } catch { throw ValidationError("--presence: \(error.description).") }
@@ -84,8 +93,9 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = verbose ? .info : .warning
         let shared = try await sharedPresence(logger: logger)
         let server = CallServer(
-            configuration: .init(host: host, port: port, call: description, allowedOrigins: allowOrigins,
-                                 limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout),
+            configuration: .init(host: host, port: port, call: description, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
+                                 limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
+                                                          maxAudioSpeed: maxAudioSpeed),
                                  tokens: tokens),
             presence: shared ?? MemoryPresence(),
             logger: logger)

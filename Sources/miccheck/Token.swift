@@ -9,15 +9,19 @@ struct Token: AsyncParsableCommand {
         discussion: """
             Signs with MICCHECK_TOKEN_SECRET (HS256), the secret every `miccheck serve` of the call has. \
             Prints the token, or with --url the lobby's address with the call and the token in it. \
-            Roles: host (audio, video, screen), speaker (audio, video), listener (hears and sees only).
+            Roles: host (audio, video, screen), speaker (audio, video), listener (hears and sees only). \
+            With --vad, a token for the streaming endpoint /v1/vad instead (no call, name or role).
             """
     )
 
     @Option(help: "The call the token opens.")
-    var call: String
+    var call: String?
 
     @Option(help: "The participant's name, as the others see it.")
-    var name: String
+    var name: String?
+
+    @Flag(help: "A token for /v1/vad, which a server with MICCHECK_TOKEN_SECRET asks of its streams.")
+    var vad = false
 
     @Option(help: "host, speaker or listener.")
     var role: String = CallRole.speaker.rawValue
@@ -29,9 +33,13 @@ struct Token: AsyncParsableCommand {
     var url: String?
 
     func validate() throws {
-        guard CallServer.isValidCallID(call) else { throw ValidationError("--call: 1 to 64 letters, digits, '-' or '_'.") }
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, name.count <= 64 else {
-            throw ValidationError("--name must hold 1 to 64 characters.")
+        if vad {
+            guard call == nil, name == nil else { throw ValidationError("--vad makes a token for /v1/vad: no --call or --name.") }
+        } else {
+            guard let call else { throw ValidationError("Missing expected argument '--call <call>' (or --vad).") }
+            guard CallServer.isValidCallID(call) else { throw ValidationError("--call: 1 to 64 letters, digits, '-' or '_'.") }
+            guard let name else { throw ValidationError("Missing expected argument '--name <name>'.") }
+            if case .failure(let why) = ParticipantName.checked(name) { throw ValidationError("--name: \(why).") }
         }
         guard CallRole(rawValue: role) != nil else { throw ValidationError("--role must be host, speaker or listener.") }
         guard expiresIn >= 1, expiresIn <= 366 * 86_400 else { throw ValidationError("--expires-in must be from 1 second to 366 days.") }
@@ -44,13 +52,18 @@ struct Token: AsyncParsableCommand {
         guard let tokens = try await joinTokens() else {
             throw reported(("miccheck: token needs \(JoinTokens.secretVariable), the secret the server was started with.", ExitStatus.usage))
         }
-        let invitation = Invitation(call: call, name: name.trimmingCharacters(in: .whitespacesAndNewlines),
-                                    role: CallRole(rawValue: role) ?? .speaker, expires: Date().addingTimeInterval(expiresIn))
-        let token = try await tokens.mint(invitation)
+        let expires = Date().addingTimeInterval(expiresIn)
+        let token: String
+        if let call, let name, !vad {
+            token = try await tokens.mint(Invitation(call: call, name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                     role: CallRole(rawValue: role) ?? .speaker, expires: expires))
+        } else {
+            token = try await tokens.mintStream(expires: expires)
+        }
         let out = OutputWriter()
         if let url {
             var parts = URLComponents(string: url.hasSuffix("/") ? url : url + "/")
-            parts?.queryItems = [URLQueryItem(name: "call", value: call), URLQueryItem(name: "token", value: token)]
+            parts?.queryItems = (call.map { [URLQueryItem(name: "call", value: $0)] } ?? []) + [URLQueryItem(name: "token", value: token)]
             out.line(parts?.string ?? url)
         } else {
             out.line(token)

@@ -2,6 +2,7 @@ import Dispatch
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
+import ServiceLifecycle
 import Synchronization
 
 /// What the server enforces on every WebSocket.
@@ -18,9 +19,14 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var outboxBytes: Int
     /// Frames one message may come in (empty continuation frames count); more close the connection with 1009.
     public var maxFramesPerMessage: Int
+    /// How much faster than real time a stream's audio is analysed, at most (after a first burst of
+    /// ``AudioPace/burstSeconds``): a client that sends faster waits, and TCP slows it, so that one
+    /// unthrottled stream cannot take the cores from the others. 0: no bound (batch use).
+    public var maxAudioSpeed: Double
 
     public init(maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
-                maxFramesPerMessage: Int = 64) {
+                maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4) {
+        self.maxAudioSpeed = maxAudioSpeed
         self.maxMessageBytes = maxMessageBytes
         self.maxFramesPerMessage = maxFramesPerMessage
         self.idleTimeout = idleTimeout
@@ -70,6 +76,8 @@ public enum Connection {
         case inboundEnded((any Error)?)
         case presence(PresenceEvent)
         case tick
+        /// The server is shutting down gracefully.
+        case shutdown
         /// The writer has written all it was handed and stopped.
         case writerDone
     }
@@ -123,7 +131,13 @@ public enum Connection {
                 group.addTask { for await event in presence { input.yield(.presence(event)) } }
             }
             var loop = Loop(limits: limits, output: output, counters: counters)
-            let ending = await loop.run(&endpoint, inputs)
+            // A shutdown closes the connection as any ending does: what is queued and the close frame, within
+            // the close deadline, so that a client that reads nothing cannot hold the server up.
+            let ending = await withGracefulShutdownHandler {
+                await loop.run(&endpoint, inputs)
+            } onGracefulShutdown: {
+                input.yield(.shutdown)
+            }
             await endpoint.closed()
             let (failure, inTime) = await loop.close(ending, inputs)
             // A writer that could not send the close in time is blocked on a client that reads nothing: the
@@ -252,6 +266,8 @@ public enum Connection {
                     }
                 case .writerDone:
                     ending = .clientLeft(nil)
+                case .shutdown:
+                    ending = .failed(ProtocolError("the server is shutting down", code: .goingAway))
                 }
                 if overflowed, ending == nil {
                     ending = .failed(ProtocolError("the client reads too slowly: \(limits.outboxLimit) messages or \(limits.outboxBytes >> 10) KiB are waiting"))
@@ -284,12 +300,33 @@ public enum Connection {
                     counters.unhandled.subtract(1, ordering: .relaxed)
                     handled?.resume()
                 case .inboundEnded, .writerDone: return (nil, true)
-                case .presence, .tick: break
+                case .presence, .tick, .shutdown: break
                 }
                 if Connection.now() > deadline { return (nil, false) }
             }
             return (nil, true)
         }
+    }
+}
+
+/// The pace of a stream's audio against the wall clock: how long to wait before analysing more, so that
+/// audio goes no faster than `speed` times real time after a first burst.
+struct AudioPace: Sendable {
+    static let burstSeconds = 2.0
+    let speed: Double
+    private var start: Double?
+    private var audioSeconds = 0.0
+
+    init(speed: Double) { self.speed = speed }
+
+    /// Counts `seconds` of audio received at `now`; returns how long to wait before analysing it.
+    mutating func received(_ seconds: Double, now: Double) -> Double {
+        guard speed > 0 else { return 0 }
+        let start = start ?? now
+        self.start = start
+        audioSeconds += seconds
+        let allowed = Self.burstSeconds + speed * (now - start)
+        return max(0, (audioSeconds - allowed) / speed)
     }
 }
 

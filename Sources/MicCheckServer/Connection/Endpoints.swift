@@ -8,11 +8,18 @@ struct VADEndpoint: ConnectionEndpoint {
     /// Only the idle timeout and a client that reads nothing: a second is close enough.
     static let tickInterval = Duration.seconds(1)
     var session: VADSession
+    var pace: AudioPace
+
+    init(session: VADSession, maxAudioSpeed: Double) {
+        self.session = session
+        pace = AudioPace(speed: maxAudioSpeed)
+    }
 
     mutating func opened(send: (Connection.Message) -> Void) async { send(session.created()) }
 
     mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
         if let text = message.text { return try session.text(text, emit: send) != .close }
+        try await paced(message, rate: session.settings.sampleRate, now: now, &pace)
         try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: send) }
         return true
     }
@@ -34,8 +41,10 @@ struct CallEndpoint: ConnectionEndpoint {
     /// The connection's clock starts at 0 when it opens (the microphone check's grace and stall times).
     let start: Double
     var follower = PresenceFollower()
+    var pace: AudioPace
 
-    init(call: String, channel: CallChannel, presence: any PresenceStore, start: Double) {
+    init(call: String, channel: CallChannel, presence: any PresenceStore, start: Double, maxAudioSpeed: Double) {
+        pace = AudioPace(speed: maxAudioSpeed)
         self.call = call
         self.channel = channel
         self.presence = presence
@@ -48,7 +57,7 @@ struct CallEndpoint: ConnectionEndpoint {
         var actions: [CallChannel.Action] = []
         if let text = message.text {
             actions = try channel.text(text, now: now - start, emit: send)
-        } else if let action = try message.withBinary({ bytes throws(ProtocolError) in try channel.audio(bytes, now: now - start, emit: send) }) ?? nil {
+        } else if try await paced(message, rate: channel.sampleRate, now: now, &pace), let action = try message.withBinary({ bytes throws(ProtocolError) in try channel.audio(bytes, now: now - start, emit: send) }) ?? nil {
             actions = [action]
         }
         for action in actions { await perform(action, send: send) }
@@ -94,6 +103,15 @@ struct CallEndpoint: ConnectionEndpoint {
             }
         }
     }
+}
+
+/// Waits, when a binary message of 16-bit PCM at `rate` would take the stream past its pace. Returns true.
+@discardableResult
+func paced(_ message: InboundMessage, rate: Int, now: Double, _ pace: inout AudioPace) async throws(ProtocolError) -> Bool {
+    guard case .binary(let buffer) = message, pace.speed > 0 else { return true }
+    let wait = pace.received(Double(buffer.readableBytes / 2) / Double(rate), now: now)
+    if wait > 0.001 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+    return true
 }
 
 /// The request context of the server's routes: Hummingbird's, with the connection's channel, which a

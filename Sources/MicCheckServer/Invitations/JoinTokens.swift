@@ -31,7 +31,7 @@ public struct Invitation: Sendable, Equatable {
 
 /// Why a join token was refused, in a sentence for the HTTP answer and the log.
 public struct InvitationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case missing, malformed, badSignature, expired, otherCall, badClaims }
+    public enum Kind: String, Sendable { case missing, malformed, badSignature, expired, notYetValid, otherCall, badClaims }
     public var kind: Kind
     public var description: String
 
@@ -56,16 +56,44 @@ public struct JoinTokens: Sendable {
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
     }
 
+    /// The longest token read: MicCheck's are a few hundred bytes; one of 100 KB is not an invitation.
+    public static let maximumTokenBytes = 4_096
+    /// The audience of a token for the streaming endpoint `/v1/vad` (a call's token has none).
+    public static let streamAudience = "miccheck-vad"
+
     struct Claims: JWTPayload {
         var call: String
         var name: String
         var role: CallRole
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
+        var nbf: NotBeforeClaim?
 
         func verify(using algorithm: some JWTAlgorithm) throws {
             try exp.verifyNotExpired()
+            try nbf?.verifyNotBefore()
         }
+    }
+
+    /// A token for `/v1/vad`: its audience, and its times.
+    struct StreamClaims: JWTPayload {
+        var aud: AudienceClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        var nbf: NotBeforeClaim?
+
+        func verify(using algorithm: some JWTAlgorithm) throws {
+            try exp.verifyNotExpired()
+            try nbf?.verifyNotBefore()
+            try aud.verifyIntendedAudience(includes: JoinTokens.streamAudience)
+        }
+    }
+
+    /// What a token's header must say: HS256, and no key id (this server has one key). jwt-kit would verify
+    /// an HS256 signature under a header that names HS384, or a key id it does not have.
+    struct Header: Decodable {
+        var alg: String
+        var kid: String?
     }
 
     /// A token that lets `name` join `call` with `role` until `expires` (both times in whole seconds, as
@@ -83,23 +111,8 @@ public struct JoinTokens: Sendable {
         guard let token, !token.isEmpty else {
             throw InvitationError(.missing, "this call needs a join token (?token=…); ask its host for an invitation")
         }
-        let claims: Claims
-        do {
-            claims = try await keys.verify(token, as: Claims.self)
-        } catch let error as JWTError {
-            switch error.errorType {
-            case .signatureVerificationFailed:
-                throw InvitationError(.badSignature, "the join token was not signed by this server's secret")
-            case .claimVerificationFailure:
-                throw InvitationError(.expired, "the join token has expired; ask for a new invitation")
-            case .malformedToken:
-                throw InvitationError(.malformed, "the join token is not a token (three base64url parts)")
-            default:
-                throw InvitationError(.badClaims, "the join token does not name a call, a name and a known role (host, speaker, listener)")
-            }
-        } catch {
-            throw InvitationError(.badClaims, "the join token does not name a call, a name and a known role (host, speaker, listener)")
-        }
+        let claims = try await verified(token, as: Claims.self,
+                                        claims: "the join token does not name a call, a name and a known role (host, speaker, listener)")
         guard claims.call == call else {
             throw InvitationError(.otherCall, "the join token is for another call")
         }
@@ -107,5 +120,64 @@ public struct JoinTokens: Sendable {
             throw InvitationError(.badClaims, "the join token's name cannot be a participant's (\(ParticipantName.maxCharacters) characters at most, no control characters)")
         }
         return Invitation(call: claims.call, name: name, role: claims.role, expires: claims.exp.value)
+    }
+
+    /// A token for `/v1/vad` that lasts until `expires`.
+    public func mintStream(expires: Date, issued: Date = Date()) async throws -> String {
+        func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
+        return try await keys.sign(StreamClaims(aud: AudienceClaim(value: [Self.streamAudience]), iat: IssuedAtClaim(value: whole(issued)),
+                                                exp: ExpirationClaim(value: whole(expires))))
+    }
+
+    /// Checks a token for `/v1/vad`: this server's, for the stream audience, within its times.
+    public func verifyStream(_ token: String?) async throws(InvitationError) {
+        guard let token, !token.isEmpty else {
+            throw InvitationError(.missing, "this server's /v1/vad needs a token (?token=…; miccheck token --vad)")
+        }
+        _ = try await verified(token, as: StreamClaims.self, claims: "the token is not one for /v1/vad (miccheck token --vad)")
+    }
+
+    /// `token`'s claims, checked: its size, its header (HS256, no key id), its signature with this server's
+    /// secret, and its times.
+    private func verified<C: JWTPayload>(_ token: String, as: C.Type, claims: String) async throws(InvitationError) -> C {
+        guard token.utf8.count <= Self.maximumTokenBytes else {
+            throw InvitationError(.malformed, "the join token is over \(Self.maximumTokenBytes) bytes; MicCheck's are a few hundred")
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerData = Self.base64URL(parts[0]),
+              let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            throw InvitationError(.malformed, "the join token is not a token (three base64url parts)")
+        }
+        guard header.alg == "HS256", header.kid == nil else {
+            throw InvitationError(.badSignature, "the join token's header names \(header.alg)\(header.kid.map { " and key \($0)" } ?? ""); this server signs with HS256 and one key")
+        }
+        do {
+            return try await keys.verify(token, as: C.self)
+        } catch let error as JWTError {
+            switch error.errorType {
+            case .signatureVerificationFailed:
+                throw InvitationError(.badSignature, "the join token was not signed by this server's secret")
+            case .claimVerificationFailure:
+                if error.failedClaim is NotBeforeClaim {
+                    throw InvitationError(.notYetValid, "the join token is not valid yet")
+                }
+                if error.failedClaim is ExpirationClaim {
+                    throw InvitationError(.expired, "the join token has expired; ask for a new invitation")
+                }
+                throw InvitationError(.badClaims, claims)
+            case .malformedToken:
+                throw InvitationError(.malformed, "the join token is not a token (three base64url parts)")
+            default:
+                throw InvitationError(.badClaims, claims)
+            }
+        } catch {
+            throw InvitationError(.badClaims, claims)
+        }
+    }
+
+    private static func base64URL(_ part: Substring) -> Data? {
+        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return Data(base64Encoded: text)
     }
 }

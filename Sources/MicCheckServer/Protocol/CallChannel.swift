@@ -47,7 +47,8 @@ public struct CallChannel: Sendable {
     private var speaking = false
     private var framesSinceReport = 0
     private var lastReport: String?
-    private let sampleRate: Int
+    /// Samples per second of the PCM the page sends.
+    public let sampleRate: Int
 
     /// - Parameter now: seconds on the connection's clock (the microphone check's grace and stall times).
     public init(id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], invitedName: String? = nil,
@@ -127,7 +128,7 @@ public struct CallChannel: Sendable {
             guard member != nil else { throw ProtocolError("signal before join") }
             guard let to = try m.string("to"), !to.isEmpty else { throw ProtocolError("signal needs a \"to\"") }
             guard let data = try m.object("data") else { throw ProtocolError("signal needs a \"data\" object") }
-            return [.signal(to: to, payload: try Signal.check(data))]
+            return [.signal(to: to, payload: try Signal.check(data, sender: capabilities))]
         case "muted_notice_off":
             try m.only(["type"], in: "muted_notice_off")
             indicator.silenceForCall()
@@ -215,7 +216,10 @@ public struct CallChannel: Sendable {
 
 /// WebRTC signalling data, checked before it is relayed: a session description or an ICE candidate.
 package enum Signal {
-    package static func check(_ data: ClientMessage) throws(ProtocolError) -> JSONValue {
+    /// `sender`: what the sending participant may send; a description whose media sections send more is
+    /// refused (a listener's page that adds a microphone and renegotiates). Nil: not checked (a signal
+    /// from another node, which checked it).
+    package static func check(_ data: ClientMessage, sender: Set<OwnCapability>? = nil) throws(ProtocolError) -> JSONValue {
         try data.only(["description", "candidate"], in: "signal data")
         if let d = try data.object("description") {
             try d.only(["type", "sdp"], in: "a description")
@@ -224,6 +228,9 @@ package enum Signal {
             }
             let sdp = try d.string("sdp") ?? ""
             guard sdp.utf8.count <= 32_768 else { throw ProtocolError("a description's sdp is over 32 KiB") }
+            if let sender, let medium = SessionDescription.sentMedia(sdp).first(where: { !Self.may(sender, send: $0) }) {
+                throw ProtocolError("this participant may not send \(medium): its description's m=\(medium) section sends")
+            }
             return .object([("description", .object([("type", .string(type)), ("sdp", .string(sdp))]))])
         }
         if let c = try data.object("candidate") {
@@ -241,5 +248,43 @@ package enum Signal {
             return .object([("candidate", .object(fields))])
         }
         throw ProtocolError("signal data needs a \"description\" or a \"candidate\"")
+    }
+
+    static func may(_ capabilities: Set<OwnCapability>, send medium: String) -> Bool {
+        switch medium {
+        case "audio": capabilities.contains(.sendAudio)
+        case "video": capabilities.contains(.sendVideo) || capabilities.contains(.screenshare)
+        default: true
+        }
+    }
+}
+
+/// What an SDP session description sends.
+enum SessionDescription {
+    /// The media (`audio`, `video`, ...) of the sections that send: direction `sendrecv` or `sendonly`
+    /// (the session's, or `sendrecv`, when the section has none), port not 0 (a port of 0 rejects it).
+    static func sentMedia(_ sdp: String) -> [String] {
+        var sent: [String] = []
+        var sessionDirection = "sendrecv"
+        var section: (medium: String, rejected: Bool, direction: String?)?
+        func close() {
+            guard let s = section, !s.rejected else { return }
+            let direction = s.direction ?? sessionDirection
+            if direction == "sendrecv" || direction == "sendonly" { sent.append(s.medium) }
+        }
+        // (CR LF is one Character in Swift: split on what is a newline.)
+        for raw in sdp.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("m=") {
+                close()
+                let fields = line.dropFirst(2).split(separator: " ")
+                section = (String(fields.first ?? ""), fields.count > 1 && fields[1] == "0", nil)
+            } else if ["a=sendrecv", "a=sendonly", "a=recvonly", "a=inactive"].contains(line) {
+                let direction = String(line.dropFirst(2))
+                if section != nil { section?.direction = direction } else { sessionDirection = direction }
+            }
+        }
+        close()
+        return sent
     }
 }

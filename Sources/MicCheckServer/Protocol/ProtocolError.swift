@@ -5,6 +5,8 @@ import Foundation
 public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// WebSocket close codes MicCheck uses.
     public enum Code: UInt16, Sendable {
+        /// The server is shutting down.
+        case goingAway = 1001
         /// Frames out of the order the WebSocket protocol allows.
         case protocolError = 1002
         /// A text message that is not UTF-8.

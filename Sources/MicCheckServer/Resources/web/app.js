@@ -56,7 +56,16 @@ function connect() {
     const wasJoined = state.joined;
     state.joined = false;
     for (const id of [...state.peers.keys()]) closePeer(id);
-    // Refused before it opened: a browser shows no reason (1006), so ask once why. An invitation that the
+    // Refused (the server opens the connection and closes it at once with 4000 + the HTTP status and the
+    // reason): a refusal will not change on a retry, so say it once and stop.
+    if (e.code >= 4400 && e.code < 4500) {
+      $('connection').hidden = false;
+      $('connection').textContent = e.code === 4401
+        ? `This invitation cannot be used: ${e.reason}. Ask for a new link.` : `The server refused this page: ${e.reason}.`;
+      $('join').disabled = true;
+      return;
+    }
+    // Refused before it opened (a proxy, an older server): a browser shows no reason (1006), so ask once why. An invitation that the
     // server refuses (401: expired, another call's, not this server's) will not work on a retry either.
     if (!opened) {
       const refusal = await refusedInvitation(token);
@@ -339,7 +348,8 @@ function renderTiles() {
     const tile = tileFor(m.id);
     const video = tile.querySelector('video');
     const mine = m.id === state.me;
-    const stream = mine ? state.stream : state.peers.get(m.id)?.stream;
+    const p = state.peers.get(m.id);
+    const stream = mine ? state.stream : p && permitted(p, m);
     if (stream && video.srcObject !== stream) video.srcObject = stream;
     if (!mine) video.muted = !prefs.speaker;
     const track = stream && stream.getVideoTracks()[0];
@@ -354,6 +364,18 @@ function renderTiles() {
     tile.dataset.video = String(showVideo);
     tile.dataset.speaking = String(m.speaking);
   }
+}
+
+// The tracks of a peer that its presence says it sends: a track of a medium whose toggle is off (or that
+// its role may not send, which the server also refuses in its offers) is never played.
+function permitted(p, m) {
+  p.shown = p.shown || new MediaStream();
+  for (const t of p.stream.getTracks()) {
+    const ok = t.kind === 'audio' ? m.audio : m.video;
+    const has = !!p.shown.getTrackById(t.id);
+    if (ok && !has) p.shown.addTrack(t); else if (!ok && has) p.shown.removeTrack(t);
+  }
+  return p.shown;
 }
 
 function showMutedNotice(m) {
@@ -377,6 +399,8 @@ function peer(id) {
   state.peers.set(id, p);
   if (state.stream) {
     for (const track of state.stream.getTracks()) {
+      // Only what this participant may send (a listener sends nothing; the server refuses offers that would).
+      if (!allowed(track.kind)) continue;
       // The others get a copy of the microphone, which the toggle turns off; the page's own capture goes
       // on feeding MicCheck while muted.
       const sent = track.kind === 'audio' ? track.clone() : track;

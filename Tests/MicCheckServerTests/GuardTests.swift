@@ -1,0 +1,190 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import JWTKit
+import MicCheck
+import MicCheckCall
+@testable import MicCheckServer
+import NIOCore
+import Testing
+
+private let secret = String(repeating: "g7", count: 16)   // 32 bytes
+private let later = Date().addingTimeInterval(600)
+
+/// Claims as another signer would write them, with whatever it likes.
+private struct ForeignClaims: JWTPayload {
+    var call = "standup"
+    var name = "Ada"
+    var role = "speaker"
+    var iat = 1
+    var exp = 9_999_999_999
+    var nbf: Int?
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+/// A token signed with this server's secret and HS256, under a header of the test's choosing.
+private func handmade(alg: String = "HS256", kid: String? = nil, nbf: Int? = nil) async throws -> String {
+    let keys = JWTKeyCollection()
+    await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+    if let kid { await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid)) }
+    var header = JWTHeader()
+    header.alg = alg
+    header.typ = "JWT"
+    header.kid = kid
+    return try await keys.sign(ForeignClaims(nbf: nbf), kid: kid.map { JWKIdentifier(string: $0) }, header: header)
+}
+
+@Suite("Tokens held to their letter")
+struct TokenLaxityTests {
+    private func refusal(_ token: String, call: String = "standup") async throws -> InvitationError? {
+        let tokens = try #require(await JoinTokens(secret: secret))
+        do { _ = try await tokens.verify(token, call: call); return nil } catch { return error }
+    }
+
+    @Test("a token of another signer, HS256 with the secret, is accepted; the same under a header naming HS384 or a key id is not")
+    func header() async throws {
+        #expect(try await refusal(try await handmade()) == nil)
+        let hs384 = try await refusal(try await handmade(alg: "HS384"))
+        #expect(hs384?.kind == .badSignature && hs384?.description.contains("HS384") == true)
+        let kid = try await refusal(try await handmade(kid: "elsewhere"))
+        #expect(kid?.kind == .badSignature && kid?.description.contains("elsewhere") == true)
+    }
+
+    @Test("nbf in the future is refused, in the past accepted; a token of 100 KB is refused at once")
+    func timesAndSize() async throws {
+        #expect(try await refusal(try await handmade(nbf: 9_999_999_000))?.kind == .notYetValid)
+        #expect(try await refusal(try await handmade(nbf: 1)) == nil)
+        let huge = String(repeating: "a", count: 100_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let big = try await refusal(huge)
+        #expect(big?.kind == .malformed && big?.description.contains("over 4096 bytes") == true)
+        #expect(clock.now - start < .seconds(1))
+    }
+
+    @Test("a stream token opens /v1/vad only; a call's token is not one, nor the reverse")
+    func audiences() async throws {
+        let tokens = try #require(await JoinTokens(secret: secret))
+        let stream = try await tokens.mintStream(expires: later)
+        try await tokens.verifyStream(stream)
+        let call = try await tokens.mint(Invitation(call: "standup", name: "Ada", role: .host, expires: later))
+        await #expect(throws: InvitationError.self) { try await tokens.verifyStream(call) }
+        await #expect(throws: InvitationError.self) { try await tokens.verifyStream(nil) }
+        await #expect(throws: InvitationError.self) { _ = try await tokens.verify(stream, call: "standup") }
+    }
+}
+
+@Suite("Guards of the pages and the endpoints")
+struct PageGuardTests {
+    @Test("a host name without its port; IPv6 in brackets")
+    func hostNames() {
+        #expect(HostCheck<ServerRequestContext>.hostName("LocalHost:8080") == "localhost")
+        #expect(HostCheck<ServerRequestContext>.hostName("[::1]:8080") == "[::1]")
+        #expect(HostCheck<ServerRequestContext>.hostName("calls.example") == "calls.example")
+        #expect(CallServer(configuration: .init(host: "0.0.0.0")).allowedHosts == nil)
+        #expect(CallServer(configuration: .init(host: "0.0.0.0", allowedHosts: ["Calls.Example:443"])).allowedHosts
+                == ["localhost", "127.0.0.1", "[::1]", "calls.example"])
+        #expect(CallServer(configuration: .init(host: "192.168.1.5")).allowedHosts == ["localhost", "127.0.0.1", "[::1]", "192.168.1.5"])
+    }
+
+    @Test("another site's name (DNS rebinding) is refused, with the flag that allows it; the server's own are not")
+    func rebinding() {
+        let check = HostCheck<ServerRequestContext>(allowed: CallServer(configuration: .init()).allowedHosts)
+        #expect(check.refusal(authority: "attacker.example:8080")?.body?.contains("--allow-host attacker.example") == true)
+        #expect(check.refusal(authority: "attacker.example:8080")?.status == .misdirectedRequest)
+        #expect(check.refusal(authority: "") != nil)
+        #expect(check.refusal(authority: "localhost:8080") == nil && check.refusal(authority: "127.0.0.1:9") == nil)
+        #expect(HostCheck<ServerRequestContext>(allowed: nil).refusal(authority: "anything.example") == nil)
+    }
+
+    @Test("pages carry nosniff and their policy; a NUL in a path is refused")
+    func pages() async throws {
+        let app = CallServer(configuration: .init(port: 0)).application()
+        try await app.test(.router) { client in
+            let own = HTTPFields()
+            try await client.execute(uri: "/", method: .get, headers: own) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("connect-src 'self'") == true)
+            }
+            try await client.execute(uri: "/app.js%00.html", method: .get, headers: own) { response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/app.js", method: .get, headers: own) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.contains("javascript") == true)
+            }
+        }
+    }
+
+    @Test("a refused upgrade opens and closes at once with 4000 + the status and the reason")
+    func upgradeRefusals() async throws {
+        let tokens = try #require(await JoinTokens(secret: secret))
+        let app = CallServer(configuration: .init(port: 0, tokens: tokens)).application()
+        try await app.test(.live) { client in
+            let call = try await client.ws("/v1/call?call=standup") { inbound, _, _ in
+                for try await _ in inbound {}
+            }
+            #expect(call?.closeCode == .unknown(4401))
+            #expect(call?.reason?.contains("needs a join token") == true)
+            let vad = try await client.ws("/v1/vad") { inbound, _, _ in
+                for try await _ in inbound {}
+            }
+            #expect(vad?.closeCode == .unknown(4401))
+            #expect(vad?.reason?.contains("miccheck token --vad") == true)
+            let stream = try await tokens.mintStream(expires: later)
+            let opened = try await client.ws("/v1/vad?token=\(stream)") { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"type": "close_stream"}"#))
+                for try await _ in inbound {}
+            }
+            #expect(opened?.closeCode == .normalClosure)
+        }
+    }
+}
+
+@Suite("What a participant may send")
+struct SentMediaTests {
+    private let listenerOffer = """
+        v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\na=sendrecv\r\n\
+        m=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:1\r\na=recvonly\r\n
+        """
+
+    @Test("the media an SDP sends: by each section's direction, the session's, or sendrecv; a rejected section sends nothing")
+    func directions() {
+        #expect(SessionDescription.sentMedia(listenerOffer) == ["audio"])
+        #expect(SessionDescription.sentMedia("v=0\r\na=recvonly\r\nm=audio 9 RTP 0\r\nm=video 9 RTP 96\r\na=sendonly\r\n") == ["video"])
+        #expect(SessionDescription.sentMedia("v=0\r\nm=audio 0 RTP 0\r\na=sendrecv\r\nm=video 9 RTP 96\r\na=inactive\r\n").isEmpty)
+        #expect(SessionDescription.sentMedia("v=0\nm=audio 9 RTP 0\nm=application 9 DTLS/SCTP 5000\n") == ["audio", "application"])
+    }
+
+    @Test("a listener's offer that sends audio is refused with the reason; one that only receives is relayed; a speaker's is relayed")
+    func listenerMedia() throws {
+        func offer(_ sdp: String) -> String {
+            JSONValue.object([("type", .string("signal")), ("to", .string("host")),
+                              ("data", .object([("description", .object([("type", .string("offer")), ("sdp", .string(sdp))]))]))]).encoded
+        }
+        var listener = try CallChannel(id: "l", capabilities: CallRole.listener.capabilities, invitedName: "Lee", now: 0)
+        _ = try listener.text(#"{"type": "join", "name": "Lee"}"#, now: 0) { _ in }
+        #expect(throws: ProtocolError("this participant may not send audio: its description's m=audio section sends")) {
+            try listener.text(offer(listenerOffer), now: 0) { _ in }
+        }
+        let receiving = listenerOffer.replacingOccurrences(of: "a=sendrecv", with: "a=recvonly")
+        #expect(try listener.text(offer(receiving), now: 0) { _ in }.count == 1)
+        var speaker = try CallChannel(id: "s", capabilities: CallRole.speaker.capabilities, now: 0)
+        _ = try speaker.text(#"{"type": "join", "name": "Sam"}"#, now: 0) { _ in }
+        #expect(try speaker.text(offer(listenerOffer), now: 0) { _ in }.count == 1)
+    }
+
+    @Test("audio goes no faster than the pace after the burst; 0 is no bound")
+    func pace() {
+        var pace = AudioPace(speed: 4)
+        #expect(pace.received(1.5, now: 100) == 0)
+        #expect(pace.received(0.5, now: 100) == 0, "the 2 s burst")
+        #expect(abs(pace.received(4, now: 100.5) - 0.5) < 1e-9, "6 s of audio after 0.5 s: 4 s allowed, 2 s over at 4x")
+        #expect(pace.received(0.1, now: 110) == 0)
+        var free = AudioPace(speed: 0)
+        #expect(free.received(1_000, now: 0) == 0)
+    }
+}
