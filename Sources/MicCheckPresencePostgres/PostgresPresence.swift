@@ -6,7 +6,7 @@ import PostgresNIO
 public import ServiceLifecycle
 
 /// Presence shared by several `miccheck serve` nodes through PostgreSQL: the members of every call in
-/// tables (``PostgresSchema``), each change one transaction that bumps the call's version and NOTIFYs
+/// tables (`PostgresSchema`), each change one transaction that bumps the call's version and NOTIFYs
 /// the delta; every node LISTENs and fans the deltas out to its own connections.
 ///
 /// - A node holds a mirror of each call one of its connections follows: a snapshot from the tables, then
@@ -22,7 +22,7 @@ public import ServiceLifecycle
 ///   connections, it reconnects with backoff, writes its members back, takes every snapshot again and
 ///   says so in its log.
 ///
-/// Run it as a service (``run()``, which ``CallServer`` does) for as long as it serves; open it with
+/// Run it as a service (``run()``, which `CallServer` does) for as long as it serves; open it with
 /// ``open(_:options:logger:)``, which fails at once, with a sentence, when the database cannot be reached.
 public actor PostgresPresence: PresenceStore, Service {
     public struct Options: Sendable {
