@@ -12,7 +12,7 @@ public protocol PromptDismissalStore: Sendable {
 }
 
 /// The permission prompts a user dismissed, per call, kept in one small JSON file:
-/// `$XDG_STATE_HOME/miccheck/permission-prompts.json` by default, in a ``StateStorage`` (the file
+/// `$XDG_STATE_HOME/miccheck/permission-prompts.json` by default, in a `StateStorage` (the file
 /// system unless told otherwise).
 ///
 /// The file is written atomically. A damaged file is set aside as `….corrupt` with a warning and

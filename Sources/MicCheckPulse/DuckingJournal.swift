@@ -69,7 +69,7 @@ public struct DuckingJournal: Codable, Sendable, Equatable {
 }
 
 /// The folder of ducking journals: `$XDG_STATE_HOME/miccheck/ducking` (by default
-/// `~/.local/state/miccheck/ducking`), one file per ducking process, in a ``StateStorage`` (the file
+/// `~/.local/state/miccheck/ducking`), one file per ducking process, in a `StateStorage` (the file
 /// system unless told otherwise).
 public struct DuckingJournalStore: Sendable {
     public let directory: String

@@ -4,7 +4,7 @@ import Synchronization
 /// A connection to a PulseAudio server (or PipeWire's Pulse server) with its own event thread: libpulse's
 /// threaded main loop and a context.
 ///
-/// Blocking calls (``connect``, ``sources()``, ``serverDefaults()``) take the main loop's lock and wait
+/// Blocking calls (connecting, ``sources()``, ``serverDefaults()``) take the main loop's lock and wait
 /// for the server's answer; they must not be made from a libpulse callback.
 ///
 /// - Important: create, use and close a connection from threads of your own, never from its event

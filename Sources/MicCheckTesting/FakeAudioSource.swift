@@ -2,7 +2,7 @@ public import MicCheck
 public import MicCheckLive
 import Synchronization
 
-/// A scripted ``AudioSource`` for tests: generated audio in blocks, quiet spells, restarts at other
+/// A scripted `AudioSource` for tests: generated audio in blocks, quiet spells, restarts at other
 /// rates, failures and an end, with a clock that moves by the audio's duration (and by the timeout for
 /// each quiet read) instead of the wall clock. Never waits.
 public final class FakeAudioSource: AudioSource, Sendable {
@@ -33,7 +33,7 @@ public final class FakeAudioSource: AudioSource, Sendable {
 
     /// - Parameters:
     ///   - block: the most samples one read delivers (default: 10 ms).
-    ///   - monitorSource: set to play an output's monitor (``AnalysisEvent/wrongSource(time:source:)``).
+    ///   - monitorSource: set to play an output's monitor (`AnalysisEvent.wrongSource`).
     public init(sampleRate: Int, steps: [Step], block: Int? = nil, label: String = "a fake source", monitorSource: String? = nil) {
         state = Mutex(State(steps: steps, rate: sampleRate))
         self.block = block ?? max(1, sampleRate / 100)
@@ -43,7 +43,7 @@ public final class FakeAudioSource: AudioSource, Sendable {
 
     /// The source's clock, in seconds: audio delivered, quiet reads and restart gaps so far.
     public var now: Double { state.withLock { $0.now } }
-    /// For ``LiveAnalysis/init(source:configuration:clock:)``.
+    /// For `LiveAnalysis.init(source:configuration:clock:)`.
     public var clock: @Sendable () -> Double { { [self] in now } }
     public var sampleRate: Int { state.withLock { $0.rate } }
     public var droppedSamples: Int { state.withLock { $0.dropped } }

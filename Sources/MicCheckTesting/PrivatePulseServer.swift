@@ -6,7 +6,7 @@ public import Foundation
 /// run side by side.
 ///
 /// Devices: sinks `speaker` (the default output) and `micsink`; the default source `virtmic` remaps
-/// `micsink.monitor`, so whatever ``play(_:)`` sends into `micsink` is what a client reads from the
+/// `micsink.monitor`, so whatever ``play(_:sink:)`` sends into `micsink` is what a client reads from the
 /// microphone. `norewinds=1` keeps captured time equal to wall time. Needs Debian's `pulseaudio` and
 /// `pulseaudio-utils` (`scripts/setup.sh` installs them); `scripts/pulse-server.sh` starts the same
 /// server from a shell.

@@ -162,7 +162,7 @@ public enum Signals {
         return x
     }()
 
-    /// `x` resampled from `from` to `to` Hz with MicCheck's ``Resampler``, flushed to the end.
+    /// `x` resampled from `from` to `to` Hz with MicCheck's `Resampler`, flushed to the end.
     public static func resampled(_ x: [Float], from: Int, to: Int) -> [Float] {
         var r = Resampler(inputRate: from, outputRate: to)
         var out: [Float] = []

@@ -93,7 +93,7 @@ public final class VoiceProcessor {
         if code != 0 && code != -13 { throw .library(code: Int(code)) }
     }
 
-    /// For ``VoiceProcessingConfiguration/GainControlMode/adaptiveAnalog``: the capture device's
+    /// For `VoiceProcessingConfiguration.GainControlMode.adaptiveAnalog`: the capture device's
     /// volume (0…255) before a frame is processed; ``requestedAnalogLevel`` after it is what the
     /// controller asks the device to be set to.
     public func setAnalogLevel(_ level: Int) {

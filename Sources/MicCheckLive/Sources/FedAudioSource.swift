@@ -4,9 +4,9 @@ import Synchronization
 /// A source fed with blocks from outside: what a network connection (a browser's WebSocket) or an
 /// app's own capture hands to a ``LiveAnalysis``.
 ///
-/// The feeder calls ``feed(_:)`` from any thread; the analysis reads on its own. Up to `capacity`
-/// samples wait; what a full buffer cannot take is dropped and counted in ``droppedSamples``, so a
-/// stalled reader never makes the feeder wait or grow memory.
+/// The feeder calls ``feed(_:)-(UnsafeBufferPointer<Float>)`` from any thread; the analysis reads on
+/// its own. Up to `capacity` samples wait; what a full buffer cannot take is dropped and counted in
+/// ``droppedSamples``, so a stalled reader never makes the feeder wait or grow memory.
 public final class FedAudioSource: AudioSource, Sendable {
     private struct State {
         var storage: [Float]
