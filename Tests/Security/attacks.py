@@ -1,0 +1,550 @@
+#!/usr/bin/env python3
+"""Attacks on `miccheck serve`'s WebSockets, each against a server of its own (`--port 0`), asserting what the
+server answers today: the close code and reason, and what the attack costs it (resident memory from
+/proc/PID/status, CPU time from /proc/PID/stat) or costs an honest client beside it.
+
+Protocol clients use `websockets` from PyPI; the attacks that need frames no client library would send (empty
+continuations, invalid UTF-8, a continuation with nothing to continue, a client that never reads) use a plain
+socket and the minimal RFC 6455 framing below: masked frames, any opcode, fin or not, every payload length form.
+
+usage: attacks.py MICCHECK_BINARY [unittest options]
+"""
+import asyncio
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import wave
+
+import websockets
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PG = os.path.join(ROOT, "scripts", "postgres-server.sh")
+WAV = os.path.join(ROOT, "..", "shared", "corpus", "clean_01_asterisk-en-allison.wav")  # the public corpus beside the repo
+BINARY = None
+MB = 1024 * 1024
+
+TEXT, BINARY_FRAME, CONTINUATION, CLOSE, PING, PONG = 0x1, 0x2, 0x0, 0x8, 0x9, 0xA
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One `miccheck serve --port 0` with `options`; its output is kept (a thread drains it)."""
+
+    def __init__(self, *options, env=None):
+        self.process = subprocess.Popen([BINARY, "serve", "--port", "0", *options], stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, env=env)
+        first = self.process.stdout.readline()
+        self.lines = [first]
+        match = re.search(r":(\d+)/", first)
+        if not match:
+            raise AssertionError(f"serve did not start: {first!r} {self.process.stdout.read()}")
+        self.port = int(match.group(1))
+        self.pid = self.process.pid
+        self.drain = threading.Thread(target=self._drain, daemon=True)
+        self.drain.start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def rss(self):
+        """Resident memory in bytes."""
+        with open(f"/proc/{self.pid}/status") as f:
+            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) * 1024
+
+    def cpu(self):
+        """User and system CPU time in seconds."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.drain.join(5)
+        self.process.stdout.close()
+
+    def log(self):
+        return "".join(self.lines)
+
+
+def frame(opcode, payload=b"", fin=True, mask=True):
+    """One client frame (RFC 6455 5.2): masked unless told, in the shortest length form."""
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    bit = 0x80 if mask else 0
+    if n < 126:
+        head += bytes([bit | n])
+    elif n < 1 << 16:
+        head += bytes([bit | 126]) + struct.pack(">H", n)
+    else:
+        head += bytes([bit | 127]) + struct.pack(">Q", n)
+    if not mask:
+        return head + payload
+    key = os.urandom(4)
+    if n:
+        payload = bytes(b ^ key[i & 3] for i, b in enumerate(payload)) if n < 4096 else _mask(payload, key)
+    return head + key + payload
+
+
+def _mask(payload, key):
+    whole = (key * (len(payload) // 4 + 1))[:len(payload)]
+    return (int.from_bytes(payload, "big") ^ int.from_bytes(whole, "big")).to_bytes(len(payload), "big")
+
+
+class RawSocket:
+    """A WebSocket client on a plain socket: the upgrade, frames out as given, frames in as they come."""
+
+    def __init__(self, port, path, rcvbuf=None, timeout=10.0):
+        self.sock = socket.socket()
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(timeout)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise AssertionError(f"no upgrade: {self.buffer!r}")
+            self.buffer += chunk
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise AssertionError(f"no upgrade: {head!r}")
+        self.texts = []
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def send_text(self, text):
+        self.sock.sendall(frame(TEXT, text.encode()))
+
+    def _exact(self, n):
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError
+            self.buffer += chunk
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def read_frame(self):
+        """(fin, opcode, payload) of the server's next frame (servers do not mask)."""
+        b0, b1 = self._exact(2)
+        n = b1 & 0x7F
+        if n == 126:
+            n = struct.unpack(">H", self._exact(2))[0]
+        elif n == 127:
+            n = struct.unpack(">Q", self._exact(8))[0]
+        key = self._exact(4) if b1 & 0x80 else None
+        payload = self._exact(n)
+        if key:
+            payload = _mask(payload, key)
+        return bool(b0 & 0x80), b0 & 0x0F, payload
+
+    def read_text(self):
+        while True:
+            _, opcode, payload = self.read_frame()
+            if opcode == TEXT:
+                return json.loads(payload)
+            if opcode == CLOSE:
+                raise AssertionError(f"closed: {payload!r}")
+
+    def read_close(self):
+        """The close frame's (code, reason), texts before it kept; None when the connection ends without one."""
+        try:
+            while True:
+                _, opcode, payload = self.read_frame()
+                if opcode == CLOSE:
+                    return (struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None), payload[2:].decode()
+                if opcode == TEXT:
+                    self.texts.append(payload)
+        except (EOFError, ConnectionResetError):
+            return None
+
+    def read_to_end(self):
+        """Reads until EOF or a reset: how the connection ended ('eof' or 'reset')."""
+        try:
+            while self.sock.recv(1 << 20):
+                pass
+            return "eof"
+        except ConnectionResetError:
+            return "reset"
+
+    def close(self):
+        self.sock.close()
+
+
+async def closed_with(ws):
+    """Reads until the server closes `ws`; its (code, reason)."""
+    try:
+        async for _ in ws:
+            pass
+    except websockets.ConnectionClosed:
+        pass
+    return ws.close_code, ws.close_reason
+
+
+async def honest_stream(port, seconds, levels):
+    """A /v1/vad client that streams the WAV file in real time, in 20 ms messages; each level's arrival time
+    goes to `levels`."""
+    with wave.open(WAV) as w:
+        rate, pcm = w.getframerate(), w.readframes(w.getnframes())
+    block = rate // 50 * 2
+    async with websockets.connect(f"ws://127.0.0.1:{port}/v1/vad?sample_rate={rate}", max_size=1 << 20) as ws:
+        await ws.recv()
+
+        async def reader():
+            async for message in ws:
+                if json.loads(message)["type"] == "level":
+                    levels.append(time.monotonic())
+        task = asyncio.ensure_future(reader())
+        start = time.monotonic()
+        levels.append(start)
+        for i in range(int(seconds * 50)):
+            await ws.send(pcm[(i * block) % len(pcm):(i * block) % len(pcm) + block])
+            await asyncio.sleep(max(0.0, start + (i + 1) * 0.02 - time.monotonic()))
+        await ws.send(json.dumps({"type": "close_stream"}))
+        await task
+
+
+FIGURES = []
+
+
+def note(line):
+    """A figure worth seeing beside the verdict (printed at the end)."""
+    FIGURES.append(line)
+
+
+class Attacks(unittest.TestCase):
+    def setUp(self):
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            s.stop()
+        if any(test is self for test, _ in self._outcome.result.failures + self._outcome.result.errors) \
+                if hasattr(self._outcome, "result") else False:
+            for s in self.servers:
+                print(f"--- serve's log\n{s.log()[-4000:]}", file=sys.stderr)
+
+    def serve(self, *options, env=None):
+        server = Server(*options, env=env)
+        self.servers.append(server)
+        return server
+
+    def run_async(self, coroutine, timeout=60):
+        return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+    # MARK: frames
+
+    def test_empty_continuation_frames(self):
+        """A text frame left open, then 100,000 empty continuation frames (each 6 bytes on the wire, no payload):
+        the server counts frames, not only bytes, and closes with 1009 "a message in more than 64 frames" at
+        the 65th; its memory grows by less than 30 MB while the flood lasts and is back near the start once
+        the client has gone."""
+        server = self.serve()
+        time.sleep(0.3)
+        before = server.rss()
+        raw = RawSocket(server.port, "/v1/vad", timeout=2)
+        raw.send(frame(TEXT, b'{"type":', fin=False))
+        empty = frame(CONTINUATION, b"", fin=False)
+        peak, sent = before, 0
+        try:
+            for _ in range(100):
+                raw.send(empty * 1000)
+                sent += 1000
+                peak = max(peak, server.rss())
+        except (BrokenPipeError, ConnectionResetError, socket.timeout):
+            pass  # the server closed, or stopped reading, mid-way
+        raw.sock.settimeout(5)
+        closing = raw.read_close()
+        peak = max(peak, server.rss())
+        raw.close()
+        self.assertEqual(closing, (1009, "a message in more than 64 frames"), f"after {sent} empty frames")
+        time.sleep(1.0)
+        after = server.rss()
+        note(f"empty continuations: closed after {sent} sent; RSS {before / MB:.1f} MB, peak +{(peak - before) / MB:.1f} MB, "
+             f"after +{(after - before) / MB:.1f} MB")
+        self.assertLess(peak - before, 30 * MB, "memory while the flood lasted")
+        self.assertLess(after - before, 10 * MB, "memory once the client has gone")
+
+    def test_invalid_utf8_text(self):
+        """A text frame whose payload is not UTF-8 (a lone continuation byte, an overlong encoding) closes the
+        connection with 1007 (RFC 6455 8.1), on both endpoints."""
+        server = self.serve()
+        for path in ("/v1/vad", "/v1/call?call=x"):
+            raw = RawSocket(server.port, path)
+            raw.send(frame(TEXT, b'{"type": "keep_alive", "x": "\x80\xc0\xaf"}'))
+            code = raw.read_close()
+            raw.close()
+            self.assertEqual(code and code[0], 1007, f"{path}: {code}")
+
+    def test_continuation_with_nothing_to_continue(self):
+        """A continuation frame (fin set) when no message is open closes the connection with 1002, the protocol
+        error; so does a new text frame while a message is still open."""
+        server = self.serve()
+        raw = RawSocket(server.port, "/v1/vad")
+        raw.send(frame(CONTINUATION, b'{"type": "keep_alive"}'))
+        code = raw.read_close()
+        raw.close()
+        self.assertEqual(code, (1002, "a continuation frame with no message to continue"))
+        raw = RawSocket(server.port, "/v1/vad")
+        raw.send(frame(TEXT, b'{"type":', fin=False) + frame(TEXT, b'{"type": "keep_alive"}'))
+        code = raw.read_close()
+        raw.close()
+        self.assertEqual(code, (1002, "a new message before the last one ended"))
+
+    # MARK: nested JSON
+
+    def test_nested_json(self):
+        """A keep_alive carrying 510 nested arrays closes with 1008 "a text message may nest objects and arrays
+        8 deep at most", found by counting brackets before any decoding: 8 clients sending 46 such messages
+        each, reconnecting after each close (368 connections), cost the server under 1 s of CPU more than the
+        same 368 connections each refused for a flat unknown message, and an honest real-time /v1/vad stream
+        beside both receives every level (one per 100 ms of audio) with no gap over 500 ms. (The connections
+        themselves are not free: about 5 ms of CPU each in a debug build, noted with the figures.)"""
+        if not os.path.exists(WAV):
+            self.skipTest(f"the honest stream's speech: {WAV} is missing (the public corpus beside the repo)")
+        server = self.serve()
+        nested = '{"type":"keep_alive","a":' + "[" * 510 + "]" * 510 + "}"
+        flat = '{"type":"nope"}'
+        reason = "a text message may nest objects and arrays 8 deep at most"
+        seconds = 10.0
+
+        async def attacker(message, closes):
+            for _ in range(46):
+                async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/vad") as ws:
+                    await ws.send(message)
+                    closes.append(await closed_with(ws))
+
+        async def attack(message):
+            closes = []
+            cpu = server.cpu()
+            await asyncio.gather(*(attacker(message, closes) for _ in range(8)))
+            return closes, server.cpu() - cpu
+
+        async def body():
+            levels = []
+            honest = asyncio.ensure_future(honest_stream(server.port, seconds, levels))
+            await asyncio.sleep(0.5)
+            flat_closes, flat_cpu = await attack(flat)
+            nested_closes, nested_cpu = await attack(nested)
+            await honest
+            return levels, flat_closes, flat_cpu, nested_closes, nested_cpu
+
+        levels, flat_closes, flat_cpu, closes, spent = self.run_async(body())
+        self.assertEqual(len(closes), 368)
+        self.assertEqual(set(closes), {(1008, reason)})
+        self.assertEqual({code for code, _ in flat_closes}, {1008})
+        self.assertEqual(len(levels) - 1, int(seconds * 10), "every level of the honest stream")
+        gap = max(b - a for a, b in zip(levels, levels[1:]))
+        self.assertLess(gap, 0.5, "the longest wait for a level")
+        note(f"nested JSON: 368 connections cost {spent:.2f} s of server CPU nested, {flat_cpu:.2f} s flat; "
+             f"the honest stream's longest wait for a level {gap * 1000:.0f} ms")
+        self.assertLess(spent - flat_cpu, 1.0, "server CPU for 368 nested messages beyond 368 flat ones")
+
+    # MARK: a client that never reads
+
+    def test_never_reading_call_client(self):
+        """A /v1/call participant whose socket has a tiny receive buffer and never reads after its welcome,
+        while another participant sends it 32 KiB session descriptions as fast as it can: the server drops
+        the reader's TCP connection within --idle-timeout + 4 s (the sender sees it leave; the reader's socket
+        ends in EOF or a reset), its memory stays under +60 MB meanwhile, and SIGTERM with such a reader
+        connected still ends the server within 10 s."""
+        idle = 3.0
+        server = self.serve("--idle-timeout", str(int(idle)))
+        time.sleep(0.3)
+        before = server.rss()
+        sdp = "v=0\r\n" + ("a=x-padding:" + "p" * 60 + "\r\n") * 500
+        sdp = sdp[:32768]
+        self.assertEqual(len(sdp.encode()), 32768)
+
+        def reader_joins(call):
+            raw = RawSocket(server.port, f"/v1/call?call={call}", rcvbuf=4096)
+            welcome = raw.read_text()
+            self.assertEqual(welcome["type"], "welcome")
+            raw.send_text(json.dumps({"type": "join", "name": "Reader"}))
+            while True:  # its own join, then it stops reading
+                m = raw.read_text()
+                if m["type"] == "joined" and m["participant"]["id"] == welcome["id"]:
+                    return raw, welcome["id"]
+
+        def keep_sending(raw, stop):
+            """The reader keeps sending silence, so only its not reading is wrong."""
+            try:
+                while not stop.is_set():
+                    raw.send(frame(BINARY_FRAME, b"\0" * 640))
+                    time.sleep(0.2)
+            except OSError:
+                pass
+
+        async def flood(call, target, until):
+            """Sends `target` descriptions until `until()` or its `left`; returns the time it left (or None)."""
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/call?call={call}", max_size=1 << 22) as ws:
+                left = []
+
+                async def read():
+                    async for message in ws:
+                        m = json.loads(message)
+                        if m["type"] == "left" and m["id"] == target:
+                            left.append(time.monotonic())
+                task = asyncio.ensure_future(read())
+                await ws.send(json.dumps({"type": "join", "name": "Sender"}))
+                signal_text = json.dumps({"type": "signal", "to": target,
+                                          "data": {"description": {"type": "offer", "sdp": sdp}}})
+                self.sent = 0
+                try:
+                    while not left and not until():
+                        await ws.send(signal_text)
+                        self.sent += 1
+                        self.peak = max(self.peak, server.rss())
+                        await asyncio.sleep(0.002)
+                except websockets.ConnectionClosed:  # the server stopping
+                    pass
+                task.cancel()
+                return left[0] if left else None
+
+        self.peak = before
+        raw, target = reader_joins("x")
+        stop = threading.Event()
+        threading.Thread(target=keep_sending, args=(raw, stop), daemon=True).start()
+        stopped_reading = time.monotonic()
+        deadline = stopped_reading + idle + 8
+        left_at = self.run_async(flood("x", target, lambda: time.monotonic() > deadline), timeout=30)
+        stop.set()
+        self.assertIsNotNone(left_at, f"the reader never left ({self.sent} descriptions sent)")
+        raw.sock.settimeout(10)
+        ending = raw.read_to_end()
+        raw.close()
+        note(f"never-reading reader: dropped {left_at - stopped_reading:.1f} s after it stopped reading ({ending}), "
+             f"{self.sent} descriptions sent; RSS peak +{(self.peak - before) / MB:.1f} MB")
+        self.assertLess(left_at - stopped_reading, idle + 4, "the reader dropped")
+        self.assertIn(ending, ("eof", "reset"))
+        self.assertLess(self.peak - before, 60 * MB, "server memory while descriptions piled up")
+
+        # SIGTERM with a reader that never reads, a description flood under way.
+        raw, target = reader_joins("y")
+        flooding = threading.Thread(target=lambda: asyncio.run(flood("y", target, lambda: server.process.poll() is not None)),
+                                    daemon=True)
+        flooding.start()
+        time.sleep(1.0)
+        term = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.fail("serve did not end within 10 s of SIGTERM with a reader that never reads")
+        note(f"never-reading reader: SIGTERM ended serve in {time.monotonic() - term:.1f} s (status {server.process.returncode})")
+        raw.close()
+        flooding.join(5)
+
+    # MARK: names
+
+    def join_refused(self, port, name):
+        async def body():
+            async with websockets.connect(f"ws://127.0.0.1:{port}/v1/call?call=names") as ws:
+                welcome = json.loads(await ws.recv())
+                self.assertEqual(welcome["type"], "welcome")
+                await ws.send(json.dumps({"type": "join", "name": name}, ensure_ascii=False))
+                return await closed_with(ws)
+        return self.run_async(body())
+
+    def test_names(self):
+        """Names that no store or page could keep are refused at the join, with 1008 and why: a NUL (PostgreSQL's
+        text cannot hold one), 64 characters carrying 200 combining marks each (12,864 code points), 300
+        characters."""
+        server = self.serve()
+        self.assertEqual(self.join_refused(server.port, "Ada\u0000"), (1008, "join needs a name without control characters"))
+        code, reason = self.join_refused(server.port, ("a" + "\u0301" * 200) * 64)
+        self.assertEqual(code, 1008)
+        self.assertTrue(reason.startswith("join needs a name of at most 128 code points"), reason)
+        self.assertEqual(self.join_refused(server.port, "x" * 300), (1008, "join needs a name of at most 64 characters"))
+
+    def test_bad_name_leaves_shared_presence_working(self):
+        """With presence in PostgreSQL (a private cluster): after joins refused for a NUL and for a name heavy
+        with combining marks, two honest participants on that node still see each other join and each
+        other's toggles (`devices`) within 2 s: the bad names never reached the database."""
+        pg = tempfile.mkdtemp(prefix="miccheck-sec-pg-")
+        try:
+            subprocess.run(["bash", PG, "start", pg, str(free_port())], check=True)
+            url = subprocess.run(["bash", PG, "url", pg], check=True, capture_output=True, text=True).stdout.strip()
+            server = self.serve("--presence", url)
+            self.assertEqual(self.join_refused(server.port, "Ada\u0000")[0], 1008)
+            self.assertEqual(self.join_refused(server.port, ("a" + "\u0301" * 200) * 64)[0], 1008)
+
+            async def body():
+                a = await websockets.connect(f"ws://127.0.0.1:{server.port}/v1/call?call=names")
+                b = await websockets.connect(f"ws://127.0.0.1:{server.port}/v1/call?call=names")
+                ida = json.loads(await a.recv())["id"]
+                idb = json.loads(await b.recv())["id"]
+
+                async def wait(ws, predicate, within=2.0):
+                    deadline = time.monotonic() + within
+                    while True:
+                        m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic())))
+                        if predicate(m):
+                            return m
+
+                def about(kind, pid, **fields):
+                    return lambda m: m["type"] == kind and m.get("participant", {}).get("id") == pid and \
+                        all(m["participant"].get(k) == v for k, v in fields.items())
+                await a.send(json.dumps({"type": "join", "name": "Ada"}))
+                await b.send(json.dumps({"type": "join", "name": "Bob"}))
+                await wait(a, about("joined", idb, name="Bob"))
+                await wait(b, about("joined", ida, name="Ada"))
+                # A page joins with its microphone and camera on: each turns one off.
+                await a.send(json.dumps({"type": "devices", "audio": True, "video": False}))
+                await wait(b, about("updated", ida, audio=True, video=False))
+                await b.send(json.dumps({"type": "devices", "audio": False, "video": True}))
+                await wait(a, about("updated", idb, audio=False, video=True))
+                await a.close()
+                await b.close()
+            self.run_async(body())
+        finally:
+            for s in self.servers:
+                s.stop()
+            subprocess.run(["bash", PG, "stop", pg])
+            shutil.rmtree(pg, ignore_errors=True)
+
+
+def main():
+    global BINARY
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 64
+    BINARY = sys.argv[1]
+    result = unittest.main(argv=[sys.argv[0]] + sys.argv[2:], exit=False, verbosity=2).result
+    failed = len({id(test) for test, _ in result.failures + result.errors})
+    for line in FIGURES:
+        print(line)
+    print(f"security: {result.testsRun - failed} passed, {failed} failed")
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
