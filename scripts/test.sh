@@ -70,6 +70,8 @@ python3 scripts/soak.py --minutes 5 --fault-every 45 --binary .build/debug/micch
 bash scripts/training-tests.sh || status=1
 # Calls across two `miccheck serve` nodes sharing presence through PostgreSQL.
 bash scripts/presence-tests.sh || status=1
+# Attacks on the server's WebSockets: raw frames, nested JSON, clients that never read, bad names.
+bash scripts/security-tests.sh || status=1
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
 bash scripts/browser-tests.sh || status=1
 exit "$status"
