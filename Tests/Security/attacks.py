@@ -31,7 +31,8 @@ import websockets
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PG = os.path.join(ROOT, "scripts", "postgres-server.sh")
-WAV = os.path.join(ROOT, "..", "shared", "corpus", "clean_01_asterisk-en-allison.wav")  # the public corpus beside the repo
+# The honest stream's speech: the public corpus beside the repo.
+WAV = os.path.join(ROOT, "..", "shared", "corpus", "clean_01_asterisk-en-allison.wav")
 BINARY = None
 MB = 1024 * 1024
 
@@ -125,7 +126,8 @@ class RawSocket:
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.sock.recv(4096)
@@ -288,8 +290,8 @@ class Attacks(unittest.TestCase):
         self.assertEqual(closing, (1009, "a message in more than 64 frames"), f"after {sent} empty frames")
         time.sleep(1.0)
         after = server.rss()
-        note(f"empty continuations: closed after {sent} sent; RSS {before / MB:.1f} MB, peak +{(peak - before) / MB:.1f} MB, "
-             f"after +{(after - before) / MB:.1f} MB")
+        note(f"empty continuations: closed after {sent} sent; RSS {before / MB:.1f} MB, "
+             f"peak +{(peak - before) / MB:.1f} MB, after +{(after - before) / MB:.1f} MB")
         self.assertLess(peak - before, 30 * MB, "memory while the flood lasted")
         self.assertLess(after - before, 10 * MB, "memory once the client has gone")
 
@@ -449,8 +451,8 @@ class Attacks(unittest.TestCase):
 
         # SIGTERM with a reader that never reads, a description flood under way.
         raw, target = reader_joins("y")
-        flooding = threading.Thread(target=lambda: asyncio.run(flood("y", target, lambda: server.process.poll() is not None)),
-                                    daemon=True)
+        ended = lambda: server.process.poll() is not None  # noqa: E731
+        flooding = threading.Thread(target=lambda: asyncio.run(flood("y", target, ended)), daemon=True)
         flooding.start()
         time.sleep(1.0)
         term = time.monotonic()
@@ -459,7 +461,8 @@ class Attacks(unittest.TestCase):
             server.process.wait(10)
         except subprocess.TimeoutExpired:
             self.fail("serve did not end within 10 s of SIGTERM with a reader that never reads")
-        note(f"never-reading reader: SIGTERM ended serve in {time.monotonic() - term:.1f} s (status {server.process.returncode})")
+        note(f"never-reading reader: SIGTERM ended serve in {time.monotonic() - term:.1f} s "
+             f"(status {server.process.returncode})")
         raw.close()
         flooding.join(5)
 
@@ -479,11 +482,13 @@ class Attacks(unittest.TestCase):
         text cannot hold one), 64 characters carrying 200 combining marks each (12,864 code points), 300
         characters."""
         server = self.serve()
-        self.assertEqual(self.join_refused(server.port, "Ada\u0000"), (1008, "join needs a name without control characters"))
+        self.assertEqual(self.join_refused(server.port, "Ada\u0000"),
+                         (1008, "join needs a name without control characters"))
         code, reason = self.join_refused(server.port, ("a" + "\u0301" * 200) * 64)
         self.assertEqual(code, 1008)
         self.assertTrue(reason.startswith("join needs a name of at most 128 code points"), reason)
-        self.assertEqual(self.join_refused(server.port, "x" * 300), (1008, "join needs a name of at most 64 characters"))
+        self.assertEqual(self.join_refused(server.port, "x" * 300),
+                         (1008, "join needs a name of at most 64 characters"))
 
     def test_bad_name_leaves_shared_presence_working(self):
         """With presence in PostgreSQL (a private cluster): after joins refused for a NUL and for a name heavy
