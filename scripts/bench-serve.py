@@ -48,8 +48,10 @@ async def stream(port, pcm, rate, block_ms, seconds, delays, counts, start_at, t
     if tolerate:
         try:
             return await stream(port, pcm, rate, block_ms, seconds, delays, counts, start_at)
-        except (OSError, asyncio.TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+        except (OSError, asyncio.TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake) as e:
             counts["streams_cut"] = counts.get("streams_cut", 0) + 1
+            why = counts.setdefault("cut_because", {})
+            why[str(e)[:80]] = why.get(str(e)[:80], 0) + 1
             return
     block = rate * block_ms // 1000 * 2
     sent = []  # (audio end ms, wall time)
@@ -128,7 +130,7 @@ def adversary_figures(attackers, sampler, peak, rss0, cpu, seconds, n, counts):
     return {
         "adversaries": json.loads(out.strip().splitlines()[-1]) if out.strip() else None,
         "levels_expected": n * int(seconds * 10), "speech_started_events": counts.get("speech_started", 0),
-        "streams_cut": counts.get("streams_cut", 0),
+        "streams_cut": counts.get("streams_cut", 0), "cut_because": counts.get("cut_because", {}),
         "server_cpu_percent_of_a_core": round(cpu / (seconds + 2) * 100, 1),
         "server_rss_mib_peak_over_start": round((peak[0] - rss0) / 1024, 1),
     }
