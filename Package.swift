@@ -106,6 +106,8 @@ let package = Package(
             dependencies: [
                 "MicCheck", "MicCheckCall", "MicCheckLive",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The server's child channel (HTTPServerBuilder, ServerChildChannel): the connection guard.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 public import Foundation
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 public import MicCheck
@@ -28,6 +29,8 @@ public struct CallServer: Sendable {
         /// naming another host is refused: DNS rebinding). On every interface with none: any host.
         public var allowedHosts: [String]
         public var limits: ConnectionLimits
+        /// What a TCP connection is allowed before it is a request: how many, and its head's time and size.
+        public var admission: AdmissionLimits
         public var model: VoiceActivityModel
         /// With tokens, a page joins a call only with a join token for it (`?token=` or `Authorization:
         /// Bearer`), checked before the WebSocket opens; its role bounds what it may send and its name is
@@ -35,8 +38,9 @@ public struct CallServer: Sendable {
         public var tokens: JoinTokens?
 
         public init(host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
-                    allowedHosts: [String] = [], limits: ConnectionLimits = ConnectionLimits(), model: VoiceActivityModel = .bundled,
-                    tokens: JoinTokens? = nil) {
+                    allowedHosts: [String] = [], limits: ConnectionLimits = ConnectionLimits(), admission: AdmissionLimits = AdmissionLimits(),
+                    model: VoiceActivityModel = .bundled, tokens: JoinTokens? = nil) {
+            self.admission = admission
             self.allowedHosts = allowedHosts
             self.host = host
             self.port = port
@@ -107,11 +111,20 @@ public struct CallServer: Sendable {
         if let service = presence as? any Service { services.append(service) }
         if let call = configuration.call { services.append(ScriptedMembers(call: call, presence: presence)) }
         let limits = configuration.limits
+        let counts = ConnectionCounts(limits: configuration.admission)
+        let webSocketResponder = router.buildResponder()
+        // Hummingbird's HTTP/1 with WebSocket upgrade, behind the connection guard; a connection idle
+        // between requests closes after a minute.
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .seconds(60)),
+            ws: .init(maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5)))
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router,
-                                           configuration: .init(ws: .init(maxFrameSize: limits.maxMessageBytes,
-                                                                          autoPing: .enabled(timePeriod: .seconds(30))))),
+            server: HTTPServerBuilder { responder in
+                GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                                   configuration: channel),
+                               counts: counts)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "miccheck"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },

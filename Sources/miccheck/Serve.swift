@@ -42,6 +42,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds without any message after which a connection is closed.")
     var idleTimeout = 10.0
 
+    @Option(help: "Connections open at once, at most (default: 4096, or less under a lower file limit); past it, 503.")
+    var maxConnections: Int?
+
+    @Option(help: "Connections open at once from one address, at most; past it, 503.")
+    var maxConnectionsPerAddress = 256
+
     @Option(help: "How much faster than real time one stream's audio is analysed at most, after a 2 s burst (0: no bound, for batch clients).")
     var maxAudioSpeed = 4.0
 
@@ -68,6 +74,8 @@ struct Serve: AsyncParsableCommand {
         guard (1_024...16 << 20).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be from 1024 to 16777216.")
         }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more.") }
+        guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be 1 or more.") }
         guard maxAudioSpeed == 0 || (1...1_000).contains(maxAudioSpeed) else {
             throw ValidationError("--max-audio-speed must be 0 (no bound) or from 1 to 1000.")
         }
@@ -96,6 +104,8 @@ struct Serve: AsyncParsableCommand {
             configuration: .init(host: host, port: port, call: description, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
                                  limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
                                                           maxAudioSpeed: maxAudioSpeed),
+                                 admission: AdmissionLimits(maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
+                                                            maxConnectionsPerAddress: maxConnectionsPerAddress),
                                  tokens: tokens),
             presence: shared ?? MemoryPresence(),
             logger: logger)

@@ -1,0 +1,213 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+
+/// What the server allows a TCP connection before it is an HTTP request: how many may be open (in all,
+/// and from one address), and how long the request's head may take to arrive, and how large it may be.
+public struct AdmissionLimits: Sendable, Equatable {
+    /// Connections open at once; past this one is answered 503 and closed. Below the process's file
+    /// limit, so that accepting never fails (a full table of descriptors spins the accept loop).
+    public var maxConnections: Int
+    /// Connections open at once from one address.
+    public var maxConnectionsPerAddress: Int
+    /// Seconds for the first request's head to arrive whole (slowloris, a half-sent head, a TLS hello on
+    /// the plain port): 408 and closed past it.
+    public var headTimeout: Double
+    /// Bytes the head may hold: 431 and closed past it.
+    public var maxHeadBytes: Int
+
+    public init(maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 256,
+                headTimeout: Double = 10, maxHeadBytes: Int = 32_768) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.headTimeout = headTimeout
+        self.maxHeadBytes = maxHeadBytes
+    }
+
+    /// 4,096, or less where the process may open fewer files (64 kept for everything else).
+    public static func defaultMaxConnections() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 4_096 }
+        // (RLIM_INFINITY is all ones: clamped.)
+        return max(16, min(4_096, Int(clamping: limit.rlim_cur) - 64))
+    }
+}
+
+/// The open connections, in all and by address: shared by every connection's guard (a server-wide count,
+/// not a connection's state).
+final class ConnectionCounts: Sendable {
+    private struct Counts {
+        var total = 0
+        var byAddress: [String: Int] = [:]
+    }
+
+    private let counts = Mutex(Counts())
+    let limits: AdmissionLimits
+
+    init(limits: AdmissionLimits) { self.limits = limits }
+
+    /// Counts a connection from `address`; nil when admitted, else why it is refused.
+    func open(_ address: String) -> String? {
+        counts.withLock { c in
+            if c.total >= limits.maxConnections { return "the server holds \(limits.maxConnections) connections, its most" }
+            if c.byAddress[address, default: 0] >= limits.maxConnectionsPerAddress {
+                return "\(address) holds \(limits.maxConnectionsPerAddress) connections, the most one address may"
+            }
+            c.total += 1
+            c.byAddress[address, default: 0] += 1
+            return nil
+        }
+    }
+
+    func close(_ address: String) {
+        counts.withLock { c in
+            c.total -= 1
+            let left = c.byAddress[address, default: 1] - 1
+            c.byAddress[address] = left > 0 ? left : nil
+        }
+    }
+
+    var total: Int { counts.withLock { $0.total } }
+}
+
+/// The first handler of every connection: admits it under the counts, then watches its first request's
+/// head until it is whole (CR LF CR LF), within the time and size allowed; answers in plain HTTP and
+/// closes otherwise. After the head it only passes bytes on.
+final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let counts: ConnectionCounts
+    private var address: String?
+    private var refused: String?
+    /// The head so far (at most `maxHeadBytes` and a read).
+    private var head: [UInt8] = []
+    private var headDone = false
+    private var deadline: Scheduled<Void>?
+
+    init(counts: ConnectionCounts) { self.counts = counts }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        if let why = counts.open(address) {
+            refused = why
+        } else {
+            self.address = address
+        }
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        if let refused {
+            answer(context, "503 Service Unavailable", refused)
+            return
+        }
+        guard deadline == nil, !headDone else { return }
+        let seconds = counts.limits.headTimeout
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
+            let (handler, context) = loopBound.value
+            guard !handler.headDone else { return }
+            handler.answer(context, "408 Request Timeout", "the request's head did not arrive within \(Int(seconds)) s")
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard refused == nil else { return }
+        if !headDone {
+            head += unwrapInboundIn(data).readableBytesView
+            if let end = Self.headEnd(head) {
+                headDone = true
+                deadline?.cancel()
+                if let problem = Self.problem(inHead: head[..<end]) {
+                    answer(context, "400 Bad Request", problem)
+                    return
+                }
+                head = []
+            } else if head.count > counts.limits.maxHeadBytes {
+                answer(context, "431 Request Header Fields Too Large", "a request head over \(counts.limits.maxHeadBytes) bytes")
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        if let address {
+            counts.close(address)
+            self.address = nil
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        if let address {
+            counts.close(address)
+            self.address = nil
+        }
+        context.fireChannelInactive()
+    }
+
+    /// Where the head ends (its CR LF CR LF), if it has.
+    static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i
+        }
+        return nil
+    }
+
+    /// What the HTTP parser would choke on without answering: a Content-Length that is not a number.
+    static func problem(inHead head: ArraySlice<UInt8>) -> String? {
+        for line in String(decoding: head, as: UTF8.self).split(separator: "\r\n").dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            if value.isEmpty || !value.allSatisfy(\.isASCII) || !value.allSatisfy(\.isNumber) { return "Content-Length must be a number of bytes" }
+        }
+        return nil
+    }
+
+    /// Answers in plain HTTP, before any of the server's handlers saw a request, and closes.
+    private func answer(_ context: ChannelHandlerContext, _ status: String, _ reason: String) {
+        deadline?.cancel()
+        headDone = true
+        refused = refused ?? reason
+        let body = reason + "\n"
+        let text = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n" + body
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// The server's child channel: Hummingbird's HTTP/1 with WebSocket upgrade, with ``ConnectionGuardHandler``
+/// first in every connection's pipeline (Hummingbird's own handlers are added after the first request's
+/// upgrade decision, too late for a head that never ends).
+struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+    let inner: Inner
+    let counts: ConnectionCounts
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let counts = counts
+        let inner = inner
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(ConnectionGuardHandler(counts: counts), position: .first)
+        }.flatMap { inner.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
