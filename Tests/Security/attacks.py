@@ -537,6 +537,185 @@ class Attacks(unittest.TestCase):
             shutil.rmtree(pg, ignore_errors=True)
 
 
+
+def http(port, request, timeout=15.0):
+    """Sends raw bytes (a request, or what passes for one) and returns (seconds, the answer's first bytes)."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(timeout)
+        start = time.monotonic()
+        if request:
+            sock.sendall(request)
+        try:
+            answer = sock.recv(4096)
+        except socket.timeout:
+            answer = b"(no answer)"
+        return time.monotonic() - start, answer
+
+
+class Admission(unittest.TestCase):
+    """What a TCP connection gets before it is a WebSocket: the connection guard, the Host check, the pages'
+    headers, refusals a page can read, tokens."""
+
+    def setUp(self):
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            s.stop()
+
+    def serve(self, *options, env=None, preexec=None):
+        server = Server(*options, env=env) if preexec is None else None
+        if preexec is not None:
+            # A server under a lower file limit: Popen with a preexec function.
+            server = Server.__new__(Server)
+            server.process = subprocess.Popen([BINARY, "serve", "--port", "0", *options], stdout=subprocess.PIPE,
+                                              stderr=subprocess.STDOUT, text=True, env=env, preexec_fn=preexec)
+            first = server.process.stdout.readline()
+            server.lines = [first]
+            server.port = int(re.search(r":(\d+)/", first).group(1))
+            server.pid = server.process.pid
+            server.drain = threading.Thread(target=server._drain, daemon=True)
+            server.drain.start()
+        self.servers.append(server)
+        return server
+
+    def test_heads_that_never_end(self):
+        """A head sent half (slowloris) and a TLS hello on the plain port are answered 408 at 10 s and closed; a
+        head over 32 KiB (a 200 KB token in the query) is answered 431 at once; a Content-Length of -1, which
+        the HTTP parser chokes on without answering, 400 at once. A plain request beside them is served."""
+        server = self.serve()
+        answers = {}
+
+        def attempt(name, data):
+            answers[name] = http(server.port, data)
+        threads = [threading.Thread(target=attempt, args=args) for args in [
+            ("slowloris", b"GET / HTTP/1.1\r\nHost: localhost\r\nX-a: b\r\n"),
+            ("tls", bytes.fromhex("160301002a0100002603035a") + bytes(40)),
+            ("big", b"GET /v1/call?call=x&token=" + b"a" * 200_000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+            ("length", b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n"),
+        ]]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        seconds, ok = http(server.port, b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        self.assertTrue(ok.startswith(b"HTTP/1.1 200"), ok)
+        for t in threads:
+            t.join(20)
+        for name, status, within in [("slowloris", b"408", (9, 12)), ("tls", b"408", (9, 12)), ("big", b"431", (0, 2)),
+                                     ("length", b"400", (0, 2))]:
+            seconds, answer = answers[name]
+            self.assertTrue(answer.startswith(b"HTTP/1.1 " + status), f"{name}: {answer[:80]!r}")
+            self.assertTrue(within[0] <= seconds <= within[1], f"{name}: answered after {seconds:.1f} s")
+
+    def test_dns_rebinding(self):
+        """A request naming another host (a page whose name was rebound to 127.0.0.1) is refused with 421 and the
+        flag that allows it; with --allow-host that name is served; the server's own names always are."""
+        server = self.serve()
+        _, answer = http(server.port, b"GET / HTTP/1.1\r\nHost: attacker.example:8080\r\n\r\n")
+        self.assertTrue(answer.startswith(b"HTTP/1.1 421"), answer[:80])
+        self.assertIn(b"--allow-host attacker.example", answer)
+        for host in (b"localhost", b"127.0.0.1:9", b"[::1]"):
+            _, answer = http(server.port, b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
+            self.assertTrue(answer.startswith(b"HTTP/1.1 200"), (host, answer[:80]))
+        named = self.serve("--allow-host", "calls.example")
+        _, answer = http(named.port, b"GET /healthz HTTP/1.1\r\nHost: calls.example\r\n\r\n")
+        self.assertTrue(answer.startswith(b"HTTP/1.1 200"), answer[:80])
+
+    def test_pages(self):
+        """/app.js%00.html (the file system would read app.js, the type map would say HTML) is refused with 400;
+        pages carry X-Content-Type-Options: nosniff and a Content-Security-Policy of the server's own origin."""
+        server = self.serve()
+        _, answer = http(server.port, b"GET /app.js%00.html HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        self.assertTrue(answer.startswith(b"HTTP/1.1 400"), answer[:80])
+        _, answer = http(server.port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        head = answer.split(b"\r\n\r\n")[0].lower()
+        self.assertIn(b"x-content-type-options: nosniff", head)
+        self.assertIn(b"content-security-policy: default-src 'self'", head)
+
+    def test_connection_caps(self):
+        """Under a 512-descriptor limit, 520 idle sockets: past the cap (the limit less 64) each is answered 503
+        and closed, the server spins no core (accept never fails), and once the idle ones are closed at the
+        head timeout a request is served. One address past --max-connections-per-address gets 503 too."""
+        import resource
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (512, 512))
+        server = self.serve("--max-connections-per-address", "10000", preexec=limit)
+        socks = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(520)]
+        time.sleep(1)
+        cpu = server.cpu()
+        time.sleep(3)
+        spent = server.cpu() - cpu
+        refused = 0
+        for s in socks:
+            s.settimeout(0.2)
+            try:
+                refused += s.recv(32).startswith(b"HTTP/1.1 503")
+            except OSError:
+                pass
+        note(f"520 idle sockets under 512 descriptors: {refused} answered 503, {spent:.2f} s of CPU in 3 s")
+        self.assertGreaterEqual(refused, 520 - 448)
+        self.assertLess(spent, 0.5, "the server spins")
+        time.sleep(8)  # the head timeout closes the idle ones
+        for s in socks:
+            s.close()
+        _, answer = http(server.port, b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        self.assertTrue(answer.startswith(b"HTTP/1.1 200"), answer[:80])
+        few = self.serve("--max-connections-per-address", "5")
+        held = [socket.create_connection(("127.0.0.1", few.port)) for _ in range(5)]
+        time.sleep(0.3)
+        _, answer = http(few.port, b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        self.assertTrue(answer.startswith(b"HTTP/1.1 503"), answer[:80])
+        self.assertIn(b"the most one address may", answer)
+        for s in held:
+            s.close()
+
+    def test_refusals_a_page_can_read(self):
+        """With invitations on, a WebSocket upgrade without a token opens and closes at once with 4401 and the
+        reason (the WebSocket layer alone could only answer a bare 400, which a page's script cannot read);
+        /v1/vad asks for a token of its own (`miccheck token --vad`) and opens with one."""
+        env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 32)
+        server = self.serve(env=env)
+        for path, reason in [("/v1/call?call=standup", "needs a join token"), ("/v1/vad", "miccheck token --vad")]:
+            raw = RawSocket(server.port, path)
+            code, text = raw.read_close()
+            raw.close()
+            self.assertEqual(code, 4401, path)
+            self.assertIn(reason, text)
+        token = subprocess.run([BINARY, "token", "--vad"], env=env, check=True, capture_output=True, text=True).stdout.strip()
+        raw = RawSocket(server.port, f"/v1/vad?token={token}")
+        self.assertEqual(raw.read_text()["type"], "session.created")
+        raw.close()
+
+    def test_unthrottled_stream_is_paced(self):
+        """A /v1/vad client sending audio as fast as the socket takes it is analysed no faster than the pace after
+        a 2 s burst (the default is 4x real time, announced in session.created): at --max-audio-speed 1, 10 s of
+        audio take at least 8 s; with --max-audio-speed 0 (batch clients) they take what the analysis takes."""
+        with wave.open(WAV) as w:
+            rate, pcm = w.getframerate(), w.readframes(w.getnframes())
+        audio = (pcm * (10 * rate * 2 // len(pcm) + 1))[:10 * rate * 2]
+
+        async def stream(port):
+            async with websockets.connect(f"ws://127.0.0.1:{port}/v1/vad?sample_rate={rate}", max_size=1 << 20) as ws:
+                created = json.loads(await ws.recv())
+                start = time.monotonic()
+                for i in range(0, len(audio), 6400):
+                    await ws.send(audio[i:i + 6400])
+                await ws.send(json.dumps({"type": "close_stream"}))
+                async for message in ws:
+                    if json.loads(message)["type"] == "session.closed":
+                        return created["session"]["max_audio_speed"], time.monotonic() - start
+        speed, _ = self.run_async(stream(self.serve().port))
+        self.assertEqual(speed, 4)
+        _, paced = self.run_async(stream(self.serve("--max-audio-speed", "1").port))
+        _, free = self.run_async(stream(self.serve("--max-audio-speed", "0").port))
+        note(f"10 s of audio sent unthrottled: analysed in {paced:.1f} s at 1x, {free:.1f} s unbounded")
+        self.assertGreaterEqual(paced, 7.8)
+        self.assertLess(free, paced - 2)
+
+    def run_async(self, coroutine, timeout=60):
+        return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
 def main():
     global BINARY
     if len(sys.argv) < 2:
