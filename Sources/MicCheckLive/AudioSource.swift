@@ -1,3 +1,5 @@
+public import MicCheck
+
 /// What one read of an ``AudioSource`` brought.
 public enum AudioRead: Sendable, Equatable {
     /// This many mono samples, at the source's current ``AudioSource/sampleRate``, are at the start of
@@ -43,6 +45,13 @@ public struct AudioSourceError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     public var description: String { message }
+}
+
+extension AudioSourceError {
+    /// An analysis that cannot start on `label`'s audio (a sample rate MicCheck does not analyse): bad data.
+    public init(_ error: AnalysisError, label: String) {
+        self.init(.badData, "\(label): \(error)")
+    }
 }
 
 /// A live source of mono samples: a microphone, a file played as a microphone would deliver it, or

@@ -37,21 +37,21 @@ public enum LiveEnding: Sendable, Equatable {
 /// - one restart policy: when the source restarts, the open analysis is finished and a new one
 ///   resumes at a 10 ms frame boundary at or after both the audio so far and the wall clock, so `t` counts
 ///   on across reconnections;
-/// - the time ordering of frame and event records (``TimeOrderedRecords``), which a look-ahead model needs;
+/// - the analysis itself (MicCheck's `StreamingAnalysis`, which delivers its records in time order);
 /// - `wrong_source` at the start when the source is an output's monitor;
 /// - an optional duration.
 ///
 /// The source's own reconnect policy (how long to wait for a server) stays with the source.
 public final class LiveAnalysis: Sendable {
     public struct Configuration: Sendable {
-        public var analysis: Analyzer.Configuration
+        public var analysis: AnalysisConfiguration
         public var model: VoiceActivityModel
         /// Stop after this many seconds of audio (nil: until the source ends or ``LiveAnalysis/stop()``).
         public var duration: Double?
         /// How long one read waits for samples before an ``LiveRecord/idle`` record.
         public var readTimeout: Double
 
-        public init(analysis: Analyzer.Configuration = Analyzer.Configuration(), model: VoiceActivityModel = .bundled,
+        public init(analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
                     duration: Double? = nil, readTimeout: Double = 0.1) {
             self.analysis = analysis
             self.model = model
@@ -121,9 +121,9 @@ public final class LiveAnalysis: Sendable {
         let c = configuration
         var stream: StreamingAnalysis
         do {
-            stream = try StreamingAnalysis(sampleRate: source.sampleRate, configuration: c.analysis, model: c.model, label: source.label)
+            stream = try StreamingAnalysis(sampleRate: source.sampleRate, configuration: c.analysis, model: c.model)
         } catch {
-            return .failed(error)
+            return .failed(AudioSourceError(error, label: source.label))
         }
         let deliver: (AnalysisOutput) -> Void = { onRecord(.analysis($0)) }
         if let monitor = source.monitorSource { deliver(.event(.wrongSource(time: 0, source: monitor))) }
@@ -149,8 +149,7 @@ public final class LiveAnalysis: Sendable {
                     onRecord(.audioStarted)
                 }
                 // The samples that complete the duration; `finish` then analyses what the resampler holds.
-                let analyzer = stream.analyzer
-                let wanted = c.duration.map { Int((($0 - analyzer.startTime) * Double(analyzer.inputRate)).rounded()) } ?? Int.max
+                let wanted = c.duration.map { Int((($0 - stream.startTime) * Double(stream.sampleRate)).rounded()) } ?? Int.max
                 n = max(0, min(n, wanted - samplesInStream))
                 buffer.withUnsafeBufferPointer { stream.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: deliver) }
                 samplesInStream += n
@@ -164,10 +163,9 @@ public final class LiveAnalysis: Sendable {
                 // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
                 let resume: Double
                 do {
-                    resume = try stream.restart(sampleRate: source.sampleRate, notBefore: clock() - startClock,
-                                                label: source.label, emit: deliver)
+                    resume = try stream.restart(sampleRate: source.sampleRate, notBefore: clock() - startClock, emit: deliver)
                 } catch {
-                    return .failed(error)
+                    return .failed(AudioSourceError(error, label: source.label))
                 }
                 samplesInStream = 0
                 onRecord(.restarted(time: resume))

@@ -62,13 +62,13 @@ struct SpeechOptions: ParsableArguments {
         }
     }
 
-    var configuration: Analyzer.Configuration { configuration(base: .default) }
+    var configuration: AnalysisConfiguration { configuration(base: .default) }
 
     /// The configuration; `base` gives --start-threshold, --end-threshold (never above the start),
     /// --min-speech, --hangover and --min-speech-level when they are not given.
-    func configuration(base: SpeechEventDetector.Configuration) -> Analyzer.Configuration {
+    func configuration(base: SpeechEventDetector.Configuration) -> AnalysisConfiguration {
         let start = startThreshold ?? base.startThreshold
-        return Analyzer.Configuration(
+        return AnalysisConfiguration(
             detector: detector,
             speech: SpeechEventDetector.Configuration(startThreshold: start, endThreshold: endThreshold ?? min(base.endThreshold, start),
                                                       minimumSpeech: minSpeech ?? base.minimumSpeech,

@@ -133,7 +133,7 @@ struct Listen: ParsableCommand {
     }
 
     /// With voice processing, echo residue does not start speech (`afterEchoCancellation`).
-    private var analysisConfiguration: Analyzer.Configuration {
+    private var analysisConfiguration: AnalysisConfiguration {
         speech.configuration(base: voiceProcessing ? .afterEchoCancellation : .default)
     }
 

@@ -4,7 +4,7 @@ import MicCheckTesting
 import Testing
 
 /// The whole analysis of `x` with `configuration` (and `model`): its frames and events.
-private func analysed(_ x: [Float], rate: Int = 16_000, configuration: Analyzer.Configuration = .init(),
+private func analysed(_ x: [Float], rate: Int = 16_000, configuration: AnalysisConfiguration = .init(),
                       model: VoiceActivityModel = .bundled) -> ([AnalysisFrame], [AnalysisEvent]) {
     var a = Analyzer(inputRate: rate, configuration: configuration, model: model)
     var records: [AnalysisOutput] = []

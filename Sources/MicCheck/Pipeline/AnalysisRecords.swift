@@ -10,7 +10,7 @@ public enum SpeechDetectorKind: String, Sendable, CaseIterable {
 public struct AnalysisFrame: Sendable, Equatable {
     /// The frame's position among the frames this analyzer produced.
     public var index: Int
-    /// Start of the frame, in seconds from the start of the input (``Analyzer/startTime`` included).
+    /// Start of the frame, in seconds from the start of the input (``StreamingAnalysis/startTime`` included).
     public var time: Double
     public var levelDB: Float
     public var peakDB: Float

@@ -1,45 +1,26 @@
-/// The analysis engine: mono samples at any supported rate in, frames and events out.
+/// The raw frame-by-frame analysis engine, the low-level piece under ``StreamingAnalysis`` (package
+/// access: tests, benchmarks and fuzz targets drive it directly; apps use ``StreamingAnalysis``).
+/// Mono samples at any supported rate in, frames and events out.
 ///
 /// Levels are measured at the input's own rate; the voice detector reads the signal resampled to
 /// 16 kHz. An event comes out as soon as it is decided, stamped with the frame whose audio decided it.
 /// Frame records come out in order, but with a look-ahead model (``VoiceActivityModel/lookahead``) each
 /// waits until the model has heard that many frames more, so an event can come before the last few
-/// frames' records (at most 30 ms of them); `TimeOrderedRecords` (MicCheckLive) puts a stream back in time order.
+/// frames' records (at most 30 ms of them); ``TimeOrderedRecords`` puts a stream back in time order.
 /// Without look-ahead (and with the level rule) everything is in time order, an event after the frame
 /// on which it was decided.
 ///
 /// - Important: `process` and `finish` allocate nothing and take no locks; the engine is meant to be
-///   owned by one thread (a capture callback or a file loop).
-public struct Analyzer: Sendable {
-    public struct Configuration: Sendable, Equatable {
-        public var detector: SpeechDetectorKind
-        public var speech: SpeechEventDetector.Configuration
-        /// How each frame's `speech` is decided (the voice detector only).
-        public var frame: SpeechFrameDecision.Configuration
-        public var silence: SilentMicrophoneDetector.Configuration
-        public var noise: NoisyMicrophoneDetector.Configuration
-        public var clipping: ClippingDetector.Configuration
-        public var quietSpeech: QuietSpeechDetector.Configuration
-        /// How frames of a steady background are kept from being speech (the voice detector only).
-        public var background: SteadyBackgroundGate.Configuration
+///   owned by one thread (a capture callback or a file loop). The sample rate must be one of
+///   ``AudioFormat/supportedSampleRates`` (a precondition; ``StreamingAnalysis`` checks it and throws).
+package struct Analyzer: Sendable {
+    package typealias Configuration = AnalysisConfiguration
 
-        public init(detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
-                    frame: SpeechFrameDecision.Configuration = .default,
-                    silence: SilentMicrophoneDetector.Configuration = .default,
-                    noise: NoisyMicrophoneDetector.Configuration = .default,
-                    clipping: ClippingDetector.Configuration = .default,
-                    quietSpeech: QuietSpeechDetector.Configuration = .default,
-                    background: SteadyBackgroundGate.Configuration = .default) {
-            self.detector = detector; self.speech = speech; self.frame = frame; self.silence = silence
-            self.noise = noise; self.clipping = clipping; self.quietSpeech = quietSpeech; self.background = background
-        }
-    }
-
-    public let inputRate: Int
-    public private(set) var configuration: Configuration
+    package let inputRate: Int
+    package private(set) var configuration: Configuration
     /// The time of the first frame, in seconds: a live capture that resumes after a gap (a new stream,
     /// a reconnected server) starts a new analyzer here so that `t` keeps counting.
-    public let startTime: Double
+    package let startTime: Double
     private let block: Int
     private var meter: LevelMeter
     private var framer: Framer
@@ -66,15 +47,15 @@ public struct Analyzer: Sendable {
     private var recordIndex = 0
 
     /// Frames analysed so far.
-    public var frameCount: Int { frameIndex }
+    package var frameCount: Int { frameIndex }
     /// The time just after the last analysed frame, in seconds.
-    public var endTime: Double { time(ofFrame: frameIndex) }
+    package var endTime: Double { time(ofFrame: frameIndex) }
     /// The voice features of the last analysed frame (the model's input; for training and inspection).
-    public var lastFeatures: [Float] { vad.lastFeatures }
+    package var lastFeatures: [Float] { vad.lastFeatures }
 
     /// - Parameter model: the voice model; another than the bundled one is for evaluating retrained
     ///   models, and must read ``VoiceFeatureExtractor/count`` or ``VoiceFeatureExtractor/coreCount`` features.
-    public init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0,
+    package init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0,
                 model: VoiceActivityModel = .bundled) {
         precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")
         self.inputRate = inputRate
@@ -99,7 +80,7 @@ public struct Analyzer: Sendable {
     }
 
     /// Feeds mono samples at ``inputRate``; calls `emit` for every record they complete.
-    public mutating func process(_ samples: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
+    package mutating func process(_ samples: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
         var start = 0
         while start < samples.count {
             let end = min(samples.count, start + block)
@@ -114,13 +95,13 @@ public struct Analyzer: Sendable {
 
     /// Changes how speech starts and ends from the next frame on (a streaming client's settings), keeping
     /// the detector's state: an utterance in progress stays in progress.
-    public mutating func updateSpeech(_ speechConfiguration: SpeechEventDetector.Configuration) {
+    package mutating func updateSpeech(_ speechConfiguration: SpeechEventDetector.Configuration) {
         configuration.speech = speechConfiguration
         speech.reconfigure(speechConfiguration)
     }
 
     /// Ends the input: analyses what the resampler still holds and closes an open speech segment.
-    public mutating func finish(emit: (AnalysisOutput) -> Void) {
+    package mutating func finish(emit: (AnalysisOutput) -> Void) {
         guard !finished else { return }
         finished = true
         withFramer { framer, analyzer in framer.finish { analyzer.analyseFrame($0, emit: emit) } }

@@ -59,9 +59,9 @@ public struct CallChannel: Sendable {
         settings = CallSettings(audioOn: capabilities.contains(.sendAudio), videoOn: capabilities.contains(.sendVideo))
         self.sampleRate = sampleRate
         do {
-            stream = try StreamingAnalysis(sampleRate: sampleRate, model: model, label: "the page's microphone")
+            stream = try StreamingAnalysis(sampleRate: sampleRate, model: model)
         } catch {
-            throw ProtocolError(error.message)
+            throw ProtocolError("the page's microphone: \(error)")
         }
         check = MicrophoneCheck(isOn: settings.audioOn, at: now)
         updateIndicator()

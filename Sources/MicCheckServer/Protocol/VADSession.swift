@@ -132,12 +132,12 @@ public struct VADSession: Sendable {
                 limits: [(String, JSONValue)] = []) throws(ProtocolError) {
         self.settings = settings
         self.limits = limits
-        var analysis = Analyzer.Configuration()
+        var analysis = AnalysisConfiguration()
         analysis.speech = settings.speech
         do {
             stream = try StreamingAnalysis(sampleRate: settings.sampleRate, configuration: analysis, model: model)
         } catch {
-            throw ProtocolError(error.message)
+            throw ProtocolError("the stream: \(error)")
         }
         messages = Translator(notice: MutedSpeechNotice(isMuted: settings.muted))
     }
@@ -210,7 +210,7 @@ public struct VADSession: Sendable {
     }
 
     private static func restart(_ stream: inout StreamingAnalysis, _ messages: inout Translator, rate: Int, at seconds: Double,
-                                _ emit: (Connection.Message) -> Void) throws(AudioSourceError) {
+                                _ emit: (Connection.Message) -> Void) throws(AnalysisError) {
         try stream.restart(sampleRate: rate, notBefore: seconds) { messages.translate($0, emit) }
     }
 
@@ -221,9 +221,9 @@ public struct VADSession: Sendable {
             do {
                 try Self.restart(&stream, &messages, rate: next.sampleRate, at: endMs / 1000, emit)
             } catch {
-                throw ProtocolError(error.message)
+                throw ProtocolError("the stream: \(error)")
             }
-            streamStartMs = stream.analyzer.startTime * 1000
+            streamStartMs = stream.startTime * 1000
             samplesIn = 0
         }
         if next.speech != settings.speech { stream.updateSpeech(next.speech) }

@@ -1,16 +1,14 @@
-public import MicCheck
-
-/// Puts an `Analyzer`'s records in time order, for outputs that promise it (JSON Lines): an event
-/// waits until the frame records up to its time are out, which with a look-ahead model is at most
-/// 30 ms. Holds a few events; allocates nothing after `init`.
-public struct TimeOrderedRecords: Sendable {
+/// Puts an ``Analyzer``'s records in time order, as ``StreamingAnalysis`` delivers them: an event waits
+/// until the frame records up to its time are out, which with a look-ahead model is at most 30 ms.
+/// Holds a few events; allocates nothing after `init`.
+package struct TimeOrderedRecords: Sendable {
     private var held: [AnalysisEvent] = []
     private var lastFrameTime = -Double.infinity
 
-    public init() { held.reserveCapacity(16) }
+    package init() { held.reserveCapacity(16) }
 
     /// Passes `record` on, or holds it if it is an event ahead of the frames.
-    public mutating func add(_ record: AnalysisOutput, emit: (AnalysisOutput) -> Void) {
+    package mutating func add(_ record: AnalysisOutput, emit: (AnalysisOutput) -> Void) {
         switch record {
         case .frame(let f):
             emit(record)
@@ -27,7 +25,7 @@ public struct TimeOrderedRecords: Sendable {
     }
 
     /// Passes on what is held (at the end of the input, after `Analyzer.finish(emit:)`).
-    public mutating func flush(emit: (AnalysisOutput) -> Void) {
+    package mutating func flush(emit: (AnalysisOutput) -> Void) {
         for e in held { emit(.event(e)) }
         held.removeAll(keepingCapacity: true)
     }
