@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import MicCheck
 import MicCheckLive
+import MicCheckTerminal
 import Synchronization
 #if canImport(MicCheckPulse)
 import MicCheckPulse
@@ -286,14 +287,7 @@ final class LiveDisplay {
     private func drawMeter() {
         lastDraw = now
         meterShown = true
-        let width = 30
-        let filled = Int((max(0, min(1, (level + 60) / 60)) * Float(width)).rounded())
-        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        let db = level <= Decibels.floor ? "  -inf" : fixed(Double(level), 1)
-        let pad = String(repeating: " ", count: max(0, 6 - db.count))
-        var line = "\r\u{1B}[K" + formatSeconds(now) + "  [" + bar + "] " + pad + db + " dBFS"
-        line += speaking ? "  speaking" : "          "
-        if notice.isVisible(at: now) { line += "  \u{1B}[1mYou are muted.\u{1B}[0m" }
-        out.raw(line)
+        let meter = LiveMeterLine(time: now, levelDB: level, speaking: speaking, mutedNotice: notice.isVisible(at: now))
+        out.raw("\r\u{1B}[K" + meter.text)
     }
 }
