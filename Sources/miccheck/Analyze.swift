@@ -125,30 +125,13 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         var voiceModel = VoiceActivityModel.bundled
-        if let model {
-            let data: Data
-            switch readSmallFile(model, limit: 16 << 20, what: "a voice model") {
-            case .success(let d): data = d
-            case .failure(let f): throw reported((f.sentence, f.status))
-            }
-            do { voiceModel = try VoiceActivityModel(json: data) } catch {
-                throw reported(("miccheck: \(model): \(error).", ExitStatus.dataError))
-            }
-            guard VoiceFeatureExtractor.supports(featureCount: voiceModel.featureCount) else {
-                printError("miccheck: \(model): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).")
-                throw ExitCode(ExitStatus.dataError)
-            }
-        }
+        if let model { voiceModel = try loadModel(model) }
         let out = OutputWriter()
         var statuses = Set<Int32>()
         let inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] = sample
             ? [(BundledSample.name, { openSample() })]
             : files.map { path in (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } }) }
-        // A plot that could not be written is known before any audio is read.
-        let plots = inputs.map { input in plot.map { inputs.count == 1 ? $0 : plotName($0, for: input.name) } }
-        for case let path? in plots {
-            if let why = outputProblem(path) { throw reported(("miccheck: \(path): the plot cannot be written (\(why)).", ExitStatus.runtimeFailure)) }
-        }
+        let plots = try plotPaths(for: inputs.map(\.name))
         for (k, input) in inputs.enumerated() {
             let result = input.open().flatMap { source in
                 analyse(source, name: input.name, position: (k + 1, inputs.count), plotPath: plots[k], model: voiceModel, out: out)
@@ -164,6 +147,31 @@ struct Analyze: ParsableCommand {
         if let status = [ExitStatus.noInput, ExitStatus.dataError, ExitStatus.runtimeFailure].first(where: statuses.contains) {
             throw ExitCode(status)
         }
+    }
+
+    /// The voice model of --model, or why it cannot be used.
+    private func loadModel(_ path: String) throws(CommandFailure) -> VoiceActivityModel {
+        let data = try readSmallFile(path, limit: 16 << 20, what: "a voice model").mapError { CommandFailure($0) }.get()
+        let voiceModel: VoiceActivityModel
+        do { voiceModel = try VoiceActivityModel(json: data) } catch {
+            throw CommandFailure(message: "miccheck: \(path): \(error).", status: ExitStatus.dataError)
+        }
+        guard VoiceFeatureExtractor.supports(featureCount: voiceModel.featureCount) else {
+            throw CommandFailure(message: "miccheck: \(path): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).", status: ExitStatus.dataError)
+        }
+        return voiceModel
+    }
+
+    /// Each input's plot (--plot, named after the input when there are several); a plot that could not be
+    /// written is known before any audio is read.
+    private func plotPaths(for names: [String]) throws(CommandFailure) -> [String?] {
+        let plots = names.map { name in plot.map { names.count == 1 ? $0 : plotName($0, for: name) } }
+        for case let path? in plots {
+            if let why = outputProblem(path) {
+                throw CommandFailure(message: "miccheck: \(path): the plot cannot be written (\(why)).", status: ExitStatus.runtimeFailure)
+            }
+        }
+        return plots
     }
 
     private func analyse(_ source: WAVFileSource, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,

@@ -55,11 +55,11 @@ struct Devices: ParsableCommand {
                                            ("default_source", info.defaultSource.map { .string($0) } ?? .null), ("sources", .array(items))]))
             }
         } catch {
-            throw reported(pulseFailure(error))
+            throw pulseFailure(error)
         }
         try out.finish()
         #else
-        throw reported(("miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.", ExitStatus.unavailable))
+        throw CommandFailure(message: "miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.", status: ExitStatus.unavailable)
         #endif
     }
 }

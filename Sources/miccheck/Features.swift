@@ -32,14 +32,13 @@ struct Features: ParsableCommand {
         let reader: WAVReader
         switch openWAV(file) {
         case .success(let r): reader = r
-        case .failure(let f): printError(f.sentence); throw ExitCode(f.status)
+        case .failure(let f): throw CommandFailure(f)
         }
         let rows: [Float]
         do {
             rows = try TrainingFeatures.rows(of: reader)
         } catch {
-            printError(failure(file, error).sentence)
-            throw ExitCode(ExitStatus.dataError)
+            throw CommandFailure(message: failure(file, error).sentence, status: ExitStatus.dataError)
         }
         let data = rows.withUnsafeBufferPointer { Data(buffer: $0) }
         try data.write(to: URL(fileURLWithPath: output))

@@ -16,8 +16,7 @@ struct InputFailure: Error {
 
     /// A source's failure; its message names the file.
     init(_ error: AudioSourceError) {
-        let (_, status) = sourceFailure(error)
-        self.init(file: "", message: error.message, status: status)
+        self.init(file: "", message: error.message, status: sourceFailure(error).status)
     }
 
     /// The one sentence printed on stderr.

@@ -95,9 +95,9 @@ struct Listen: ParsableCommand {
             if out.failed { session.stop() }
         }
         if let note = source.closingNote { display.message(note) }
-        var failure: (sentence: String, status: Int32)?
+        var failure: CommandFailure?
         if case .failed(let error) = ending { failure = sourceFailure(error) }
-        if let failure { display.message(failure.sentence) }
+        if let failure { display.message(failure.message) }
         display.finish(summary: summary, input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
                        ending: endingText(ending, signal: signals.caught, outputClosed: out.failed))
         out.flush()
@@ -129,7 +129,7 @@ struct Listen: ParsableCommand {
             throw AudioSourceError(.noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
             #endif
         } catch {
-            throw reported(sourceFailure(error))
+            throw sourceFailure(error)
         }
     }
 
@@ -148,18 +148,12 @@ struct Listen: ParsableCommand {
                             + "\(count) playback stream\(count == 1 ? "" : "s") now")
             return session
         } catch {
-            throw reported(pulseFailure(error))
+            throw pulseFailure(error)
         }
         #else
-        throw reported(("miccheck: ducking needs PulseAudio, which this build of miccheck does not include.", ExitStatus.unavailable))
+        throw CommandFailure(message: "miccheck: ducking needs PulseAudio, which this build of miccheck does not include.", status: ExitStatus.unavailable)
         #endif
     }
-}
-
-/// Prints a failure's sentence on stderr and returns the exit code to throw.
-func reported(_ failure: (sentence: String, status: Int32)) -> ExitCode {
-    printError(failure.sentence)
-    return ExitCode(failure.status)
 }
 
 /// SIGINT and SIGTERM stop a live session rather than the process; `caught` tells which came.

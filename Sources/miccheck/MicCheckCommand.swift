@@ -26,6 +26,9 @@ struct MicCheckCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as CommandFailure {
+            printError(failure.message)
+            exit(withError: ExitCode(failure.status))
         } catch {
             exit(withError: error)
         }

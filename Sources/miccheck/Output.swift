@@ -49,7 +49,7 @@ final class OutputWriter {
     func finish() throws {
         flush()
         if let failure, !failure.closed {
-            throw reported(("miccheck: the output cannot be written (\(failure.reason)).", ExitStatus.runtimeFailure))
+            throw CommandFailure(message: "miccheck: the output cannot be written (\(failure.reason)).", status: ExitStatus.runtimeFailure)
         }
     }
 

@@ -126,7 +126,7 @@ struct Serve: AsyncParsableCommand {
             }.runService()
         } catch {
             let why = CallServer.listenFailure(error, host: host) ?? "\(error)"
-            throw reported(("miccheck: cannot serve on \(host):\(port): \(why).", ExitStatus.unavailable))
+            throw CommandFailure(message: "miccheck: cannot serve on \(host):\(port): \(why).", status: ExitStatus.unavailable)
         }
     }
 }
@@ -144,7 +144,7 @@ extension Serve {
                                                    options: .init(lease: .milliseconds(Int(presenceLease * 1000))),
                                                    logger: presenceLogger)
         } catch {
-            throw reported(("miccheck: \(error.description).", ExitStatus.unavailable))
+            throw CommandFailure(message: "miccheck: \(error.description).", status: ExitStatus.unavailable)
         }
     }
 }
@@ -154,7 +154,7 @@ extension Serve {
 func joinTokens() async throws -> JoinTokens? {
     guard let secret = ProcessInfo.processInfo.environment[JoinTokens.secretVariable] else { return nil }
     guard let tokens = await JoinTokens(secret: secret) else {
-        throw reported(("miccheck: \(JoinTokens.secretVariable) holds \(secret.utf8.count) bytes; a join token secret needs \(JoinTokens.minimumSecretBytes) or more (for instance: openssl rand -hex 32).", ExitStatus.usage))
+        throw CommandFailure(message: "miccheck: \(JoinTokens.secretVariable) holds \(secret.utf8.count) bytes; a join token secret needs \(JoinTokens.minimumSecretBytes) or more (for instance: openssl rand -hex 32).", status: ExitStatus.usage)
     }
     return tokens
 }
@@ -164,11 +164,11 @@ func loadCallFile(_ path: String) throws -> CallDescription {
     let data: Data
     switch readSmallFile(path, limit: 1 << 20, what: "a call description") {
     case .success(let d): data = d
-    case .failure(let f): throw reported((f.sentence, f.status))
+    case .failure(let f): throw CommandFailure(f)
     }
     do {
         return try CallDescription.decode(data)
     } catch {
-        throw reported(("miccheck: \(path): not a usable call: \(error.description).", ExitStatus.dataError))
+        throw CommandFailure(message: "miccheck: \(path): not a usable call: \(error.description).", status: ExitStatus.dataError)
     }
 }

@@ -50,7 +50,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         guard let tokens = try await joinTokens() else {
-            throw reported(("miccheck: token needs \(JoinTokens.secretVariable), the secret the server was started with.", ExitStatus.usage))
+            throw CommandFailure(message: "miccheck: token needs \(JoinTokens.secretVariable), the secret the server was started with.", status: ExitStatus.usage)
         }
         let expires = Date().addingTimeInterval(expiresIn)
         let token: String

@@ -63,7 +63,7 @@ struct Lobby: ParsableCommand {
         let description = try loadCall()
         let log = try events.map { path in
             do throws(EventLog.OpenError) { return try EventLog(path: path) } catch {
-                throw reported(("miccheck: \(path): the event log cannot be written (\(error.reason)).", ExitStatus.runtimeFailure))
+                throw CommandFailure(message: "miccheck: \(path): the event log cannot be written (\(error.reason)).", status: ExitStatus.runtimeFailure)
             }
         }
         let clock = ContinuousCallClock()
@@ -111,7 +111,7 @@ struct Lobby: ParsableCommand {
             denied.resolve(granted: false, reason: "the sound server refused to record (\(error.message))")
             return (nil, denied)
         } catch {
-            throw reported(sourceFailure(error, sample: "miccheck lobby --demo"))
+            throw sourceFailure(error, sample: "miccheck lobby --demo")
         }
     }
 }

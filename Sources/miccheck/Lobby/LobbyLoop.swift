@@ -31,7 +31,7 @@ struct LobbyLoop {
         do {
             screen = try TerminalScreen()
         } catch {
-            throw reported(("miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.", ExitStatus.usage))
+            throw CommandFailure(message: "miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.", status: ExitStatus.usage)
         }
         let snapshots = LiveSnapshots(clock: { [clock] in clock.now })
         audio?.start(onRecord: snapshots.consume, onEnd: snapshots.ended)
@@ -60,7 +60,7 @@ struct LobbyLoop {
         if signal != 0 { log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now) }
         return signal
         #else
-        throw reported(("miccheck: this build of miccheck has no terminal UI (it needs ncurses).", ExitStatus.unavailable))
+        throw CommandFailure(message: "miccheck: this build of miccheck has no terminal UI (it needs ncurses).", status: ExitStatus.unavailable)
         #endif
     }
 
@@ -87,7 +87,7 @@ struct LobbyLoop {
 
     private func failureSentence(_ ending: LiveEnding) -> String? {
         switch ending {
-        case .failed(let error): sourceFailure(error).sentence
+        case .failed(let error): sourceFailure(error).message
         case .ended: "the microphone input ended"
         case .stopped, .durationReached: nil
         }
