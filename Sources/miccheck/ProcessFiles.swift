@@ -83,18 +83,13 @@ struct ProcessFiles: ParsableCommand {
     func run() throws {
         #if os(Linux)
         let report: ProcessReport
-        switch processFiles() {
-        case .success(let r): report = r
-        case .failure(let f):
-            printError(f.sentence)
-            throw ExitCode(f.status)
-        }
+        do { report = try processFiles() } catch { throw CommandFailure(error) }
         let writer = OutputWriter()
         writer.line(format == .json ? report.json : report.text)
         try writer.finish()
         #else
-        printError("miccheck: voice processing needs webrtc-audio-processing, which is only built on Linux.")
-        throw ExitCode(ExitStatus.unavailable)
+        throw CommandFailure(message: "miccheck: voice processing needs webrtc-audio-processing, which is only built on Linux.",
+                             status: ExitStatus.unavailable)
         #endif
     }
 
@@ -105,22 +100,12 @@ struct ProcessFiles: ParsableCommand {
     }
 
     #if os(Linux)
-    private func processFiles() -> Result<ProcessReport, InputFailure> {
-        if let why = outputProblem(out) {
-            return .failure(InputFailure(file: out, message: "cannot be written (\(why))", status: ExitStatus.runtimeFailure))
-        }
-        let nearReader: WAVReader
-        switch openWAV(near) {
-        case .success(let r): nearReader = r
-        case .failure(let f): return .failure(f)
-        }
+    /// Opens the inputs and the output, runs the recording through voice processing and reports it.
+    private func processFiles() throws(InputFailure) -> ProcessReport {
+        if let why = outputProblem(out) { throw cannotWrite(why) }
+        let nearReader = try openWAV(near).get()
         var farReader: WAVReader?
-        if let far {
-            switch openWAV(far) {
-            case .success(let r): farReader = r
-            case .failure(let f): return .failure(f)
-            }
-        }
+        if let far { farReader = try openWAV(far).get() }
         var configuration = voiceConfiguration
         configuration.sampleRate = VoiceProcessingConfiguration.processingRate(for: nearReader.format.sampleRate)
         let stream: VoiceProcessingStream
@@ -128,101 +113,61 @@ struct ProcessFiles: ParsableCommand {
             stream = try VoiceProcessingStream(configuration: configuration, nearRate: nearReader.format.sampleRate,
                                                farRate: farReader?.format.sampleRate ?? nearReader.format.sampleRate)
         } catch {
-            return .failure(InputFailure(file: near, message: "cannot be processed: \(error)", status: ExitStatus.runtimeFailure))
-        }
-        let temporary = partialPath(for: out)
-        let writer: WAVFileWriter
-        do {
-            writer = try WAVFileWriter(path: temporary, sampleRate: configuration.sampleRate)
-        } catch {
-            return .failure(InputFailure(file: out, message: "cannot be written (\(error.reason))", status: ExitStatus.runtimeFailure))
-        }
-        var levels = (input: PowerSum(), output: PowerSum())
-        var writeError: WAVFileWriter.WriteError?
-        let emit: (UnsafeBufferPointer<Float>) -> Void = { block in
-            levels.output.add(block)
-            if writeError == nil { do throws(WAVFileWriter.WriteError) { try writer.write(block) } catch { writeError = error } }
+            throw InputFailure(file: near, message: "cannot be processed: \(error)", status: ExitStatus.runtimeFailure)
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        var nearBlock = [Float](repeating: 0, count: WAVReader.blockFrames)
-        var farBlock = [Float](repeating: 0, count: WAVReader.blockFrames)
-        var farOpen = farReader != nil
-        var farRead = 0
-        var inputSeconds = 0.0
-        let failed: InputFailure? = {
-            while true {
-                let n: Int
-                do { n = try nearBlock.withUnsafeMutableBufferPointer { try nearReader.read(into: $0) } } catch {
-                    return failure(near, error)
-                }
-                if n == 0 { break }
-                inputSeconds += Double(n) / Double(nearReader.format.sampleRate)
-                // Far-end audio up to the same time goes first, as it would in a call.
-                if farOpen, let farReader, let far {
-                    let wanted = Int((inputSeconds * Double(farReader.format.sampleRate)).rounded(.up))
-                    while farOpen && farRead < wanted {
-                        let m: Int
-                        do {
-                            m = try farBlock.withUnsafeMutableBufferPointer {
-                                try farReader.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<min($0.count, max(1, wanted - farRead))]))
-                            }
-                        } catch { return failure(far, error) }
-                        if m == 0 { farOpen = false; stream.endFar(); break }
-                        farRead += m
-                        farBlock.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[0..<m])) }
-                    }
-                }
-                nearBlock.withUnsafeBufferPointer { levels.input.add(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-                do {
-                    try nearBlock.withUnsafeBufferPointer { try stream.pushNear(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: emit) }
-                } catch {
-                    return InputFailure(file: near, message: "processing failed: \(error)", status: ExitStatus.runtimeFailure)
-                }
-            }
-            do { try stream.finish(emit: emit) } catch {
-                return InputFailure(file: near, message: "processing failed: \(error)", status: ExitStatus.runtimeFailure)
-            }
-            if let writeError {
-                return InputFailure(file: out, message: "cannot be written (\(writeError.reason))", status: ExitStatus.runtimeFailure)
-            }
-            do throws(WAVFileWriter.WriteError) { try writer.finish() } catch {
-                return InputFailure(file: out, message: "cannot be written (\(error.reason))", status: ExitStatus.runtimeFailure)
-            }
-            if rename(temporary, out) != 0 {
-                return InputFailure(file: out, message: "cannot be written (\(String(cString: strerror(errno))))",
-                                    status: ExitStatus.runtimeFailure)
-            }
-            return nil
-        }()
-        if let failed {
-            unlink(temporary)
-            return .failure(failed)
-        }
+        let summary = try processReplacingOut(nearReader, farReader, through: stream)
         for (name, reader) in [(near, nearReader)] + zip([far].compactMap { $0 }, [farReader].compactMap { $0 }) {
             if let note = reader.cutShortNote(name: name) { printError("miccheck: \(note).") }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        return .success(ProcessReport(
-            near: near, far: far, out: out, configuration: configuration, seconds: inputSeconds,
-            inputLevelDB: levels.input.levelDB, outputLevelDB: levels.output.levelDB,
+        return ProcessReport(
+            near: near, far: far, out: out, configuration: configuration, seconds: summary.seconds,
+            inputLevelDB: summary.inputLevelDB, outputLevelDB: summary.outputLevelDB,
             metrics: stream.processor.metrics, delayMilliseconds: stream.echoDelayMilliseconds,
             framesWithoutFar: far == nil ? 0 : stream.framesWithoutFar,
-            speed: elapsed > 0 ? inputSeconds / elapsed : nil))
+            speed: elapsed > 0 ? summary.seconds / elapsed : nil)
+    }
+
+    /// Writes the processed near end to a temporary file beside --out and renames it into place; on any
+    /// failure the temporary file is removed.
+    private func processReplacingOut(_ nearReader: WAVReader, _ farReader: WAVReader?,
+                                     through stream: VoiceProcessingStream) throws(InputFailure) -> RecordedCallProcessing.Summary {
+        let temporary = partialPath(for: out)
+        let writer: WAVFileWriter
+        do { writer = try WAVFileWriter(path: temporary, sampleRate: stream.rate) } catch { throw cannotWrite(error.reason) }
+        do throws(InputFailure) {
+            var writeError: WAVFileWriter.WriteError?
+            let summary: RecordedCallProcessing.Summary
+            do throws(RecordedCallProcessing.Failure) {
+                summary = try RecordedCallProcessing.run(near: nearReader, far: farReader, through: stream) { block in
+                    if writeError == nil { do throws(WAVFileWriter.WriteError) { try writer.write(block) } catch { writeError = error } }
+                }
+            } catch {
+                throw processingFailure(error)
+            }
+            if let writeError { throw cannotWrite(writeError.reason) }
+            do throws(WAVFileWriter.WriteError) { try writer.finish() } catch { throw cannotWrite(error.reason) }
+            if rename(temporary, out) != 0 { throw cannotWrite(String(cString: strerror(errno))) }
+            return summary
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private func processingFailure(_ error: RecordedCallProcessing.Failure) -> InputFailure {
+        switch error {
+        case .near(let e): failure(near, e)
+        case .far(let e): failure(far ?? near, e)
+        case .processing(let e): InputFailure(file: near, message: "processing failed: \(e)", status: ExitStatus.runtimeFailure)
+        }
+    }
+
+    private func cannotWrite(_ why: String) -> InputFailure {
+        InputFailure(file: out, message: "cannot be written (\(why))", status: ExitStatus.runtimeFailure)
     }
     #endif
-}
-
-/// Energy of a signal, summed as it streams by.
-struct PowerSum {
-    private var sum = 0.0
-    private var count = 0
-
-    mutating func add(_ block: UnsafeBufferPointer<Float>) {
-        for x in block { sum += Double(x) * Double(x) }
-        count += block.count
-    }
-
-    var levelDB: Double { Double(Decibels.fromPower(count > 0 ? sum / Double(count) : 0)) }
 }
 
 #if os(Linux)
