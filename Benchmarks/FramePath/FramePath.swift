@@ -7,8 +7,9 @@ import MicCheckTesting
 // and allocations per frame are the mallocs per iteration divided by 100. Targets: 0 allocations.
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
-                                           maxDuration: .seconds(3), maxIterations: 1_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        maxDuration: .seconds(3), maxIterations: 1_000)
 
     let rate16 = 16_000
     let speech16 = Signals.syllables(rmsDB: -25, seconds: 1, sampleRate: rate16)
@@ -34,9 +35,12 @@ let benchmarks: @Sendable () -> Void = {
     if let path = ProcessInfo.processInfo.environment["MICCHECK_BENCH_WAV"] {
         let samples = wavSamples16k(path)
         let frames = stride(from: 0, to: samples.count - 159, by: 160).map { Array(samples[$0..<$0 + 160]) }
-        Benchmark("Voice activity detector, the comparison WAV (\(frames.count) frames)",
-                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                       maxDuration: .seconds(10), maxIterations: 200)) { benchmark in
+        Benchmark(
+            "Voice activity detector, the comparison WAV (\(frames.count) frames)",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+                maxDuration: .seconds(10), maxIterations: 200)
+        ) { benchmark in
             var vad = VoiceActivityDetector()
             benchmark.startMeasurement()
             for f in frames { blackHole(f.withUnsafeBufferPointer { vad.process(frame: $0) }) }

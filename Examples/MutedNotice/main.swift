@@ -16,9 +16,9 @@ do {
         source = try WAVFileSource(path: path, pacing: .asFastAsPossible)
     } else {
         #if os(Linux)
-        source = try PulseAudioSource()
+            source = try PulseAudioSource()
         #else
-        throw AudioSourceError(.noServer, "this example listens to PulseAudio on Linux; name a WAV file")
+            throw AudioSourceError(.noServer, "this example listens to PulseAudio on Linux; name a WAV file")
         #endif
     }
 } catch {

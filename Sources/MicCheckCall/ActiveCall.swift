@@ -9,9 +9,11 @@ public struct ActiveCall: Sendable, Equatable {
     public private(set) var mutedIndicator: MutedIndicator
     public private(set) var hasLeft = false
 
-    public init(callID: String, localUser: Participant, others: [Participant], settings: CallSettings,
-                capabilities: Set<OwnCapability>, permissions: Permissions,
-                mutedIndicator: MutedIndicator = MutedIndicator()) {
+    public init(
+        callID: String, localUser: Participant, others: [Participant], settings: CallSettings,
+        capabilities: Set<OwnCapability>, permissions: Permissions,
+        mutedIndicator: MutedIndicator = MutedIndicator()
+    ) {
         self.callID = callID
         self.capabilities = capabilities
         var me = localUser
@@ -86,6 +88,9 @@ public struct ActiveCall: Sendable, Equatable {
     private mutating func syncLocalUser() {
         // The local user's own video is the camera: shown when on and granted (paused otherwise).
         participants[0].hasVideo = settings.videoOn && permissions.camera.isGranted
-        if !settings.audioOn { participants[0].isSpeaking = false; participants[0].audioLevel = 0 }
+        if !settings.audioOn {
+            participants[0].isSpeaking = false
+            participants[0].audioLevel = 0
+        }
     }
 }

@@ -27,8 +27,10 @@ public struct CallDescription: Sendable, Hashable, Codable {
         /// Intervals, in seconds from the start of the script, when they speak.
         public var speaking: [[Double]]
 
-        public init(id: String, name: String, image: String? = nil, video: Bool = false, trackPaused: Bool = false,
-                    speaking: [[Double]] = []) {
+        public init(
+            id: String, name: String, image: String? = nil, video: Bool = false, trackPaused: Bool = false,
+            speaking: [[Double]] = []
+        ) {
             self.id = id
             self.name = name
             self.image = image
@@ -64,7 +66,8 @@ public struct CallDescription: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
-        capabilities = try c.decodeIfPresent(Set<OwnCapability>.self, forKey: .capabilities) ?? [.sendAudio, .sendVideo]
+        capabilities =
+            try c.decodeIfPresent(Set<OwnCapability>.self, forKey: .capabilities) ?? [.sendAudio, .sendVideo]
         participants = try c.decodeIfPresent([Member].self, forKey: .participants) ?? []
         scriptLength = try c.decodeIfPresent(Double.self, forKey: .scriptLength)
     }
@@ -97,7 +100,10 @@ public struct CallDescription: Sendable, Hashable, Codable {
             if !seen.insert(m.id).inserted { throw Invalid(description: "two participants have the id \"\(m.id)\"") }
             for span in m.speaking {
                 guard span.count == 2, span[0] >= 0, span[1] > span[0], span[1].isFinite else {
-                    throw Invalid(description: "participant \"\(m.id)\": each \"speaking\" entry must be [start, end] in seconds, with 0 ≤ start < end")
+                    throw Invalid(
+                        description:
+                            "participant \"\(m.id)\": each \"speaking\" entry must be [start, end] in seconds, with 0 ≤ start < end"
+                    )
                 }
             }
         }
@@ -110,8 +116,9 @@ public struct CallDescription: Sendable, Hashable, Codable {
             let speaking = m.speaking.contains { $0.count == 2 && t >= $0[0] && t < $0[1] }
             // Syllable-like movement, about 4 per second, so the meters look alive.
             let level: Float = speaking ? Float(0.55 + 0.35 * abs(sin(t * 12.6 + Double(m.id.count)))) : 0
-            return Participant(id: m.id, name: m.name, imageURL: m.image, hasVideo: m.video, isTrackPaused: m.trackPaused,
-                               isSpeaking: speaking, audioLevel: level)
+            return Participant(
+                id: m.id, name: m.name, imageURL: m.image, hasVideo: m.video, isTrackPaused: m.trackPaused,
+                isSpeaking: speaking, audioLevel: level)
         }
     }
 

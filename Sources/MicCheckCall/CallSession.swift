@@ -76,9 +76,11 @@ public struct CallSession: Sendable {
     private var lastPrompt: PermissionPrompt.Kind?
     private var noticeVisible = false
 
-    public init(call: CallDescription, localUser: Participant, permissions: Permissions,
-                dismissed: Set<PermissionPrompt.Kind> = [], microphoneName: String, settings: CallSettings? = nil,
-                at time: Double) {
+    public init(
+        call: CallDescription, localUser: Participant, permissions: Permissions,
+        dismissed: Set<PermissionPrompt.Kind> = [], microphoneName: String, settings: CallSettings? = nil,
+        at time: Double
+    ) {
         self.call = call
         self.localUser = localUser
         self.permissions = permissions
@@ -87,8 +89,10 @@ public struct CallSession: Sendable {
         self.time = time
         // By default the microphone starts on, and the camera when it can be used.
         let start = settings ?? CallSettings(audioOn: true, videoOn: permissions.camera.isGranted, speakerOn: true)
-        phase = .lobby(LobbyModel(callID: call.id, localUser: localUser, participants: call.participants(at: time),
-                                  settings: start, at: time))
+        phase = .lobby(
+            LobbyModel(
+                callID: call.id, localUser: localUser, participants: call.participants(at: time),
+                settings: start, at: time))
     }
 
     public var isFinished: Bool { if case .finished = phase { true } else { false } }
@@ -114,8 +118,9 @@ public struct CallSession: Sendable {
             events.append(.closed)
         case (.lobby(var lobby), .join):
             if let settings = lobby.join() {
-                var active = ActiveCall(callID: call.id, localUser: localUser, others: lobby.others, settings: settings,
-                                        capabilities: call.capabilities, permissions: permissions)
+                var active = ActiveCall(
+                    callID: call.id, localUser: localUser, others: lobby.others, settings: settings,
+                    capabilities: call.capabilities, permissions: permissions)
                 active.updateOthers(call.participants(at: time))
                 phase = .inCall(active)
                 events.append(.joined(active.settings))

@@ -24,8 +24,10 @@ public struct LobbyModel: Sendable, Hashable {
     public private(set) var microphone: MicrophoneCheck
     public private(set) var phase: Phase = .lobby
 
-    public init(callID: String, localUser: Participant, participants: [Participant], settings: CallSettings,
-                at time: Double, microphoneCheck: MicrophoneCheck.Configuration = .default) {
+    public init(
+        callID: String, localUser: Participant, participants: [Participant], settings: CallSettings,
+        at time: Double, microphoneCheck: MicrophoneCheck.Configuration = .default
+    ) {
         self.callID = callID
         self.localUser = localUser
         self.participants = participants

@@ -64,7 +64,9 @@ public struct MicrophoneCheck: Sendable, Hashable {
         self.levelDB = levelDB
         lastAudioAt = time
         history.append(levelDB)
-        if history.count > configuration.historyLength { history.removeFirst(history.count - configuration.historyLength) }
+        if history.count > configuration.historyLength {
+            history.removeFirst(history.count - configuration.historyLength)
+        }
     }
 
     /// The analyser found the signal dead (`true`, `microphone_silent`) or alive again (`false`).

@@ -22,7 +22,8 @@ public struct MutedIndicator: Sendable, Equatable {
 
     /// Updates what the indicator depends on. Turning the microphone on hides a notice at once.
     public mutating func update(settings: CallSettings, capabilities: Set<OwnCapability>, microphone: Permission) {
-        let active = !settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted && !isSilencedForCall
+        let active =
+            !settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted && !isSilencedForCall
         if active != notice.isMuted { notice.isMuted = active }
     }
 

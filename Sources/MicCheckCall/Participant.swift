@@ -15,8 +15,10 @@ public struct Participant: Sendable, Hashable, Identifiable {
     /// This is the user of this app.
     public var isLocalUser: Bool
 
-    public init(id: String, name: String, imageURL: String? = nil, hasVideo: Bool = false, isTrackPaused: Bool = false,
-                isSpeaking: Bool = false, audioLevel: Float = 0, isLocalUser: Bool = false) {
+    public init(
+        id: String, name: String, imageURL: String? = nil, hasVideo: Bool = false, isTrackPaused: Bool = false,
+        isSpeaking: Bool = false, audioLevel: Float = 0, isLocalUser: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.imageURL = imageURL

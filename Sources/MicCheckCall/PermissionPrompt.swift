@@ -27,7 +27,8 @@ public struct PermissionPrompt: Sendable, Hashable {
     /// The prompt the call needs now, or nil.
     /// - Parameter dismissed: the kinds the user dismissed for this call.
     public init?(capabilities: Set<OwnCapability>, permissions: Permissions, dismissed: Set<Kind> = []) {
-        guard let kind = Self.kind(capabilities: capabilities, permissions: permissions), !dismissed.contains(kind) else {
+        guard let kind = Self.kind(capabilities: capabilities, permissions: permissions), !dismissed.contains(kind)
+        else {
             return nil
         }
         self.kind = kind
@@ -55,7 +56,8 @@ public struct PermissionPrompt: Sendable, Hashable {
 
     public var message: String {
         switch kind {
-        case .cameraAndMicrophone: "The call lets you speak and show video, but this app cannot use your camera or your microphone."
+        case .cameraAndMicrophone:
+            "The call lets you speak and show video, but this app cannot use your camera or your microphone."
         case .camera: "The call lets you show video, but this app cannot use your camera."
         case .microphone: "The call lets you speak, but this app cannot use your microphone."
         }

@@ -26,8 +26,10 @@ public struct PermissionPromptDismissals: PromptDismissalStore {
     }
 
     /// The file the XDG base directory rules give for `environment` (default: this process's).
-    public static func standard(environment: [String: String]? = nil,
-                                storage: any StateStorage = FileStateStorage()) -> Self {
+    public static func standard(
+        environment: [String: String]? = nil,
+        storage: any StateStorage = FileStateStorage()
+    ) -> Self {
         Self(path: StateDirectory.standard(environment: environment) + "/permission-prompts.json", storage: storage)
     }
 
@@ -52,6 +54,7 @@ public struct PermissionPromptDismissals: PromptDismissalStore {
     }
 
     private func load(warn: (String) -> Void) -> File {
-        JSONStateFile.read(File.self, from: path, what: "the permission prompt store", in: storage, warn: warn) ?? File()
+        JSONStateFile.read(File.self, from: path, what: "the permission prompt store", in: storage, warn: warn)
+            ?? File()
     }
 }

@@ -1,7 +1,8 @@
 public import MicCheck
 import Synchronization
+
 #if canImport(MicCheckPulse)
-public import MicCheckPulse
+    public import MicCheckPulse
 #endif
 
 extension MutedSpeechNotice {
@@ -14,13 +15,13 @@ extension MutedSpeechNotice {
 }
 
 #if canImport(MicCheckPulse)
-extension OtherAudioDucker {
-    /// Follows a live analysis: with advanced ducking, other audio goes lower while the user speaks.
-    public func consume(_ record: LiveRecord) {
-        if case .analysis(.event(.speechStarted)) = record { setSomeoneSpeaking(true) }
-        if case .analysis(.event(.speechEnded)) = record { setSomeoneSpeaking(false) }
+    extension OtherAudioDucker {
+        /// Follows a live analysis: with advanced ducking, other audio goes lower while the user speaks.
+        public func consume(_ record: LiveRecord) {
+            if case .analysis(.event(.speechStarted)) = record { setSomeoneSpeaking(true) }
+            if case .analysis(.event(.speechEnded)) = record { setSomeoneSpeaking(false) }
+        }
     }
-}
 #endif
 
 /// The latest state of a live analysis, for a screen that polls (a terminal or a UI frame loop): the
@@ -70,7 +71,10 @@ public final class LiveSnapshots: Sendable {
     /// What arrived since the last call.
     public func take() -> Snapshot {
         state.withLock { s in
-            defer { s.events.removeAll(keepingCapacity: true); s.frames = 0 }
+            defer {
+                s.events.removeAll(keepingCapacity: true)
+                s.frames = 0
+            }
             return s
         }
     }

@@ -51,8 +51,10 @@ public final class LiveAnalysis: Sendable {
         /// How long one read waits for samples before an ``LiveRecord/idle`` record.
         public var readTimeout: Double
 
-        public init(analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
-                    duration: Double? = nil, readTimeout: Double = 0.1) {
+        public init(
+            analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
+            duration: Double? = nil, readTimeout: Double = 0.1
+        ) {
             self.analysis = analysis
             self.model = model
             self.duration = duration
@@ -72,8 +74,10 @@ public final class LiveAnalysis: Sendable {
 
     /// - Parameter clock: seconds on a monotonic clock, for the restart policy (default: the system's
     ///   uptime clock; tests pass a manual one).
-    public init(source: any AudioSource, configuration: Configuration = Configuration(),
-                clock: (@Sendable () -> Double)? = nil) {
+    public init(
+        source: any AudioSource, configuration: Configuration = Configuration(),
+        clock: (@Sendable () -> Double)? = nil
+    ) {
         self.source = source
         self.configuration = configuration
         self.clock = clock ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -100,7 +104,9 @@ public final class LiveAnalysis: Sendable {
     }
 
     /// Runs the session on a thread of its own: `onRecord` with every record, then `onEnd` once.
-    public func start(onRecord: @escaping @Sendable (LiveRecord) -> Void, onEnd: @escaping @Sendable (LiveEnding) -> Void = { _ in }) {
+    public func start(
+        onRecord: @escaping @Sendable (LiveRecord) -> Void, onEnd: @escaping @Sendable (LiveEnding) -> Void = { _ in }
+    ) {
         let thread = Thread { [self] in onEnd(run(onRecord: onRecord)) }
         thread.name = "miccheck live analysis"
         thread.start()
@@ -149,9 +155,12 @@ public final class LiveAnalysis: Sendable {
                     onRecord(.audioStarted)
                 }
                 // The samples that complete the duration; `finish` then analyses what the resampler holds.
-                let wanted = c.duration.map { Int((($0 - stream.startTime) * Double(stream.sampleRate)).rounded()) } ?? Int.max
+                let wanted =
+                    c.duration.map { Int((($0 - stream.startTime) * Double(stream.sampleRate)).rounded()) } ?? Int.max
                 n = max(0, min(n, wanted - samplesInStream))
-                buffer.withUnsafeBufferPointer { stream.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: deliver) }
+                buffer.withUnsafeBufferPointer {
+                    stream.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: deliver)
+                }
                 samplesInStream += n
                 if let duration = c.duration, samplesInStream >= wanted {
                     ending = .durationReached(duration)
@@ -163,7 +172,8 @@ public final class LiveAnalysis: Sendable {
                 // A frame boundary at or after both the audio so far and the wall clock: `t` keeps counting.
                 let resume: Double
                 do {
-                    resume = try stream.restart(sampleRate: source.sampleRate, notBefore: clock() - startClock, emit: deliver)
+                    resume = try stream.restart(
+                        sampleRate: source.sampleRate, notBefore: clock() - startClock, emit: deliver)
                 } catch {
                     return .failed(AudioSourceError(error, label: source.label))
                 }

@@ -19,17 +19,22 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads an address, or says in one sentence what is wrong with it.
     public init(_ text: String) throws(PresenceError) {
-        guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme) else {
+        guard let url = URLComponents(string: text), let scheme = url.scheme,
+            ["postgres", "postgresql"].contains(scheme)
+        else {
             throw .badAddress("\(Self.redacted(text)) is not a PostgreSQL address (postgres://USER@HOST:PORT/DATABASE)")
         }
         var query: [String: String] = [:]
         for item in url.queryItems ?? [] {
             guard ["sslmode", "host"].contains(item.name), let value = item.value else {
-                throw .badAddress("the PostgreSQL address has an unknown parameter \"\(item.name)\" (sslmode and host are known)")
+                throw .badAddress(
+                    "the PostgreSQL address has an unknown parameter \"\(item.name)\" (sslmode and host are known)")
             }
             query[item.name] = value
         }
-        guard let user = url.user, !user.isEmpty else { throw .badAddress("the PostgreSQL address needs a user (postgres://USER@HOST/DATABASE)") }
+        guard let user = url.user, !user.isEmpty else {
+            throw .badAddress("the PostgreSQL address needs a user (postgres://USER@HOST/DATABASE)")
+        }
         let mode = query["sslmode"] ?? "prefer"
         guard let tls = TLSMode(rawValue: mode) else {
             throw .badAddress("sslmode=\(mode): MicCheck knows disable, prefer and require")
@@ -37,7 +42,9 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         let port = url.port ?? 5432
         guard (1...65_535).contains(port) else { throw .badAddress("the PostgreSQL port must be from 1 to 65535") }
         socketFolder = query["host"]
-        guard socketFolder != nil || !(url.host ?? "").isEmpty else { throw .badAddress("the PostgreSQL address needs a host") }
+        guard socketFolder != nil || !(url.host ?? "").isEmpty else {
+            throw .badAddress("the PostgreSQL address needs a host")
+        }
         host = url.host ?? "localhost"
         self.port = port
         self.user = user
@@ -71,19 +78,22 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         guard let socketFolder else {
             return .init(host: host, port: port, username: user, password: password, database: database, tls: clientTLS)
         }
-        return .init(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        return .init(
+            unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
     }
 
     /// The configuration of a single connection (the listener's); throws when no TLS context can be made.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         guard let socketFolder else {
-            let tls: PostgresConnection.Configuration.TLS = switch self.tls {
-            case .disable: .disable
-            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            }
+            let tls: PostgresConnection.Configuration.TLS =
+                switch self.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
             return .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
-        return .init(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        return .init(
+            unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
     }
 }

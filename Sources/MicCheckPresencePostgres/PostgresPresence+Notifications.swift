@@ -13,18 +13,22 @@ extension PostgresPresence {
             return true
         }
         guard link.isOnline, calls[id]?.mirror.members.contains(where: { $0.id == to }) == true else { return false }
-        var fields: [(String, JSONValue)] = [("call", .string(id)), ("kind", .string("signal")), ("from", .string(from)),
-                                             ("to", .string(to))]
+        var fields: [(String, JSONValue)] = [
+            ("call", .string(id)), ("kind", .string("signal")), ("from", .string(from)),
+            ("to", .string(to)),
+        ]
         do {
             let data = payload.encoded
             // A notification's payload holds under 8,000 bytes; a larger description goes through a table.
             if data.utf8.count > 7_000 {
-                guard let ref = try await write("INSERT INTO miccheck_signals (payload) VALUES (\(data)) RETURNING id") else { return false }
+                guard let ref = try await write("INSERT INTO miccheck_signals (payload) VALUES (\(data)) RETURNING id")
+                else { return false }
                 fields.append(("ref", .int(ref)))
             } else {
                 fields.append(("data", payload))
             }
-            _ = try await write("SELECT 1 FROM pg_notify(\(PostgresSchema.channel), \(JSONValue.object(fields).encoded))")
+            _ = try await write(
+                "SELECT 1 FROM pg_notify(\(PostgresSchema.channel), \(JSONValue.object(fields).encoded))")
             return true
         } catch {
             wentAway(error)
@@ -61,10 +65,14 @@ extension PostgresPresence {
         guard let to = n.to, let from = n.from, calls[n.call]?.subscribers[to] != nil else { return }
         var data = n.data
         if data == nil, let ref = n.ref {
-            let stored = try? await write("DELETE FROM miccheck_signals WHERE id = \(ref) RETURNING payload") { try $0.decode(String?.self) }
+            let stored = try? await write("DELETE FROM miccheck_signals WHERE id = \(ref) RETURNING payload") {
+                try $0.decode(String?.self)
+            }
             data = stored.flatMap { try? JSONDecoder().decode(JSONInput.self, from: Data($0.utf8)) }
         }
-        guard case .object(let fields) = data, let payload = try? Signal.check(ClientMessage(fields: fields, type: "signal")) else {
+        guard case .object(let fields) = data,
+            let payload = try? Signal.check(ClientMessage(fields: fields, type: "signal"))
+        else {
             logger.warning("presence: a signal for \(to) that MicCheck cannot read")
             return
         }

@@ -16,7 +16,8 @@ extension PostgresPresence {
     }
 
     func writeJoin(call: String, member: PresenceMember) async throws {
-        _ = try await write("""
+        _ = try await write(
+            """
             SELECT miccheck_join(\(call), \(member.id), \(options.node), \(member.name), \(member.audio), \(member.video),
                                  \(member.speaking))
             """)
@@ -31,7 +32,9 @@ extension PostgresPresence {
 
     /// Runs a statement and decodes its first row with `decode` (nil when there is no row), giving up after
     /// ``Options/writeTimeout``.
-    func write<T: Sendable>(_ query: PostgresQuery, decode: @escaping @Sendable (PostgresRow) throws -> T?) async throws -> T? {
+    func write<T: Sendable>(
+        _ query: PostgresQuery, decode: @escaping @Sendable (PostgresRow) throws -> T?
+    ) async throws -> T? {
         let client = client
         let logger = logger
         return try await answered {
@@ -69,17 +72,20 @@ extension PostgresPresence {
             var version = 0
             var members: [PresenceMember] = []
             let rows = try await client.query(query, logger: logger)
-            for try await (v, mid, name, audio, video, speaking) in rows.decode((Int, String?, String?, Bool?, Bool?, Bool?).self) {
+            for try await (v, mid, name, audio, video, speaking) in rows.decode(
+                (Int, String?, String?, Bool?, Bool?, Bool?).self)
+            {
                 version = v
                 if let mid, let name {
-                    members.append(PresenceMember(id: mid, name: name, audio: audio ?? false, video: video ?? false,
-                                                  speaking: speaking ?? false))
+                    members.append(
+                        PresenceMember(
+                            id: mid, name: name, audio: audio ?? false, video: video ?? false,
+                            speaking: speaking ?? false))
                 }
             }
             return (version, members)
         }
     }
-
 
     /// Whether the database answered `error` itself (it refused a statement, for this member's data):
     /// not an outage, and writing the same again would fail again.

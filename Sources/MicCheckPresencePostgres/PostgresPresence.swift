@@ -1,6 +1,6 @@
 import Foundation
-import MicCheck
 public import Logging
+import MicCheck
 public import MicCheckServer
 import PostgresNIO
 public import ServiceLifecycle
@@ -36,8 +36,10 @@ public actor PostgresPresence: PresenceStore, Service {
         /// How long a write may wait for the database before the node goes on without it.
         public var writeTimeout: Duration
 
-        public init(lease: Duration = .seconds(10), node: String = PostgresPresence.defaultNode(), backlog: Int = 256,
-                    writeTimeout: Duration = .seconds(2)) {
+        public init(
+            lease: Duration = .seconds(10), node: String = PostgresPresence.defaultNode(), backlog: Int = 256,
+            writeTimeout: Duration = .seconds(2)
+        ) {
             self.lease = lease
             self.node = node
             self.backlog = backlog
@@ -95,15 +97,22 @@ public actor PostgresPresence: PresenceStore, Service {
 
     /// Connects once to check that the database is there, and installs the tables and functions (each
     /// idempotent). Throws ``PresenceError/unusable(address:reason:)`` saying what failed.
-    public static func open(_ address: PostgresAddress, options: Options = Options(),
-                            logger: Logger = Logger(label: "miccheck.presence")) async throws(PresenceError) -> PostgresPresence {
+    public static func open(
+        _ address: PostgresAddress, options: Options = Options(),
+        logger: Logger = Logger(label: "miccheck.presence")
+    ) async throws(PresenceError) -> PostgresPresence {
         do {
-            let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 0, logger: logger)
+            let connection = try await PostgresConnection.connect(
+                configuration: try address.connectionConfiguration(), id: 0, logger: logger)
             do {
                 try await connection.query("BEGIN", logger: logger)
-                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.installLock))", logger: logger)
-                for statement in PostgresSchema.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query("SELECT miccheck_renew(\(options.node), \(options.lease.seconds))", logger: logger)
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(PostgresSchema.installLock))", logger: logger)
+                for statement in PostgresSchema.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "SELECT miccheck_renew(\(options.node), \(options.lease.seconds))", logger: logger)
                 try await connection.query("COMMIT", logger: logger)
             } catch {
                 try? await connection.close()
@@ -146,7 +155,8 @@ public actor PostgresPresence: PresenceStore, Service {
             _ = try await write("SELECT miccheck_node_leave(\(options.node))")
             logger.info("presence: node \(options.node) left its calls")
         } catch {
-            logger.warning("presence: could not remove this node's members (\(Self.reason(error))); their leases will run out")
+            logger.warning(
+                "presence: could not remove this node's members (\(Self.reason(error))); their leases will run out")
         }
     }
 
@@ -169,8 +179,9 @@ public actor PostgresPresence: PresenceStore, Service {
         while !Task.isCancelled {
             attempt += 1
             do {
-                let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(),
-                                                                      id: attempt, logger: logger)
+                let connection = try await PostgresConnection.connect(
+                    configuration: try address.connectionConfiguration(),
+                    id: attempt, logger: logger)
                 do {
                     try await connection.listen(on: PostgresSchema.channel) { notifications in
                         await self.connected()
@@ -216,7 +227,9 @@ public actor PostgresPresence: PresenceStore, Service {
 
     private func lost(_ reason: String, retryIn delay: Double) {
         if link.isOnline || delay == 0.25 {
-            logger.warning("presence: lost the database (\(reason)); local calls go on; reconnecting every \(delay < 5 ? "few" : "5") seconds")
+            logger.warning(
+                "presence: lost the database (\(reason)); local calls go on; reconnecting every \(delay < 5 ? "few" : "5") seconds"
+            )
         }
         perform(link.lost())
     }
@@ -250,7 +263,9 @@ public actor PostgresPresence: PresenceStore, Service {
     /// The database refused a member's write: the member stays on this node's connections, and the calls
     /// go on for everyone else.
     func refused(_ error: any Error, member: String, call: String) {
-        logger.warning("presence: the database refused member \(member) of call \(call) (\(Self.reason(error))); it is seen on this node only")
+        logger.warning(
+            "presence: the database refused member \(member) of call \(call) (\(Self.reason(error))); it is seen on this node only"
+        )
     }
 
     /// A write failed: the node carries on alone and writes its members back once it can.
@@ -273,7 +288,7 @@ public actor PostgresPresence: PresenceStore, Service {
                         do {
                             try await writeJoin(call: call, member: member)
                             count += 1
-                        } catch where Self.isRefusal(error) {
+                        } catch  where Self.isRefusal(error) {
                             // One member the database will not take must not stall the others' calls.
                             refused(error, member: member.id, call: call)
                         }
@@ -285,7 +300,9 @@ public actor PostgresPresence: PresenceStore, Service {
                 }
                 for call in calls.keys { mirror(call) { $0.resync() } }
                 if !link.repaired() {
-                    logger.notice("presence: in step with the database: \(count) member(s) of this node, \(calls.count) call(s) followed")
+                    logger.notice(
+                        "presence: in step with the database: \(count) member(s) of this node, \(calls.count) call(s) followed"
+                    )
                     return
                 }
             } catch {
@@ -300,7 +317,8 @@ public actor PostgresPresence: PresenceStore, Service {
 
     public func subscribe(call id: String, subscriber: String) async -> AsyncStream<PresenceEvent> {
         await start()
-        let (stream, continuation) = AsyncStream.makeStream(of: PresenceEvent.self, bufferingPolicy: .bufferingOldest(options.backlog))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PresenceEvent.self, bufferingPolicy: .bufferingOldest(options.backlog))
         let isNew = calls[id] == nil
         if isNew { calls[id] = Followed(mirror: PresenceMirror()) }
         calls[id]?.subscribers[subscriber]?.finish()
@@ -319,7 +337,9 @@ public actor PostgresPresence: PresenceStore, Service {
     public func snapshot(call id: String) async -> PresenceEvent {
         await start()
         if let call = calls[id], call.mirror.isLive { return call.mirror.snapshot }
-        if link.isOnline, let (version, members) = try? await readSnapshot(id) { return .snapshot(version: version, members: members) }
+        if link.isOnline, let (version, members) = try? await readSnapshot(id) {
+            return .snapshot(version: version, members: members)
+        }
         return calls[id]?.mirror.snapshot ?? .snapshot(version: 0, members: ownMembers(id))
     }
 
@@ -331,7 +351,7 @@ public actor PostgresPresence: PresenceStore, Service {
             do {
                 try await writeJoin(call: id, member: member)
                 return
-            } catch where Self.isRefusal(error) {
+            } catch  where Self.isRefusal(error) {
                 refused(error, member: member.id, call: id)
             } catch {
                 wentAway(error)
@@ -346,11 +366,12 @@ public actor PostgresPresence: PresenceStore, Service {
         own[id]?[member.id] = member
         if link.isOnline {
             do {
-                _ = try await write("""
+                _ = try await write(
+                    """
                     SELECT miccheck_update(\(id), \(member.id), \(member.name), \(member.audio), \(member.video), \(member.speaking))
                     """)
                 return
-            } catch where Self.isRefusal(error) {
+            } catch  where Self.isRefusal(error) {
                 refused(error, member: member.id, call: id)
             } catch {
                 wentAway(error)

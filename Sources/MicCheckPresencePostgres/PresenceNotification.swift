@@ -18,7 +18,9 @@ struct PresenceNotification: Decodable, Sendable, Equatable {
         var video: Bool
         var speaking: Bool
 
-        var member: PresenceMember { PresenceMember(id: id, name: name, audio: audio, video: video, speaking: speaking) }
+        var member: PresenceMember {
+            PresenceMember(id: id, name: name, audio: audio, video: video, speaking: speaking)
+        }
     }
 
     var call: String

@@ -26,8 +26,10 @@ public final class PulseConnection: @unchecked Sendable {
     /// Connects to the server at `server` (nil: `PULSE_SERVER`, then the user's runtime directory).
     /// Never starts a server (no autospawn).
     /// - Parameter onLost: called once, on the event thread, if the connection later breaks.
-    public init(applicationName: String = "miccheck", server: String? = nil,
-                onLost: (@Sendable () -> Void)? = nil) throws(PulseError) {
+    public init(
+        applicationName: String = "miccheck", server: String? = nil,
+        onLost: (@Sendable () -> Void)? = nil
+    ) throws(PulseError) {
         guard let ml = pa_threaded_mainloop_new() else {
             throw PulseError(.failed, "libpulse could not create its event loop")
         }
@@ -40,10 +42,12 @@ public final class PulseConnection: @unchecked Sendable {
         self.server = server
         self.onLost = onLost
         let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(ctx, { _, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulseConnection>.fromOpaque(userdata).takeUnretainedValue().contextStateChanged()
-        }, me)
+        pa_context_set_state_callback(
+            ctx,
+            { _, userdata in
+                guard let userdata else { return }
+                Unmanaged<PulseConnection>.fromOpaque(userdata).takeUnretainedValue().contextStateChanged()
+            }, me)
         guard pa_threaded_mainloop_start(ml) >= 0 else {
             throw PulseError(.failed, "libpulse could not start its event thread")
         }
@@ -126,19 +130,21 @@ public final class PulseConnection: @unchecked Sendable {
     public func serverDefaults() throws(PulseError) -> ServerDefaults {
         let box = Box<ServerDefaults?>(nil, mainloop: mainloop)
         try locked { () throws(PulseError) in
-            let op = pa_context_get_server_info(context, { _, info, userdata in
-                guard let userdata else { return }
-                let box = Unmanaged<Box<ServerDefaults?>>.fromOpaque(userdata).takeUnretainedValue()
-                if let info = info?.pointee {
-                    box.value = ServerDefaults(
-                        serverName: info.server_name.map { String(cString: $0) } ?? "unknown",
-                        serverVersion: info.server_version.map { String(cString: $0) } ?? "unknown",
-                        defaultSource: info.default_source_name.map { String(cString: $0) },
-                        defaultSink: info.default_sink_name.map { String(cString: $0) },
-                        cookie: info.cookie)
-                }
-                pa_threaded_mainloop_signal(box.mainloop, 0)
-            }, Unmanaged.passUnretained(box).toOpaque())
+            let op = pa_context_get_server_info(
+                context,
+                { _, info, userdata in
+                    guard let userdata else { return }
+                    let box = Unmanaged<Box<ServerDefaults?>>.fromOpaque(userdata).takeUnretainedValue()
+                    if let info = info?.pointee {
+                        box.value = ServerDefaults(
+                            serverName: info.server_name.map { String(cString: $0) } ?? "unknown",
+                            serverVersion: info.server_version.map { String(cString: $0) } ?? "unknown",
+                            defaultSource: info.default_source_name.map { String(cString: $0) },
+                            defaultSink: info.default_sink_name.map { String(cString: $0) },
+                            cookie: info.cookie)
+                    }
+                    pa_threaded_mainloop_signal(box.mainloop, 0)
+                }, Unmanaged.passUnretained(box).toOpaque())
             try wait(for: op, doing: "asking for its defaults")
             // "unix:/path" and "/path" name the same socket.
             let address = pa_context_get_server(context).map { String(cString: $0) } ?? server ?? ""
@@ -158,14 +164,16 @@ public final class PulseConnection: @unchecked Sendable {
         typealias Listing = (defaultName: String?, sources: [PulseSource])
         let box = Box<Listing>((defaults.defaultSource, []), mainloop: mainloop)
         try locked { () throws(PulseError) in
-            let op = pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                guard let userdata else { return }
-                let box = Unmanaged<Box<Listing>>.fromOpaque(userdata).takeUnretainedValue()
-                if eol == 0, let info = info?.pointee {
-                    box.value.sources.append(PulseSource(info, defaultName: box.value.defaultName))
-                }
-                if eol != 0 { pa_threaded_mainloop_signal(box.mainloop, 0) }
-            }, Unmanaged.passUnretained(box).toOpaque())
+            let op = pa_context_get_source_info_list(
+                context,
+                { _, info, eol, userdata in
+                    guard let userdata else { return }
+                    let box = Unmanaged<Box<Listing>>.fromOpaque(userdata).takeUnretainedValue()
+                    if eol == 0, let info = info?.pointee {
+                        box.value.sources.append(PulseSource(info, defaultName: box.value.defaultName))
+                    }
+                    if eol != 0 { pa_threaded_mainloop_signal(box.mainloop, 0) }
+                }, Unmanaged.passUnretained(box).toOpaque())
             try wait(for: op, doing: "listing sources")
         }
         return box.value.sources
@@ -177,7 +185,9 @@ public final class PulseConnection: @unchecked Sendable {
         if let name {
             guard let found = all.first(where: { $0.name == name }) else {
                 let names = all.map(\.name).joined(separator: ", ")
-                throw PulseError(.noSuchSource, "the PulseAudio server has no source named \"\(name)\" (it has: \(names.isEmpty ? "none" : names))")
+                throw PulseError(
+                    .noSuchSource,
+                    "the PulseAudio server has no source named \"\(name)\" (it has: \(names.isEmpty ? "none" : names))")
             }
             return found
         }
@@ -195,5 +205,8 @@ final class Box<Value>: @unchecked Sendable {
     // lock (inside or after `PulseConnection.wait(for:doing:)`), so the lock orders every access.
     var value: Value
     let mainloop: OpaquePointer
-    init(_ value: Value, mainloop: OpaquePointer) { self.value = value; self.mainloop = mainloop }
+    init(_ value: Value, mainloop: OpaquePointer) {
+        self.value = value
+        self.mainloop = mainloop
+    }
 }

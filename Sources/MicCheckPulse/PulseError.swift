@@ -37,11 +37,12 @@ public struct PulseError: Error, Sendable, Equatable, CustomStringConvertible {
         let at = server.map { " at \($0)" } ?? ""
         switch code {
         case Int32(PA_ERR_ACCESS.rawValue), Int32(PA_ERR_AUTHKEY.rawValue):
-            return PulseError(.accessDenied,
-                              "the PulseAudio server\(at) refused access while \(doing) (\(text(code))): "
-                              + "this client's authentication cookie or permissions were not accepted")
+            return PulseError(
+                .accessDenied,
+                "the PulseAudio server\(at) refused access while \(doing) (\(text(code))): "
+                    + "this client's authentication cookie or permissions were not accepted")
         case Int32(PA_ERR_CONNECTIONREFUSED.rawValue), Int32(PA_ERR_INVALIDSERVER.rawValue),
-             Int32(PA_ERR_TIMEOUT.rawValue):
+            Int32(PA_ERR_TIMEOUT.rawValue):
             return PulseError(.noServer, "no PulseAudio server is running\(at) (\(text(code)))")
         case Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), Int32(PA_ERR_KILLED.rawValue):
             return PulseError(.connectionLost, "the connection to the PulseAudio server\(at) broke while \(doing)")

@@ -51,16 +51,19 @@ public final class PulseMicrophone: @unchecked Sendable {
 
     /// Connects and starts capturing from `source` (nil: the default source).
     /// - Parameter notify: called on the consumer thread, inside `read`, for each fault and recovery.
-    public init(source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
-                notify: @escaping (Notice) -> Void = { _ in }) throws(PulseError) {
+    public init(
+        source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
+        notify: @escaping (Notice) -> Void = { _ in }
+    ) throws(PulseError) {
         requestedSource = source
         self.server = server
         self.reconnectWindow = reconnectWindow
         self.notify = notify
         let connection = try makeConnection()
         self.connection = connection
-        stream = try PulseRecordStream(connection: connection, source: try connection.source(named: source),
-                                       dataReady: dataReady)
+        stream = try PulseRecordStream(
+            connection: connection, source: try connection.source(named: source),
+            dataReady: dataReady)
     }
 
     deinit { close() }
@@ -172,8 +175,9 @@ public final class PulseMicrophone: @unchecked Sendable {
             backoff = min(backoff * 2, 2)
         }
         if stopping.load(ordering: .acquiring) { return }
-        throw PulseError(.connectionLost,
-                         "the PulseAudio server did not come back within \(formatWindow(reconnectWindow)) (\(lastError.message))")
+        throw PulseError(
+            .connectionLost,
+            "the PulseAudio server did not come back within \(formatWindow(reconnectWindow)) (\(lastError.message))")
     }
 
     private func fallBack(from lost: String) throws(PulseError) {
@@ -197,7 +201,8 @@ public final class PulseMicrophone: @unchecked Sendable {
             pause(0.1)  // the server may not have picked a new default yet
         }
         if stopping.load(ordering: .acquiring) { return }
-        throw PulseError(.noSuchSource, "the source \(lost) disappeared and no other source took its place (\(lastError.message))")
+        throw PulseError(
+            .noSuchSource, "the source \(lost) disappeared and no other source took its place (\(lastError.message))")
     }
 }
 

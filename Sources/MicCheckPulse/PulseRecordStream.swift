@@ -35,8 +35,10 @@ public final class PulseRecordStream: @unchecked Sendable {
     ///   - ringSeconds: how much audio the ring holds before blocks are dropped.
     ///   - dataReady: signalled (never waited on by the event thread) whenever samples arrive or the
     ///     stream ends.
-    public init(connection: PulseConnection, source: PulseSource, ringSeconds: Double = 2,
-                dataReady: DispatchSemaphore) throws(PulseError) {
+    public init(
+        connection: PulseConnection, source: PulseSource, ringSeconds: Double = 2,
+        dataReady: DispatchSemaphore
+    ) throws(PulseError) {
         self.connection = connection
         self.source = source
         self.dataReady = dataReady
@@ -61,22 +63,28 @@ public final class PulseRecordStream: @unchecked Sendable {
         stream = made
         let me = Unmanaged.passUnretained(self).toOpaque()
         try connection.locked { () throws(PulseError) in
-            pa_stream_set_state_callback(stream, { _, userdata in
-                guard let userdata else { return }
-                Unmanaged<PulseRecordStream>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
-            }, me)
-            pa_stream_set_read_callback(stream, { _, _, userdata in
-                guard let userdata else { return }
-                Unmanaged<PulseRecordStream>.fromOpaque(userdata).takeUnretainedValue().readable()
-            }, me)
+            pa_stream_set_state_callback(
+                stream,
+                { _, userdata in
+                    guard let userdata else { return }
+                    Unmanaged<PulseRecordStream>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
+                }, me)
+            pa_stream_set_read_callback(
+                stream,
+                { _, _, userdata in
+                    guard let userdata else { return }
+                    Unmanaged<PulseRecordStream>.fromOpaque(userdata).takeUnretainedValue().readable()
+                }, me)
             // 10 ms fragments: the server hands over each block as soon as it is captured.
             let bytesPerFrame = UInt32(channels * MemoryLayout<Float>.size)
-            var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
-                                      minreq: UInt32.max, fragsize: UInt32(rate / 100) * bytesPerFrame)
+            var attr = pa_buffer_attr(
+                maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
+                minreq: UInt32.max, fragsize: UInt32(rate / 100) * bytesPerFrame)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue)
             let refused = {
-                PulseError.from(code: pa_context_errno(connection.context),
-                                doing: "opening a record stream on \(source.name)", server: connection.server)
+                PulseError.from(
+                    code: pa_context_errno(connection.context),
+                    doing: "opening a record stream on \(source.name)", server: connection.server)
             }
             if pa_stream_connect_record(stream, source.name, &attr, flags) < 0 { throw refused() }
             while true {
@@ -84,7 +92,8 @@ public final class PulseRecordStream: @unchecked Sendable {
                 if state == PA_STREAM_READY { break }
                 if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw refused() }
                 if connection.isLost {
-                    throw PulseError(.connectionLost, "the connection to the PulseAudio server broke while opening \(source.name)")
+                    throw PulseError(
+                        .connectionLost, "the connection to the PulseAudio server broke while opening \(source.name)")
                 }
                 pa_threaded_mainloop_wait(connection.mainloop)
             }

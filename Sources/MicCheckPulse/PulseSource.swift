@@ -21,20 +21,29 @@ public struct PulseSource: Sendable, Equatable {
     /// Whether the source is the server's default source.
     public var isDefault: Bool
 
-    public init(index: UInt32, name: String, description: String, sampleRate: Int, channels: Int,
-                sampleFormat: String, isMuted: Bool, isMonitor: Bool, isDefault: Bool) {
-        self.index = index; self.name = name; self.description = description
-        self.sampleRate = sampleRate; self.channels = channels; self.sampleFormat = sampleFormat
-        self.isMuted = isMuted; self.isMonitor = isMonitor; self.isDefault = isDefault
+    public init(
+        index: UInt32, name: String, description: String, sampleRate: Int, channels: Int,
+        sampleFormat: String, isMuted: Bool, isMonitor: Bool, isDefault: Bool
+    ) {
+        self.index = index
+        self.name = name
+        self.description = description
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.sampleFormat = sampleFormat
+        self.isMuted = isMuted
+        self.isMonitor = isMonitor
+        self.isDefault = isDefault
     }
 
     init(_ info: pa_source_info, defaultName: String?) {
         let name = info.name.map { String(cString: $0) } ?? "source #\(info.index)"
-        self.init(index: info.index, name: name,
-                  description: info.description.map { String(cString: $0) } ?? name,
-                  sampleRate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
-                  sampleFormat: pa_sample_format_to_string(info.sample_spec.format).map { String(cString: $0) } ?? "unknown",
-                  isMuted: info.mute != 0, isMonitor: info.monitor_of_sink != miccheck_pa_invalid_index,
-                  isDefault: name == defaultName)
+        self.init(
+            index: info.index, name: name,
+            description: info.description.map { String(cString: $0) } ?? name,
+            sampleRate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
+            sampleFormat: pa_sample_format_to_string(info.sample_spec.format).map { String(cString: $0) } ?? "unknown",
+            isMuted: info.mute != 0, isMonitor: info.monitor_of_sink != miccheck_pa_invalid_index,
+            isDefault: name == defaultName)
     }
 }

@@ -17,8 +17,8 @@ public final class SampleRing: @unchecked Sendable {
     // ordering. So no slot is ever accessed by both threads at once. Everything else is an `Atomic`.
     public let capacity: Int
     private let storage: UnsafeMutablePointer<Float>
-    private let head = Atomic<Int>(0)   // total samples read
-    private let tail = Atomic<Int>(0)   // total samples written
+    private let head = Atomic<Int>(0)  // total samples read
+    private let tail = Atomic<Int>(0)  // total samples written
     private let dropped = Atomic<Int>(0)
     private let droppedBlockCount = Atomic<Int>(0)
 

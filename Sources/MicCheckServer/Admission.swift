@@ -39,7 +39,8 @@ extension CallServer {
         do {
             return try await admit()
         } catch {
-            let (status, reason) = (error as? HTTPError).map { ($0.status.code, $0.body ?? $0.status.reasonPhrase) } ?? (400, "\(error)")
+            let (status, reason) =
+                (error as? HTTPError).map { ($0.status.code, $0.body ?? $0.status.reasonPhrase) } ?? (400, "\(error)")
             try? await outbound.close(WebSocketErrorCode(codeNumber: 4_000 + status), reason: ProtocolError.fit(reason))
             return nil
         }
@@ -62,14 +63,19 @@ extension CallServer {
         let host = request.head.authority ?? ""
         let own = ["http://\(host)", "https://\(host)"]
         guard own.contains(origin) || configuration.allowedOrigins.contains(origin) else {
-            throw HTTPError(.forbidden, message: "pages from \(origin) may not connect; start the server with --allow-origin \(origin)")
+            throw HTTPError(
+                .forbidden,
+                message: "pages from \(origin) may not connect; start the server with --allow-origin \(origin)")
         }
     }
 
     func vadSettings(_ request: Request) throws -> VADSession.Settings {
         do {
             // The token is the server's, not the session's.
-            return try VADSession.Settings(query: request.uri.queryParameters.filter { $0.key != "token" }.map { (String($0.key), String($0.value)) })
+            return try VADSession.Settings(
+                query: request.uri.queryParameters.filter { $0.key != "token" }.map {
+                    (String($0.key), String($0.value))
+                })
         } catch {
             throw HTTPError(.badRequest, message: error.reason)
         }

@@ -8,7 +8,9 @@ import Hummingbird
 struct HostCheck<Context: RequestContext>: RouterMiddleware {
     let allowed: Set<String>?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if let refusal = refusal(authority: request.head.authority ?? "") { throw refusal }
         return try await next(request, context)
     }
@@ -18,8 +20,11 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
         guard let allowed else { return nil }
         let host = Self.hostName(authority)
         guard !allowed.contains(host) else { return nil }
-        return HTTPError(.misdirectedRequest, message: host.isEmpty ? "a request must name its host (Host)"
-                            : "this server does not answer to \(host); start it with --allow-host \(host)")
+        return HTTPError(
+            .misdirectedRequest,
+            message: host.isEmpty
+                ? "a request must name its host (Host)"
+                : "this server does not answer to \(host); start it with --allow-host \(host)")
     }
 
     /// The host of an authority, lowercased, without its port (`[::1]` keeps its brackets).
@@ -39,7 +44,11 @@ extension CallServer {
         if wildcard, configuration.allowedHosts.isEmpty { return nil }
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
         for host in configuration.allowedHosts { hosts.insert(HostCheck<ServerRequestContext>.hostName(host)) }
-        if !wildcard { hosts.insert(configuration.host.contains(":") ? "[\(configuration.host.lowercased())]" : configuration.host.lowercased()) }
+        if !wildcard {
+            hosts.insert(
+                configuration.host.contains(":")
+                    ? "[\(configuration.host.lowercased())]" : configuration.host.lowercased())
+        }
         return hosts
     }
 }
@@ -49,7 +58,8 @@ extension CallServer {
 /// Content-Security-Policy), and a path with a NUL or another control character (`/app.js%00.html`, which
 /// the file system would cut short and the type map would call HTML) is refused.
 enum PagePolicy {
-    static let contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    static let contentSecurity =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "media-src 'self' blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
         + "form-action 'self'; object-src 'none'"
     static let noSniff = HTTPField.Name("X-Content-Type-Options")
@@ -57,7 +67,9 @@ enum PagePolicy {
 }
 
 struct PageHeaders<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let path = request.uri.path.removingPercentEncoding ?? "\u{0}"
         guard !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw HTTPError(.badRequest, message: "a path may not hold control characters")

@@ -37,9 +37,12 @@ public struct CallServer: Sendable {
         /// the invitation's. Nil: calls are open to anyone who can reach the server.
         public var tokens: JoinTokens?
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
-                    allowedHosts: [String] = [], limits: ConnectionLimits = ConnectionLimits(), admission: AdmissionLimits = AdmissionLimits(),
-                    model: VoiceActivityModel = .bundled, tokens: JoinTokens? = nil) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
+            allowedHosts: [String] = [], limits: ConnectionLimits = ConnectionLimits(),
+            admission: AdmissionLimits = AdmissionLimits(),
+            model: VoiceActivityModel = .bundled, tokens: JoinTokens? = nil
+        ) {
             self.admission = admission
             self.allowedHosts = allowedHosts
             self.host = host
@@ -56,8 +59,10 @@ public struct CallServer: Sendable {
     public let presence: any PresenceStore
     public let logger: Logger
 
-    public init(configuration: Configuration = Configuration(), presence: any PresenceStore = MemoryPresence(),
-                logger: Logger = Logger(label: "miccheck.serve")) {
+    public init(
+        configuration: Configuration = Configuration(), presence: any PresenceStore = MemoryPresence(),
+        logger: Logger = Logger(label: "miccheck.serve")
+    ) {
         self.configuration = configuration
         self.presence = presence
         self.logger = logger
@@ -73,39 +78,54 @@ public struct CallServer: Sendable {
         router.middlewares.add(HostCheck(allowed: allowedHosts))
         router.middlewares.add(PageHeaders())
         if let root = Self.webRoot?.path {
-            router.middlewares.add(FileMiddleware(root, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
-                                                  searchForIndexHtml: true, logger: logger))
+            router.middlewares.add(
+                FileMiddleware(
+                    root, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
+                    searchForIndexHtml: true, logger: logger))
         }
         let server = self
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/v1/calls/:id") { request, context in
             let id = try context.parameters.require("id")
-            guard CallServer.isValidCallID(id) else { throw HTTPError(.badRequest, message: "a call id is 1 to 64 letters, digits, '-' or '_'") }
+            guard CallServer.isValidCallID(id) else {
+                throw HTTPError(.badRequest, message: "a call id is 1 to 64 letters, digits, '-' or '_'")
+            }
             // Who is in an invitation-only call is for those invited.
             _ = try await server.invitation(request, call: id)
             let snapshot = await server.presence.snapshot(call: id)
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(string: snapshot.json.encoded + "\n")))
+            return Response(
+                status: .ok, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: snapshot.json.encoded + "\n")))
         }
         // A refusal before a WebSocket opens: on a plain GET, the HTTP status with the reason as JSON; on an
         // upgrade, which the WebSocket layer can only refuse with a bare 400, the WebSocket opens and closes
         // at once with 4000 + the status and the reason, which a page's script can read (Guides/Security.md).
-        router.ws("/v1/vad", shouldUpgrade: { request, _ in
-            if !Self.isUpgrade(request) { _ = try await server.admitStream(request) }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            guard let settings = await server.admitted(outbound, { try await server.admitStream(context.request) }) else { return }
-            try await server.runVAD(inbound, outbound, settings: settings, context: context)
-        })
-        router.ws("/v1/call", shouldUpgrade: { request, _ in
-            if !Self.isUpgrade(request) { _ = try await server.admitCall(request) }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            guard let (call, invitation) = await server.admitted(outbound, { try await server.admitCall(context.request) }) else { return }
-            try await server.runCall(inbound, outbound, call: call, invitation: invitation, context: context)
-        })
+        router.ws(
+            "/v1/vad",
+            shouldUpgrade: { request, _ in
+                if !Self.isUpgrade(request) { _ = try await server.admitStream(request) }
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                guard let settings = await server.admitted(outbound, { try await server.admitStream(context.request) })
+                else { return }
+                try await server.runVAD(inbound, outbound, settings: settings, context: context)
+            })
+        router.ws(
+            "/v1/call",
+            shouldUpgrade: { request, _ in
+                if !Self.isUpgrade(request) { _ = try await server.admitCall(request) }
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                guard
+                    let (call, invitation) = await server.admitted(
+                        outbound, { try await server.admitCall(context.request) })
+                else { return }
+                try await server.runCall(inbound, outbound, call: call, invitation: invitation, context: context)
+            })
         var services: [any Service] = []
         // Presence in a database has connections and leases to keep (MicCheckPresencePostgres).
         if let service = presence as? any Service { services.append(service) }
@@ -117,15 +137,20 @@ public struct CallServer: Sendable {
         // between requests closes after a minute.
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .seconds(60)),
-            ws: .init(maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5)))
+            ws: .init(
+                maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                closeTimeout: .seconds(5)))
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                                   configuration: channel),
-                               counts: counts)
+                GuardedChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: channel),
+                    counts: counts)
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "miccheck"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "miccheck"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -134,38 +159,51 @@ public struct CallServer: Sendable {
 
     /// Whether `id` can name a call: 1 to 64 letters, digits, `-` or `_`.
     public static func isValidCallID(_ id: String) -> Bool {
-        (1...64).contains(id.count) && id.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }
+        (1...64).contains(id.count)
+            && id.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_"
+            }
     }
 
     // MARK: - /v1/vad
 
-    func runVAD(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, settings: VADSession.Settings,
-                context: WebSocketRouterContext<ServerRequestContext>) async throws {
+    func runVAD(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, settings: VADSession.Settings,
+        context: WebSocketRouterContext<ServerRequestContext>
+    ) async throws {
         let limits = configuration.limits
-        var endpoint = VADEndpoint(session: try VADSession(settings: settings, model: configuration.model, limits: [
-            ("max_message_bytes", .int(limits.maxMessageBytes)),
-            ("idle_timeout_ms", .int(Int(limits.idleTimeout * 1000))),
-            ("max_audio_speed", .number(limits.maxAudioSpeed, decimals: 1)),
-        ]), maxAudioSpeed: limits.maxAudioSpeed)
+        var endpoint = VADEndpoint(
+            session: try VADSession(
+                settings: settings, model: configuration.model,
+                limits: [
+                    ("max_message_bytes", .int(limits.maxMessageBytes)),
+                    ("idle_timeout_ms", .int(Int(limits.idleTimeout * 1000))),
+                    ("max_audio_speed", .number(limits.maxAudioSpeed, decimals: 1)),
+                ]), maxAudioSpeed: limits.maxAudioSpeed)
         let channel = context.requestContext.channel
-        try await Connection.run(&endpoint, inbound: inbound, outbound: outbound, limits: limits, hangUp: { channel.close(promise: nil) })
+        try await Connection.run(
+            &endpoint, inbound: inbound, outbound: outbound, limits: limits, hangUp: { channel.close(promise: nil) })
     }
 
     // MARK: - /v1/call
 
-    func runCall(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, call: String, invitation: Invitation?,
-                 context: WebSocketRouterContext<ServerRequestContext>) async throws {
+    func runCall(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, call: String, invitation: Invitation?,
+        context: WebSocketRouterContext<ServerRequestContext>
+    ) async throws {
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
         let start = Connection.now()
         var endpoint = CallEndpoint(
             call: call,
-            channel: try CallChannel(id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
-                                     model: configuration.model, now: 0),
+            channel: try CallChannel(
+                id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
+                model: configuration.model, now: 0),
             presence: presence, start: start, maxAudioSpeed: configuration.limits.maxAudioSpeed)
         let events = await presence.subscribe(call: call, subscriber: id)
         let channel = context.requestContext.channel
-        try await Connection.run(&endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,
-                                 hangUp: { channel.close(promise: nil) })
+        try await Connection.run(
+            &endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,
+            hangUp: { channel.close(promise: nil) })
     }
 }
 
@@ -175,7 +213,8 @@ extension CallServer {
     public static func listenFailure(_ error: any Error, host: String) -> String? {
         guard let error = error as? IOError else { return nil }
         switch error.errnoCode {
-        case EADDRINUSE: return "the port is in use (another server?); choose another with --port, or --port 0 for any free one"
+        case EADDRINUSE:
+            return "the port is in use (another server?); choose another with --port, or --port 0 for any free one"
         case EADDRNOTAVAIL: return "\(host) is not an address of this machine"
         case EACCES: return "this user may not listen on ports below 1024; choose a higher --port"
         default: return nil

@@ -35,10 +35,13 @@ extension CallSession {
     public func view(factory: any CallViewFactory) -> any TerminalView {
         switch phase {
         case .lobby(let lobby):
-            factory.lobby(LobbyScreen(lobby: lobby, capabilities: call.capabilities, permissions: permissions, prompt: prompt,
-                                      showsSettingsSteps: showsSettingsSteps, microphoneName: microphoneName, time: time))
+            factory.lobby(
+                LobbyScreen(
+                    lobby: lobby, capabilities: call.capabilities, permissions: permissions, prompt: prompt,
+                    showsSettingsSteps: showsSettingsSteps, microphoneName: microphoneName, time: time))
         case .inCall(let active):
-            factory.callScreen(CallScreen(call: active, prompt: prompt, showsSettingsSteps: showsSettingsSteps, time: time))
+            factory.callScreen(
+                CallScreen(call: active, prompt: prompt, showsSettingsSteps: showsSettingsSteps, time: time))
         case .finished:
             Spacer(rows: 0)
         }

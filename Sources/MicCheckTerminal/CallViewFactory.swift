@@ -73,9 +73,11 @@ extension CallViewFactory {
                 right.height = min(right.height, join.height(forWidth: right.width))
                 join.draw(in: right, on: &canvas)
             } else {
-                VStack(spacing: 1, [FixedHeight(tile, rows: 5), VStack([check, toggles]), join]).draw(in: body, on: &canvas)
+                VStack(spacing: 1, [FixedHeight(tile, rows: 5), VStack([check, toggles]), join]).draw(
+                    in: body, on: &canvas)
             }
-            let keys = "Enter join · m/v/s toggle · " + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
+            let keys =
+                "Enter join · m/v/s toggle · " + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
         }
     }
@@ -94,7 +96,8 @@ extension CallViewFactory {
             rows.append(Text(MicrophoneCheck.silentWarning, style: TextStyle(color: .yellow, bold: true), wraps: true))
         }
         for warning in mic.shownWarnings {
-            rows.append(Text(warning.sentence(source: screen.microphoneName), style: TextStyle(color: .yellow), wraps: true))
+            rows.append(
+                Text(warning.sentence(source: screen.microphoneName), style: TextStyle(color: .yellow), wraps: true))
         }
         return VStack(rows)
     }
@@ -105,18 +108,23 @@ extension CallViewFactory {
         }
         // Left to right, wrapping to a new line when an item does not fit.
         func place(width: Int) -> [(x: Int, y: Int)] {
-            var x = 0, y = 0
+            var x = 0
+            var y = 0
             return items.map { item in
                 let w = Canvas.displayWidth(item.text)
-                if x > 0 && x + w > width { x = 0; y += 1 }
+                if x > 0 && x + w > width {
+                    x = 0
+                    y += 1
+                }
                 defer { x += w + 2 }
                 return (x, y)
             }
         }
         return Drawing(height: { width in (place(width: width).last?.y ?? 0) + 1 }) { rect, canvas in
             for (item, at) in zip(items, place(width: rect.width)) {
-                canvas.write(item.text, x: rect.x + at.x, y: rect.y + at.y,
-                             style: TextStyle(color: item.on ? .green : .red, bold: !item.on), clip: rect)
+                canvas.write(
+                    item.text, x: rect.x + at.x, y: rect.y + at.y,
+                    style: TextStyle(color: item.on ? .green : .red, bold: !item.on), clip: rect)
             }
         }
     }
@@ -125,7 +133,11 @@ extension CallViewFactory {
         // The button before the list, so that a short terminal cuts the list, not the button.
         var rows: [any TerminalView] = [Text(LobbyModel.aboutToJoin, wraps: true)]
         if let message = screen.lobby.participantsMessage { rows.append(Text(message, wraps: true)) }
-        rows += [Spacer(), Text("[ \(LobbyModel.joinTitle) ]  (Enter)", style: TextStyle(color: .cyan, bold: true), alignment: .center)]
+        rows += [
+            Spacer(),
+            Text(
+                "[ \(LobbyModel.joinTitle) ]  (Enter)", style: TextStyle(color: .cyan, bold: true), alignment: .center),
+        ]
         let others = screen.lobby.others
         if !others.isEmpty { rows += [Spacer(), participantsStrip(others)] }
         return Boxed(VStack(rows), title: "Join")
@@ -136,7 +148,8 @@ extension CallViewFactory {
             for (k, p) in participants.enumerated() where k < rect.height {
                 let mark = p.isSpeaking ? " \(canvas.glyphs.bullet) speaking" : ""
                 let line = p.initials.padding(to: 3) + p.name + mark
-                canvas.write(line, x: rect.x, y: rect.y + k, style: p.isSpeaking ? TextStyle(color: .green) : .plain, clip: rect)
+                canvas.write(
+                    line, x: rect.x, y: rect.y + k, style: p.isSpeaking ? TextStyle(color: .green) : .plain, clip: rect)
             }
         }
     }
@@ -146,14 +159,17 @@ extension CallViewFactory {
             let p = tile.participant
             let color: TerminalColor? = tile.showsSpeakingBorder ? .green : nil
             let title = p.isLocalUser && p.name != "You" ? "\(p.name) (you)" : p.name
-            canvas.box(rect, title: title, style: TextStyle(color: color, dim: !tile.showsSpeakingBorder), heavy: tile.showsSpeakingBorder)
+            canvas.box(
+                rect, title: title, style: TextStyle(color: color, dim: !tile.showsSpeakingBorder),
+                heavy: tile.showsSpeakingBorder)
             let inner = rect.inset(dx: 1, dy: 1)
             guard !inner.isEmpty else { return }
             let middle = inner.y + (inner.height - 1) / 2
             switch tile.content {
             case .video:
                 canvas.fill(inner, with: canvas.glyphs.videoShade, style: .faint)
-                Text("video", style: .strong, alignment: .center).draw(in: Rect(x: inner.x, y: middle, width: inner.width, height: 1), on: &canvas)
+                Text("video", style: .strong, alignment: .center).draw(
+                    in: Rect(x: inner.x, y: middle, width: inner.width, height: 1), on: &canvas)
             case .fallback(let initials, let image):
                 Text("( \(initials) )", style: .strong, alignment: .center)
                     .draw(in: Rect(x: inner.x, y: middle, width: inner.width, height: 1), on: &canvas)
@@ -163,26 +179,30 @@ extension CallViewFactory {
                 }
             }
             if inner.height >= 3 {
-                let status = tile.showsSpeakingBorder ? "speaking" : (p.hasVideo && p.isTrackPaused ? "video paused" : "")
+                let status =
+                    tile.showsSpeakingBorder ? "speaking" : (p.hasVideo && p.isTrackPaused ? "video paused" : "")
                 Text(status, style: TextStyle(color: color), alignment: .center)
                     .draw(in: Rect(x: inner.x, y: middle + 1, width: inner.width, height: 1), on: &canvas)
             }
             if p.audioLevel > 0, inner.height >= 4 {
-                Meter(value: p.audioLevel, label: "").draw(in: Rect(x: inner.x + 1, y: inner.maxY - 1, width: inner.width - 1, height: 1), on: &canvas)
+                Meter(value: p.audioLevel, label: "").draw(
+                    in: Rect(x: inner.x + 1, y: inner.maxY - 1, width: inner.width - 1, height: 1), on: &canvas)
             }
         }
     }
 
     public func mutedNotice(_ screen: CallScreen) -> any TerminalView {
-        Boxed(VStack([
-            Text(MutedIndicator.text, style: TextStyle(color: .yellow, bold: true), alignment: .center),
-            Text("m unmute · n don't show again in this call", style: .faint, alignment: .center),
-        ]), style: TextStyle(color: .yellow), heavy: true)
+        Boxed(
+            VStack([
+                Text(MutedIndicator.text, style: TextStyle(color: .yellow, bold: true), alignment: .center),
+                Text("m unmute · n don't show again in this call", style: .faint, alignment: .center),
+            ]), style: TextStyle(color: .yellow), heavy: true)
     }
 
     public func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView {
         var rows: [any TerminalView] = [Text(prompt.message, wraps: true), Spacer()]
-        rows.append(Text("[o] \(PermissionPrompt.openSettingsTitle)    [d] \(PermissionPrompt.dismissTitle)", style: .strong))
+        rows.append(
+            Text("[o] \(PermissionPrompt.openSettingsTitle)    [d] \(PermissionPrompt.dismissTitle)", style: .strong))
         if showsSettingsSteps {
             rows.append(Spacer())
             let steps = prompt.linuxSettingsSteps.enumerated().map { "\($0.offset + 1). \($0.element)" }
@@ -204,7 +224,9 @@ extension CallViewFactory {
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
             var area = Rect(x: rect.x + 1, y: rect.y + 2, width: rect.width - 2, height: rect.height - 3)
             let togglesHeight = toggles.height(forWidth: area.width)
-            toggles.draw(in: Rect(x: area.x, y: area.maxY - togglesHeight, width: area.width, height: togglesHeight), on: &canvas)
+            toggles.draw(
+                in: Rect(x: area.x, y: area.maxY - togglesHeight, width: area.width, height: togglesHeight), on: &canvas
+            )
             area.height -= togglesHeight + 1
             if let prompt {
                 let h = min(prompt.height(forWidth: area.width), max(0, area.height - 4))
@@ -217,8 +239,9 @@ extension CallViewFactory {
             let tileWidth = area.width / columns
             let tileHeight = min(9, max(3, area.height / max(1, rows)))
             for (k, tile) in tiles.enumerated() {
-                let r = Rect(x: area.x + (k % columns) * tileWidth, y: area.y + (k / columns) * tileHeight,
-                             width: tileWidth - 1, height: tileHeight)
+                let r = Rect(
+                    x: area.x + (k % columns) * tileWidth, y: area.y + (k / columns) * tileHeight,
+                    width: tileWidth - 1, height: tileHeight)
                 if r.maxY <= area.maxY { tile.draw(in: r, on: &canvas) }
             }
             if let notice {

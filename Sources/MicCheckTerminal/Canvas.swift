@@ -40,11 +40,13 @@ public struct Glyphs: Sendable, Hashable {
 
     public static let unicode = Glyphs(
         border: Border(horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘"),
-        heavyBorder: Border(horizontal: "━", vertical: "┃", topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛"),
+        heavyBorder: Border(
+            horizontal: "━", vertical: "┃", topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛"),
         meterFull: "█", meterEmpty: "░", videoShade: "▒", bullet: "●")
     public static let ascii = Glyphs(
         border: Border(horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+"),
-        heavyBorder: Border(horizontal: "=", vertical: "#", topLeft: "#", topRight: "#", bottomLeft: "#", bottomRight: "#"),
+        heavyBorder: Border(
+            horizontal: "=", vertical: "#", topLeft: "#", topRight: "#", bottomLeft: "#", bottomRight: "#"),
         meterFull: "#", meterEmpty: ".", videoShade: ":", bullet: "*")
 }
 
@@ -88,7 +90,8 @@ public struct Canvas: Sendable {
         self.width = max(0, width)
         self.height = max(0, height)
         self.glyphs = glyphs
-        cells = Array(repeating: Cell(character: " ", style: .plain, isContinuation: false), count: self.width * self.height)
+        cells = Array(
+            repeating: Cell(character: " ", style: .plain, isContinuation: false), count: self.width * self.height)
     }
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
@@ -110,7 +113,9 @@ public struct Canvas: Sendable {
             if column + cellsNeeded > right { break }
             if column >= max(0, area.x) {
                 cells[y * width + column] = Cell(character: shown, style: style, isContinuation: false)
-                if cellsNeeded == 2 { cells[y * width + column + 1] = Cell(character: " ", style: style, isContinuation: true) }
+                if cellsNeeded == 2 {
+                    cells[y * width + column + 1] = Cell(character: " ", style: style, isContinuation: true)
+                }
             }
             column += cellsNeeded
         }
@@ -136,7 +141,9 @@ public struct Canvas: Sendable {
         }
         if let title, rect.width > 4 {
             let room = Rect(x: rect.x + 1, y: rect.y, width: rect.width - 2, height: 1)
-            write(" " + title + " ", x: rect.x + 2, y: rect.y, style: TextStyle(color: style.color, bold: true), clip: room)
+            write(
+                " " + title + " ", x: rect.x + 2, y: rect.y, style: TextStyle(color: style.color, bold: true),
+                clip: room)
         }
     }
 
@@ -160,8 +167,8 @@ public struct Canvas: Sendable {
         if scalar.properties.isEmojiPresentation { return 2 }
         switch scalar.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x20000...0x3FFFD:
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x20000...0x3FFFD:
             return 2
         default:
             return 1

@@ -14,8 +14,10 @@ public struct LobbyScreen: Sendable {
     /// The time the models are read at.
     public var time: Double
 
-    public init(lobby: LobbyModel, capabilities: Set<OwnCapability>, permissions: Permissions, prompt: PermissionPrompt?,
-                showsSettingsSteps: Bool = false, microphoneName: String, time: Double) {
+    public init(
+        lobby: LobbyModel, capabilities: Set<OwnCapability>, permissions: Permissions, prompt: PermissionPrompt?,
+        showsSettingsSteps: Bool = false, microphoneName: String, time: Double
+    ) {
         self.lobby = lobby
         self.capabilities = capabilities
         self.permissions = permissions
@@ -52,12 +54,17 @@ public struct CallScreen: Sendable {
 
 /// Draws `view` on a canvas of the terminal's size. A terminal smaller than `minimumSize` gets one
 /// line asking for more room instead of a garbled screen.
-public func render(_ view: any TerminalView, width: Int, height: Int, glyphs: Glyphs = .unicode,
-                   minimumSize: (width: Int, height: Int) = (40, 14)) -> Canvas {
+public func render(
+    _ view: any TerminalView, width: Int, height: Int, glyphs: Glyphs = .unicode,
+    minimumSize: (width: Int, height: Int) = (40, 14)
+) -> Canvas {
     var canvas = Canvas(width: width, height: height, glyphs: glyphs)
     if width < minimumSize.width || height < minimumSize.height {
-        Text("Make the terminal at least \(minimumSize.width)×\(minimumSize.height) (it is \(width)×\(height)).", wraps: true)
-            .draw(in: canvas.bounds, on: &canvas)
+        Text(
+            "Make the terminal at least \(minimumSize.width)×\(minimumSize.height) (it is \(width)×\(height)).",
+            wraps: true
+        )
+        .draw(in: canvas.bounds, on: &canvas)
         return canvas
     }
     view.draw(in: canvas.bounds, on: &canvas)

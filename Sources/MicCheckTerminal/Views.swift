@@ -186,9 +186,11 @@ public struct Meter: TerminalView {
     public func draw(in rect: Rect, on canvas: inout Canvas) {
         let barWidth = max(0, rect.width - Canvas.displayWidth(label) - 1)
         let full = Int((value * Float(barWidth)).rounded())
-        canvas.write(String(repeating: canvas.glyphs.meterFull, count: full), x: rect.x, y: rect.y, style: style, clip: rect)
-        canvas.write(String(repeating: canvas.glyphs.meterEmpty, count: barWidth - full), x: rect.x + full, y: rect.y,
-                     style: .faint, clip: rect)
+        canvas.write(
+            String(repeating: canvas.glyphs.meterFull, count: full), x: rect.x, y: rect.y, style: style, clip: rect)
+        canvas.write(
+            String(repeating: canvas.glyphs.meterEmpty, count: barWidth - full), x: rect.x + full, y: rect.y,
+            style: .faint, clip: rect)
         canvas.write(label, x: rect.x + barWidth + 1, y: rect.y, clip: rect)
     }
 }

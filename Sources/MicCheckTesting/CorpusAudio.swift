@@ -36,7 +36,9 @@ public enum CorpusAudio {
             got = min(got, limit - consumed)
             consumed += got
             let made = input.withUnsafeBufferPointer { i in
-                output.withUnsafeMutableBufferPointer { resampler.process(UnsafeBufferPointer(rebasing: i[0..<got]), output: $0) }
+                output.withUnsafeMutableBufferPointer {
+                    resampler.process(UnsafeBufferPointer(rebasing: i[0..<got]), output: $0)
+                }
             }
             result += output[0..<made]
         }
@@ -54,7 +56,9 @@ public enum CorpusAudio {
         while start < samples.count {
             let end = min(samples.count, start + Resampler.maxInputBlock)
             let made = samples.withUnsafeBufferPointer { i in
-                output.withUnsafeMutableBufferPointer { resampler.process(UnsafeBufferPointer(rebasing: i[start..<end]), output: $0) }
+                output.withUnsafeMutableBufferPointer {
+                    resampler.process(UnsafeBufferPointer(rebasing: i[start..<end]), output: $0)
+                }
             }
             result += output[0..<made]
             start = end

@@ -34,7 +34,9 @@ public final class FakeAudioSource: AudioSource, Sendable {
     /// - Parameters:
     ///   - block: the most samples one read delivers (default: 10 ms).
     ///   - monitorSource: set to play an output's monitor (`AnalysisEvent.wrongSource`).
-    public init(sampleRate: Int, steps: [Step], block: Int? = nil, label: String = "a fake source", monitorSource: String? = nil) {
+    public init(
+        sampleRate: Int, steps: [Step], block: Int? = nil, label: String = "a fake source", monitorSource: String? = nil
+    ) {
         state = Mutex(State(steps: steps, rate: sampleRate))
         self.block = block ?? max(1, sampleRate / 100)
         self.label = label
@@ -49,7 +51,9 @@ public final class FakeAudioSource: AudioSource, Sendable {
     public var droppedSamples: Int { state.withLock { $0.dropped } }
     public func stop() { state.withLock { $0.stopped = true } }
 
-    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead {
+    public func read(
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+    ) throws(AudioSourceError) -> AudioRead {
         let result: Result<AudioRead, AudioSourceError> = state.withLock { s in
             if s.stopped { return .success(.stopped) }
             guard let step = s.steps.first else { return .success(.ended) }
@@ -59,7 +63,10 @@ public final class FakeAudioSource: AudioSource, Sendable {
                 for i in 0..<n { buffer[i] = samples[s.offset + i] }
                 s.offset += n
                 s.now += Double(n) / Double(s.rate)
-                if s.offset == samples.count { s.steps.removeFirst(); s.offset = 0 }
+                if s.offset == samples.count {
+                    s.steps.removeFirst()
+                    s.offset = 0
+                }
                 return .success(n > 0 ? .samples(n) : .idle)
             case .quiet(let count):
                 s.now += timeout
@@ -83,7 +90,9 @@ public final class FakeAudioSource: AudioSource, Sendable {
 /// Runs a whole live session over a ``FakeAudioSource`` on the calling thread: what an app's consumer
 /// would see, in order, with the source's clock.
 public enum LiveHarness {
-    public static func run(_ source: FakeAudioSource, configuration: LiveAnalysis.Configuration = .init())
+    public static func run(
+        _ source: FakeAudioSource, configuration: LiveAnalysis.Configuration = .init()
+    )
         -> (records: [LiveRecord], ending: LiveEnding)
     {
         let session = LiveAnalysis(source: source, configuration: configuration, clock: source.clock)

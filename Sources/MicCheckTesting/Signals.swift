@@ -17,10 +17,14 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// Test signals with known levels.
 public enum Signals {
     /// A sine of `frequency` Hz whose RMS level is `rmsDB` dBFS.
-    public static func sine(frequency: Double, rmsDB: Double, seconds: Double, sampleRate: Int, phase: Double = 0) -> [Float] {
+    public static func sine(
+        frequency: Double, rmsDB: Double, seconds: Double, sampleRate: Int, phase: Double = 0
+    ) -> [Float] {
         let amplitude = Decibels.amplitude(rmsDB) * 2.0.squareRoot()
         let n = Int(seconds * Double(sampleRate))
-        return (0..<n).map { Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / Double(sampleRate) + phase)) }
+        return (0..<n).map {
+            Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / Double(sampleRate) + phase))
+        }
     }
 
     /// Gaussian white noise whose RMS level is `rmsDB` dBFS.
@@ -48,9 +52,12 @@ public enum Signals {
         var b = [Double](repeating: 0, count: 7)
         let out = white.map { w -> Double in
             let w = Double(w)
-            b[0] = 0.99886 * b[0] + w * 0.0555179; b[1] = 0.99332 * b[1] + w * 0.0750759
-            b[2] = 0.96900 * b[2] + w * 0.1538520; b[3] = 0.86650 * b[3] + w * 0.3104856
-            b[4] = 0.55000 * b[4] + w * 0.5329522; b[5] = -0.7616 * b[5] - w * 0.0168980
+            b[0] = 0.99886 * b[0] + w * 0.0555179
+            b[1] = 0.99332 * b[1] + w * 0.0750759
+            b[2] = 0.96900 * b[2] + w * 0.1538520
+            b[3] = 0.86650 * b[3] + w * 0.3104856
+            b[4] = 0.55000 * b[4] + w * 0.5329522
+            b[5] = -0.7616 * b[5] - w * 0.0168980
             let p = b[0] + b[1] + b[2] + b[3] + b[4] + b[5] + b[6] + w * 0.5362
             b[6] = w * 0.115926
             return p
@@ -75,8 +82,10 @@ public enum Signals {
     /// A crude voiced "vowel": a glottal pulse train at `pitch` Hz (gliding by `glide` octaves)
     /// through three formant resonators, in syllables of 180 ms with 70 ms gaps, at `rmsDB`. With
     /// several `vowels` (formant frequencies), each syllable takes the next.
-    public static func syllables(pitch: Double = 140, glide: Double = 0.3, vowels: [[Double]] = [vowelFormants[0]],
-                                 rmsDB: Double, seconds: Double, sampleRate: Int) -> [Float] {
+    public static func syllables(
+        pitch: Double = 140, glide: Double = 0.3, vowels: [[Double]] = [vowelFormants[0]],
+        rmsDB: Double, seconds: Double, sampleRate: Int
+    ) -> [Float] {
         let n = Int(seconds * Double(sampleRate))
         var out = [Double](repeating: 0, count: n)
         var phase = 0.0
@@ -90,7 +99,10 @@ public enum Signals {
             let f0 = pitch * pow(2, glide * sin(2 * Double.pi * 0.7 * t))
             phase += f0 / Double(sampleRate)
             var x = 0.0
-            if phase >= 1 { phase -= 1; x = 1 }
+            if phase >= 1 {
+                phase -= 1
+                x = 1
+            }
             out[i] = resonate(x, formants: vowel, state: &state, sampleRate: sampleRate) * env
         }
         return scaled(out, toRMSDB: rmsDB)
@@ -98,8 +110,10 @@ public enum Signals {
 
     /// A held vowel (formants of /a/) sung at `pitch` Hz with a vibrato of `vibrato` semitones at 6 Hz,
     /// like a held note or an animal's bleat: voiced, with a moving pitch, but a steady spectral shape.
-    public static func heldVowel(pitch: Double = 250, vibrato: Double = 0.5, rmsDB: Double, seconds: Double,
-                                 sampleRate: Int) -> [Float] {
+    public static func heldVowel(
+        pitch: Double = 250, vibrato: Double = 0.5, rmsDB: Double, seconds: Double,
+        sampleRate: Int
+    ) -> [Float] {
         let n = Int(seconds * Double(sampleRate))
         var out = [Double](repeating: 0, count: n)
         var phase = 0.0
@@ -108,7 +122,10 @@ public enum Signals {
             let t = Double(i) / Double(sampleRate)
             phase += pitch * pow(2, vibrato / 12 * sin(2 * Double.pi * 6 * t)) / Double(sampleRate)
             var x = 0.0
-            if phase >= 1 { phase -= 1; x = 1 }
+            if phase >= 1 {
+                phase -= 1
+                x = 1
+            }
             out[i] = resonate(x, formants: vowelFormants[0], state: &state, sampleRate: sampleRate)
         }
         return scaled(out, toRMSDB: rmsDB)
@@ -117,14 +134,17 @@ public enum Signals {
     /// Applause: `clapsPerSecond` claps at random times, each a 5–25 ms burst of white noise dying away
     /// through a two-pole resonance at 700–3,000 Hz, with loudness varying by about ±5 dB; at `rmsDB`.
     /// Broadband and busy, so it masks a voice more than steady noise of the same level does.
-    public static func applause(clapsPerSecond: Double = 40, rmsDB: Double, seconds: Double, sampleRate: Int,
-                                seed: UInt64 = 3) -> [Float] {
+    public static func applause(
+        clapsPerSecond: Double = 40, rmsDB: Double, seconds: Double, sampleRate: Int,
+        seed: UInt64 = 3
+    ) -> [Float] {
         var g = SeededGenerator(seed: seed)
         func uniform() -> Double { Double(g.next() >> 11) / Double(1 << 53) }
         let n = Int(seconds * Double(sampleRate))
         var out = [Double](repeating: 0, count: n)
         let rate = Double(sampleRate)
-        let r = exp(-Double.pi * 1_500 / rate), a2 = -r * r   // every clap's resonance is 1,500 Hz wide
+        let r = exp(-Double.pi * 1_500 / rate)
+        let a2 = -r * r  // every clap's resonance is 1,500 Hz wide
         var t = 0.0
         while true {
             t += -log(max(Double.leastNonzeroMagnitude, uniform())) / max(clapsPerSecond, 0.1)
@@ -158,7 +178,8 @@ public enum Signals {
     /// The bundled voice at 16 kHz (empty, and every test using it failing, if the resource is missing).
     private static let voiceClip: [Float] = {
         guard let url = Bundle.module.url(forResource: "voice", withExtension: "wav"),
-              let x = try? CorpusAudio.readMono(path: url.path, sampleRate: 16_000) else { return [] }
+            let x = try? CorpusAudio.readMono(path: url.path, sampleRate: 16_000)
+        else { return [] }
         return x
     }()
 
@@ -170,7 +191,9 @@ public enum Signals {
         var i = 0
         while i < x.count {
             let end = min(x.count, i + Resampler.maxInputBlock)
-            let n = x[i..<end].withUnsafeBufferPointer { p in buf.withUnsafeMutableBufferPointer { r.process(p, output: $0) } }
+            let n = x[i..<end].withUnsafeBufferPointer { p in
+                buf.withUnsafeMutableBufferPointer { r.process(p, output: $0) }
+            }
             out += buf[0..<n]
             i = end
         }
@@ -189,11 +212,14 @@ public enum Signals {
 
     /// One sample of a glottal pulse train through three two-pole formant resonators (bandwidths 110,
     /// 120 and 160 Hz) at `formants`, summed.
-    private static func resonate(_ x: Double, formants: [Double], state: inout [(Double, Double)], sampleRate: Int) -> Double {
+    private static func resonate(
+        _ x: Double, formants: [Double], state: inout [(Double, Double)], sampleRate: Int
+    ) -> Double {
         var y = 0.0
         for k in 0..<3 {
             let r = exp(-Double.pi * formantBandwidths[k] / Double(sampleRate))
-            let a1 = 2 * r * cos(2 * Double.pi * formants[k] / Double(sampleRate)), a2 = -r * r
+            let a1 = 2 * r * cos(2 * Double.pi * formants[k] / Double(sampleRate))
+            let a2 = -r * r
             let v = x + a1 * state[k].0 + a2 * state[k].1
             state[k] = (v, state[k].0)
             y += v

@@ -5,8 +5,10 @@ public enum WAVWriter {
     /// A complete WAV file of `channels` interleaved channels.
     /// - Parameters:
     ///   - formatTag: 1 (PCM), 3 (float) or 0xFFFE (extensible, with `subformat` inside).
-    public static func file(interleaved samples: [Float], sampleRate: Int, channels: Int, encoding: SampleEncoding,
-                            extensible: Bool = false, extraChunk: Bool = false, dataSizeOverride: UInt32? = nil) -> [UInt8] {
+    public static func file(
+        interleaved samples: [Float], sampleRate: Int, channels: Int, encoding: SampleEncoding,
+        extensible: Bool = false, extraChunk: Bool = false, dataSizeOverride: UInt32? = nil
+    ) -> [UInt8] {
         let bps = encoding.bytesPerSample
         var data: [UInt8] = []
         data.reserveCapacity(samples.count * bps)
@@ -18,7 +20,10 @@ public enum WAVWriter {
         fmt += u16(UInt16(channels * bps)) + u16(UInt16(bps * 8))
         if extensible {
             fmt += u16(22) + u16(UInt16(bps * 8)) + u32(0)
-            fmt += u16(isFloat ? 3 : 1) + [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+            fmt +=
+                u16(isFloat ? 3 : 1) + [
+                    0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71,
+                ]
         }
         var body: [UInt8] = Array("WAVE".utf8)
         body += Array("fmt ".utf8) + u32(UInt32(fmt.count)) + fmt
@@ -31,8 +36,10 @@ public enum WAVWriter {
     }
 
     /// A header with a chosen format tag and fields, and `dataBytes` zero bytes of data.
-    public static func header(formatTag: UInt16, channels: UInt16, sampleRate: UInt32, bitsPerSample: UInt16,
-                              blockAlign: UInt16? = nil, dataBytes: Int = 64) -> [UInt8] {
+    public static func header(
+        formatTag: UInt16, channels: UInt16, sampleRate: UInt32, bitsPerSample: UInt16,
+        blockAlign: UInt16? = nil, dataBytes: Int = 64
+    ) -> [UInt8] {
         let align = blockAlign ?? UInt16(max(1, Int(channels) * Int(bitsPerSample) / 8))
         var fmt: [UInt8] = u16(formatTag) + u16(channels) + u32(sampleRate) + u32(sampleRate &* UInt32(align))
         fmt += u16(align) + u16(bitsPerSample)

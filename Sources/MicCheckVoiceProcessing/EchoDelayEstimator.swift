@@ -73,8 +73,10 @@ public struct EchoDelayEstimator: Sendable {
     /// Adds one pair of frames: the far end as handed to the canceller and the near end as captured
     /// (before processing), of any equal length.
     public mutating func add(far: UnsafeBufferPointer<Float>, near: UnsafeBufferPointer<Float>) {
-        let farSquare = Self.meanSquare(far), nearSquare = Self.meanSquare(near)
-        let farLevel = Self.log10(farSquare), nearLevel = Self.log10(nearSquare)
+        let farSquare = Self.meanSquare(far)
+        let nearSquare = Self.meanSquare(near)
+        let farLevel = Self.log10(farSquare)
+        let nearLevel = Self.log10(nearSquare)
         let fm = (farMean ?? farLevel) + Self.meanFollow * (farLevel - (farMean ?? farLevel))
         let nm = (nearMean ?? nearLevel) + Self.meanFollow * (nearLevel - (nearMean ?? nearLevel))
         (farMean, nearMean) = (fm, nm)
@@ -102,7 +104,9 @@ public struct EchoDelayEstimator: Sendable {
         (bestLag, bestCorrelation) = (best, bestScore)
         // Over a second or two, a chance likeness between two voices at one of 50 lags can reach 0.6:
         // ask for more while the evidence is short.
-        let required = evidence < Self.laterEvidence ? Self.earlyCorrelation
+        let required =
+            evidence < Self.laterEvidence
+            ? Self.earlyCorrelation
             : evidence < Self.settledEvidence ? Self.laterCorrelation : Self.minimumCorrelation
         guard evidence >= Self.minimumEvidence, best >= 0, bestScore >= required else {
             candidateFrames = 0

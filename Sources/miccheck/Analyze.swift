@@ -11,7 +11,10 @@ extension SpeechDetectorKind: ExpressibleByArgument {}
 
 /// Options that shape speech detection, shared by the commands that detect speech.
 struct SpeechOptions: ParsableArguments {
-    @Option(help: "Speech detector: vad (MicCheck's detector) or level (the call-SDK rule: a level above -50 dBFS among the last three).")
+    @Option(
+        help:
+            "Speech detector: vad (MicCheck's detector) or level (the call-SDK rule: a level above -50 dBFS among the last three)."
+    )
     var detector: SpeechDetectorKind = .vad
 
     @Option(help: "Seconds below the end threshold before speech ends (default: 0.3).")
@@ -20,30 +23,50 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Seconds of audio before a speech start that belong to the utterance (reported as audio_start).")
     var prefixPadding: Double = SpeechEventDetector.Configuration.default.prefixPadding
 
-    @Option(help: "Speech probability (0-1) at or above which speech may start (default: 0.8, as with listen --voice-processing).")
+    @Option(
+        help:
+            "Speech probability (0-1) at or above which speech may start (default: 0.8, as with listen --voice-processing)."
+    )
     var startThreshold: Float?
 
-    @Option(help: "Speech probability (0-1) below which speech may end (default: 0.7, or the start threshold if that is lower).")
+    @Option(
+        help:
+            "Speech probability (0-1) below which speech may end (default: 0.7, or the start threshold if that is lower)."
+    )
     var endThreshold: Float?
 
-    @Option(help: "Seconds the probability must stay above the start threshold before speech starts (default: 0.01, one frame; 0.1 with listen --voice-processing).")
+    @Option(
+        help:
+            "Seconds the probability must stay above the start threshold before speech starts (default: 0.01, one frame; 0.1 with listen --voice-processing)."
+    )
     var minSpeech: Double?
 
-    @Option(help: "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing).")
+    @Option(
+        help:
+            "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing)."
+    )
     var minSpeechLevel: Float?
 
-    @Option(help: "Speech probability (0-1) at or above which a frame is speech (each frame's \"speech\"; events have their own thresholds).")
+    @Option(
+        help:
+            "Speech probability (0-1) at or above which a frame is speech (each frame's \"speech\"; events have their own thresholds)."
+    )
     var frameThreshold: Float = SpeechFrameDecision.Configuration.default.threshold
 
     @Option(help: "Seconds a frame at or above --frame-threshold keeps the frames after it speech.")
     var frameHold: Double = SpeechFrameDecision.Configuration.default.hold
 
-    @Flag(inversion: .prefixedNo,
-          help: "Hold frames of a steady background (a fan, a machine, a hum: nothing standing out of it for 0.4 s) below speech, however long it lasts.")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Hold frames of a steady background (a fan, a machine, a hum: nothing standing out of it for 0.4 s) below speech, however long it lasts."
+    )
     var backgroundGate = true
 
     func validate() throws {
-        guard (0...1).contains(startThreshold ?? 0), (0...1).contains(endThreshold ?? 0), (0...1).contains(frameThreshold) else {
+        guard (0...1).contains(startThreshold ?? 0), (0...1).contains(endThreshold ?? 0),
+            (0...1).contains(frameThreshold)
+        else {
             throw ValidationError("--start-threshold, --end-threshold and --frame-threshold must be between 0 and 1.")
         }
         if let minSpeechLevel, !(minSpeechLevel.isFinite && (-160...0).contains(minSpeechLevel)) {
@@ -51,14 +74,19 @@ struct SpeechOptions: ParsableArguments {
         }
         // Against the lower of the modes' default starts when --start-threshold is not given (0.8 in both
         // today), so that an end threshold accepted here is below the start in every mode.
-        let defaultStart = min(SpeechEventDetector.Configuration.default.startThreshold,
-                               SpeechEventDetector.Configuration.afterEchoCancellation.startThreshold)
+        let defaultStart = min(
+            SpeechEventDetector.Configuration.default.startThreshold,
+            SpeechEventDetector.Configuration.afterEchoCancellation.startThreshold)
         guard (endThreshold ?? 0) <= startThreshold ?? defaultStart else {
             throw ValidationError("--end-threshold must not be above --start-threshold.")
         }
-        for (name, v) in [("--hangover", hangover ?? 0), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0),
-                          ("--frame-hold", frameHold)] {
-            guard v.isFinite, (0...60).contains(v) else { throw ValidationError("\(name) must be between 0 and 60 seconds.") }
+        for (name, v) in [
+            ("--hangover", hangover ?? 0), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0),
+            ("--frame-hold", frameHold),
+        ] {
+            guard v.isFinite, (0...60).contains(v) else {
+                throw ValidationError("\(name) must be between 0 and 60 seconds.")
+            }
         }
     }
 
@@ -70,11 +98,12 @@ struct SpeechOptions: ParsableArguments {
         let start = startThreshold ?? base.startThreshold
         return AnalysisConfiguration(
             detector: detector,
-            speech: SpeechEventDetector.Configuration(startThreshold: start, endThreshold: endThreshold ?? min(base.endThreshold, start),
-                                                      minimumSpeech: minSpeech ?? base.minimumSpeech,
-                                                      hangover: hangover ?? base.hangover,
-                                                      prefixPadding: prefixPadding,
-                                                      minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB),
+            speech: SpeechEventDetector.Configuration(
+                startThreshold: start, endThreshold: endThreshold ?? min(base.endThreshold, start),
+                minimumSpeech: minSpeech ?? base.minimumSpeech,
+                hangover: hangover ?? base.hangover,
+                prefixPadding: prefixPadding,
+                minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB),
             frame: SpeechFrameDecision.Configuration(threshold: frameThreshold, hold: frameHold),
             background: backgroundGate ? SteadyBackgroundGate.Configuration.default : .off)
     }
@@ -108,13 +137,18 @@ struct Analyze: ParsableCommand {
     @Option(help: "Output format: text, jsonl or json.")
     var format: OutputFormat = .text
 
-    @Option(help: "Write an SVG plot (level, speech probability, speech, events). With several files, each file's name is added to it.")
+    @Option(
+        help:
+            "Write an SVG plot (level, speech probability, speech, events). With several files, each file's name is added to it."
+    )
     var plot: String?
 
     @OptionGroup var speech: SpeechOptions
 
-    @Option(help: ArgumentHelp("A voice model file written by training/train_vad.py, instead of the bundled one (for evaluating retrained models).",
-                               valueName: "model.json"))
+    @Option(
+        help: ArgumentHelp(
+            "A voice model file written by training/train_vad.py, instead of the bundled one (for evaluating retrained models).",
+            valueName: "model.json"))
     var model: String?
 
     func validate() throws {
@@ -128,13 +162,18 @@ struct Analyze: ParsableCommand {
         if let model { voiceModel = try loadModel(model) }
         let out = OutputWriter()
         var statuses = Set<Int32>()
-        let inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] = sample
+        let inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] =
+            sample
             ? [(BundledSample.name, { openSample() })]
-            : files.map { path in (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } }) }
+            : files.map { path in
+                (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } })
+            }
         let plots = try plotPaths(for: inputs.map(\.name))
         for (k, input) in inputs.enumerated() {
             let result = input.open().flatMap { source in
-                analyse(source, name: input.name, position: (k + 1, inputs.count), plotPath: plots[k], model: voiceModel, out: out)
+                analyse(
+                    source, name: input.name, position: (k + 1, inputs.count), plotPath: plots[k], model: voiceModel,
+                    out: out)
             }
             if case .failure(let f) = result {
                 out.flush()
@@ -144,7 +183,9 @@ struct Analyze: ParsableCommand {
         }
         try out.finish()
         // The most telling status when several files failed: a missing input, then bad audio, then the rest.
-        if let status = [ExitStatus.noInput, ExitStatus.dataError, ExitStatus.runtimeFailure].first(where: statuses.contains) {
+        if let status = [ExitStatus.noInput, ExitStatus.dataError, ExitStatus.runtimeFailure].first(
+            where: statuses.contains)
+        {
             throw ExitCode(status)
         }
     }
@@ -157,7 +198,10 @@ struct Analyze: ParsableCommand {
             throw CommandFailure(message: "miccheck: \(path): \(error).", status: ExitStatus.dataError)
         }
         guard VoiceFeatureExtractor.supports(featureCount: voiceModel.featureCount) else {
-            throw CommandFailure(message: "miccheck: \(path): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).", status: ExitStatus.dataError)
+            throw CommandFailure(
+                message:
+                    "miccheck: \(path): the model reads \(voiceModel.featureCount) features; this miccheck computes \(VoiceFeatureExtractor.count) (models may read all of them or the first \(VoiceFeatureExtractor.coreCount)).",
+                status: ExitStatus.dataError)
         }
         return voiceModel
     }
@@ -168,21 +212,29 @@ struct Analyze: ParsableCommand {
         let plots = names.map { name in plot.map { names.count == 1 ? $0 : plotName($0, for: name) } }
         for case let path? in plots {
             if let why = outputProblem(path) {
-                throw CommandFailure(message: "miccheck: \(path): the plot cannot be written (\(why)).", status: ExitStatus.runtimeFailure)
+                throw CommandFailure(
+                    message: "miccheck: \(path): the plot cannot be written (\(why)).",
+                    status: ExitStatus.runtimeFailure)
             }
         }
         return plots
     }
 
-    private func analyse(_ source: WAVFileSource, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,
-                         out: OutputWriter) -> Result<Void, InputFailure> {
+    private func analyse(
+        _ source: WAVFileSource, name: String, position: (Int, Int), plotPath: String?, model: VoiceActivityModel,
+        out: OutputWriter
+    ) -> Result<Void, InputFailure> {
         let rate = source.format.sampleRate
         var summary = AnalysisSummary()
         var events: [AnalysisEvent] = []
         var plotter = plotPath.map { _ in PlotCollector() }
-        let progress = stderrIsTerminal ? ProgressLine(name: name, position: position, total: source.declaredFrameCount, rate: rate) : nil
+        let progress =
+            stderrIsTerminal
+            ? ProgressLine(name: name, position: position, total: source.declaredFrameCount, rate: rate) : nil
         if format == .text {
-            out.line("\(name): \(source.format), \(source.declaredFrameCount.map { formatSeconds(Double($0) / Double(rate)) } ?? "length unknown")")
+            out.line(
+                "\(name): \(source.format), \(source.declaredFrameCount.map { formatSeconds(Double($0) / Double(rate)) } ?? "length unknown")"
+            )
         }
         let session = LiveAnalysis(source: source, configuration: .init(analysis: speech.configuration, model: model))
         let ending = session.run { live in
@@ -222,7 +274,10 @@ struct Analyze: ParsableCommand {
         if let plotPath, let plotter {
             let svg = plotter.svg(title: name)
             if let why = writeReplacing(plotPath, Data(svg.utf8)) {
-                return .failure(InputFailure(file: plotPath, message: "the plot cannot be written (\(why))", status: ExitStatus.runtimeFailure))
+                return .failure(
+                    InputFailure(
+                        file: plotPath, message: "the plot cannot be written (\(why))",
+                        status: ExitStatus.runtimeFailure))
             }
             if format == .text { out.line("  plot written to \(plotPath)") }
         }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import MicCheck
+
 #if canImport(MicCheckPulse)
-import MicCheckPulse
+    import MicCheckPulse
 #endif
 
 enum DevicesFormat: String, ExpressibleByArgument, CaseIterable {
@@ -26,40 +27,53 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         #if canImport(MicCheckPulse)
-        let out = OutputWriter()
-        do {
-            let connection = try PulseConnection(server: server)
-            defer { connection.close() }
-            recoverAbandonedDucking(server: server, connection: connection)
-            let info = try connection.serverDefaults()
-            let sources = try connection.sources(given: info)
-            switch format {
-            case .text:
-                out.line("\(info.serverName) \(info.serverVersion): \(sources.count) source\(sources.count == 1 ? "" : "s")")
-                let width = sources.map(\.name.count).max() ?? 0
-                for s in sources {
-                    var flags: [String] = []
-                    if s.isMonitor { flags.append("monitor of an output") }
-                    if s.isMuted { flags.append("muted") }
-                    out.line("\(s.isDefault ? "*" : " ") \(s.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
-                             + "\(s.description) — \(s.sampleRate) Hz, \(s.channels) ch, \(s.sampleFormat)"
-                             + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
+            let out = OutputWriter()
+            do {
+                let connection = try PulseConnection(server: server)
+                defer { connection.close() }
+                recoverAbandonedDucking(server: server, connection: connection)
+                let info = try connection.serverDefaults()
+                let sources = try connection.sources(given: info)
+                switch format {
+                case .text:
+                    out.line(
+                        "\(info.serverName) \(info.serverVersion): \(sources.count) source\(sources.count == 1 ? "" : "s")"
+                    )
+                    let width = sources.map(\.name.count).max() ?? 0
+                    for s in sources {
+                        var flags: [String] = []
+                        if s.isMonitor { flags.append("monitor of an output") }
+                        if s.isMuted { flags.append("muted") }
+                        out.line(
+                            "\(s.isDefault ? "*" : " ") \(s.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                                + "\(s.description) — \(s.sampleRate) Hz, \(s.channels) ch, \(s.sampleFormat)"
+                                + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
+                    }
+                case .json:
+                    let items: [JSONValue] = sources.map { s in
+                        .object([
+                            ("name", .string(s.name)), ("description", .string(s.description)),
+                            ("default", .bool(s.isDefault)),
+                            ("sample_rate", .int(s.sampleRate)), ("channels", .int(s.channels)),
+                            ("format", .string(s.sampleFormat)),
+                            ("muted", .bool(s.isMuted)), ("monitor", .bool(s.isMonitor)),
+                        ])
+                    }
+                    out.line(
+                        JSONLines.object([
+                            ("server", .string(info.serverName)), ("version", .string(info.serverVersion)),
+                            ("default_source", info.defaultSource.map { .string($0) } ?? .null),
+                            ("sources", .array(items)),
+                        ]))
                 }
-            case .json:
-                let items: [JSONValue] = sources.map { s in
-                    .object([("name", .string(s.name)), ("description", .string(s.description)), ("default", .bool(s.isDefault)),
-                             ("sample_rate", .int(s.sampleRate)), ("channels", .int(s.channels)), ("format", .string(s.sampleFormat)),
-                             ("muted", .bool(s.isMuted)), ("monitor", .bool(s.isMonitor))])
-                }
-                out.line(JSONLines.object([("server", .string(info.serverName)), ("version", .string(info.serverVersion)),
-                                           ("default_source", info.defaultSource.map { .string($0) } ?? .null), ("sources", .array(items))]))
+            } catch {
+                throw pulseFailure(error)
             }
-        } catch {
-            throw pulseFailure(error)
-        }
-        try out.finish()
+            try out.finish()
         #else
-        throw CommandFailure(message: "miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.", status: ExitStatus.unavailable)
+            throw CommandFailure(
+                message: "miccheck: listing devices needs PulseAudio, which this build of miccheck does not include.",
+                status: ExitStatus.unavailable)
         #endif
     }
 }

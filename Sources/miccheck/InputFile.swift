@@ -27,7 +27,8 @@ struct InputFailure: Error {
 func openWAV(_ path: String) -> Result<WAVReader, InputFailure> {
     if let missing = missingOrDirectory(path, what: "an audio file") { return .failure(missing) }
     guard FileManager.default.isReadableFile(atPath: path) else {
-        return .failure(InputFailure(file: path, message: "cannot be read (permission denied)", status: ExitStatus.noInput))
+        return .failure(
+            InputFailure(file: path, message: "cannot be read (permission denied)", status: ExitStatus.noInput))
     }
     do {
         return .success(try WAVReader(path: path))
@@ -51,7 +52,8 @@ var stderrIsTerminal: Bool { isatty(2) == 1 }
 
 /// The bundled sample, read as fast as possible.
 func openSample() -> Result<WAVFileSource, InputFailure> {
-    Result { () throws(AudioSourceError) in try BundledSample.source(pacing: .asFastAsPossible) }.mapError(InputFailure.init)
+    Result { () throws(AudioSourceError) in try BundledSample.source(pacing: .asFastAsPossible) }.mapError(
+        InputFailure.init)
 }
 
 /// What is at `path`, in words, when it is not a regular file ("a directory", "a FIFO", "a character device"),
@@ -91,18 +93,23 @@ func readSmallFile(_ path: String, limit: Int, what: String) -> Result<Data, Inp
     if let missing = missingOrDirectory(path, what: what) { return .failure(missing) }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-        return .failure(InputFailure(file: path, message: "cannot be read (\(systemReason(errno)))", status: ExitStatus.noInput))
+        return .failure(
+            InputFailure(file: path, message: "cannot be read (\(systemReason(errno)))", status: ExitStatus.noInput))
     }
     let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     var data = Data()
     do {
         while data.count <= limit, let chunk = try handle.read(upToCount: 65_536), !chunk.isEmpty { data.append(chunk) }
     } catch {
-        return .failure(InputFailure(file: path, message: "cannot be read (\(error.localizedDescription))", status: ExitStatus.noInput))
+        return .failure(
+            InputFailure(
+                file: path, message: "cannot be read (\(error.localizedDescription))", status: ExitStatus.noInput))
     }
     guard data.count <= limit else {
-        return .failure(InputFailure(file: path, message: "is larger than \(limit / 1_048_576) MiB, too large for \(what)",
-                                     status: ExitStatus.dataError))
+        return .failure(
+            InputFailure(
+                file: path, message: "is larger than \(limit / 1_048_576) MiB, too large for \(what)",
+                status: ExitStatus.dataError))
     }
     return .success(data)
 }
@@ -160,5 +167,6 @@ func missingOrDirectory(_ path: String, what: String) -> InputFailure? {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         return InputFailure(file: path, message: "no such file", status: ExitStatus.noInput)
     }
-    return isDirectory.boolValue ? InputFailure(file: path, message: "is a directory, not \(what)", status: ExitStatus.noInput) : nil
+    return isDirectory.boolValue
+        ? InputFailure(file: path, message: "is a directory, not \(what)", status: ExitStatus.noInput) : nil
 }

@@ -5,8 +5,9 @@ import MicCheck
 import MicCheckLive
 import MicCheckTerminal
 import Synchronization
+
 #if canImport(MicCheckPulse)
-import MicCheckPulse
+    import MicCheckPulse
 #endif
 
 enum LiveFormat: String, ExpressibleByArgument, CaseIterable {
@@ -59,19 +60,30 @@ struct Listen: ParsableCommand {
 
     @OptionGroup var speech: SpeechOptions
 
-    @Flag(help: "Capture through voice processing: echo cancellation against what the default output plays, noise suppression and a high-pass filter (webrtc-audio-processing). Levels and speech are then those of the processed audio.")
+    @Flag(
+        help:
+            "Capture through voice processing: echo cancellation against what the default output plays, noise suppression and a high-pass filter (webrtc-audio-processing). Levels and speech are then those of the processed audio."
+    )
     var voiceProcessing = false
 
     @OptionGroup var ducking: DuckingOptions
 
     func validate() throws {
-        if sample && voiceProcessing { throw ValidationError("--voice-processing needs a PulseAudio server; it cannot be used with --sample.") }
-        if sample && ducking.duckOthers != nil { throw ValidationError("--duck-others needs a PulseAudio server; it cannot be used with --sample.") }
-        if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
+        if sample && voiceProcessing {
+            throw ValidationError("--voice-processing needs a PulseAudio server; it cannot be used with --sample.")
+        }
+        if sample && ducking.duckOthers != nil {
+            throw ValidationError("--duck-others needs a PulseAudio server; it cannot be used with --sample.")
+        }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw ValidationError("--duration must be a positive number of seconds.")
+        }
         guard reconnect.isFinite, (0...3600).contains(reconnect) else {
             throw ValidationError("--reconnect must be between 0 and 3600 seconds.")
         }
-        if sample && (source != nil || server != nil) { throw ValidationError("--sample does not use a server or a source.") }
+        if sample && (source != nil || server != nil) {
+            throw ValidationError("--sample does not use a server or a source.")
+        }
         if let source, source.isEmpty { throw ValidationError("--source needs a source name.") }
     }
 
@@ -80,12 +92,14 @@ struct Listen: ParsableCommand {
         out.flushEachLine = true
         let display = LiveDisplay(out: out, format: format, muted: muted)
         let source = try openSource(display: display)
-        let session = LiveAnalysis(source: source, configuration: .init(analysis: analysisConfiguration, duration: duration))
+        let session = LiveAnalysis(
+            source: source, configuration: .init(analysis: analysisConfiguration, duration: duration))
         let signals = StopSignals { session.stop() }
         defer { signals.cancel() }
         let ducking = try startDucking(display: display)
         defer { if let sentence = ducking?.stop() { display.message(sentence) } }
-        display.message("miccheck: listening to \(source.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
+        display.message(
+            "miccheck: listening to \(source.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
         display.source = source.label
         var summary = AnalysisSummary()
         let ending = session.run { record in
@@ -98,8 +112,9 @@ struct Listen: ParsableCommand {
         var failure: CommandFailure?
         if case .failed(let error) = ending { failure = sourceFailure(error) }
         if let failure { display.message(failure.message) }
-        display.finish(summary: summary, input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
-                       ending: endingText(ending, signal: signals.caught, outputClosed: out.failed))
+        display.finish(
+            summary: summary, input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
+            ending: endingText(ending, signal: signals.caught, outputClosed: out.failed))
         out.flush()
         if let failure { throw ExitCode(failure.status) }
     }
@@ -109,7 +124,8 @@ struct Listen: ParsableCommand {
         case .ended: "the sample ended"
         case .durationReached(let d): "\(formatSeconds(d)) done"
         case .failed: "capture failed"
-        case .stopped: outputClosed ? "the output was closed" : signal == SIGTERM ? "stopped by SIGTERM" : "stopped by Ctrl-C"
+        case .stopped:
+            outputClosed ? "the output was closed" : signal == SIGTERM ? "stopped by SIGTERM" : "stopped by Ctrl-C"
         }
     }
 
@@ -117,16 +133,18 @@ struct Listen: ParsableCommand {
         do {
             if sample { return try BundledSample.source(pacing: .realTime) }
             #if canImport(MicCheckPulse)
-            recoverAbandonedDucking(server: server)
-            let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: reconnect) { notice in
-                display.message(noticeSentence(notice))
-            }
-            guard voiceProcessing else { return mic }
-            let processed = try VoiceProcessedSource(microphone: mic.microphone, server: server, configuration: .call())
-            processed.takeNotices().forEach { display.message($0) }
-            return processed
+                recoverAbandonedDucking(server: server)
+                let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: reconnect) { notice in
+                    display.message(noticeSentence(notice))
+                }
+                guard voiceProcessing else { return mic }
+                let processed = try VoiceProcessedSource(
+                    microphone: mic.microphone, server: server, configuration: .call())
+                for notice in processed.takeNotices() { display.message(notice) }
+                return processed
             #else
-            throw AudioSourceError(.noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
+                throw AudioSourceError(
+                    .noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
             #endif
         } catch {
             throw sourceFailure(error)
@@ -141,17 +159,20 @@ struct Listen: ParsableCommand {
     private func startDucking(display: LiveDisplay) throws -> ListenDucking? {
         guard let level = ducking.duckOthers else { return nil }
         #if canImport(MicCheckPulse)
-        do {
-            let session = try ListenDucking(level: level, advanced: ducking.advancedDucking, server: server)
-            let count = session.duckedStreams
-            display.message("miccheck: ducking other audio (\(level.rawValue)\(ducking.advancedDucking ? ", advanced" : "")); "
-                            + "\(count) playback stream\(count == 1 ? "" : "s") now")
-            return session
-        } catch {
-            throw pulseFailure(error)
-        }
+            do {
+                let session = try ListenDucking(level: level, advanced: ducking.advancedDucking, server: server)
+                let count = session.duckedStreams
+                display.message(
+                    "miccheck: ducking other audio (\(level.rawValue)\(ducking.advancedDucking ? ", advanced" : "")); "
+                        + "\(count) playback stream\(count == 1 ? "" : "s") now")
+                return session
+            } catch {
+                throw pulseFailure(error)
+            }
         #else
-        throw CommandFailure(message: "miccheck: ducking needs PulseAudio, which this build of miccheck does not include.", status: ExitStatus.unavailable)
+            throw CommandFailure(
+                message: "miccheck: ducking needs PulseAudio, which this build of miccheck does not include.",
+                status: ExitStatus.unavailable)
         #endif
     }
 }
@@ -166,7 +187,10 @@ final class StopSignals {
         sources = [SIGINT, SIGTERM].map { sig in
             Foundation.signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { caught.value.store(sig, ordering: .relaxed); stop() }
+            source.setEventHandler {
+                caught.value.store(sig, ordering: .relaxed)
+                stop()
+            }
             source.resume()
             return source
         }
@@ -177,7 +201,7 @@ final class StopSignals {
     /// The signal that came (0: none).
     var caught: Int32 { caughtSignal.value.load(ordering: .relaxed) }
 
-    func cancel() { sources.forEach { $0.cancel() } }
+    func cancel() { for source in sources { source.cancel() } }
 }
 
 /// The signal that ended a live command, set on a signal handler's queue.
@@ -186,16 +210,16 @@ final class CaughtSignal: Sendable {
 }
 
 #if canImport(MicCheckPulse)
-func noticeSentence(_ notice: PulseMicrophone.Notice) -> String {
-    switch notice {
-    case .serverLost(let window):
-        "miccheck: the PulseAudio server went away; reconnecting for up to \(formatSeconds(window))."
-    case .reconnected(let source, let gap):
-        "miccheck: reconnected after \(formatSeconds(gap)); listening to \(source.description) (\(source.name)) again."
-    case .sourceLost(let lost, let fallback):
-        "miccheck: the source \(lost) disappeared; listening to the default source \(fallback.description) (\(fallback.name)) instead."
+    func noticeSentence(_ notice: PulseMicrophone.Notice) -> String {
+        switch notice {
+        case .serverLost(let window):
+            "miccheck: the PulseAudio server went away; reconnecting for up to \(formatSeconds(window))."
+        case .reconnected(let source, let gap):
+            "miccheck: reconnected after \(formatSeconds(gap)); listening to \(source.description) (\(source.name)) again."
+        case .sourceLost(let lost, let fallback):
+            "miccheck: the source \(lost) disappeared; listening to the default source \(fallback.description) (\(fallback.name)) instead."
+        }
     }
-}
 #endif
 
 /// What `listen` shows: JSON Lines, or a timeline with a live meter on a terminal.
@@ -235,10 +259,15 @@ final class LiveDisplay {
             speaking = f.isSpeaking
             if format == .jsonl { out.frame(f) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
         case .event(let e):
-            if format == .jsonl { out.line(JSONLines.event(e)); return }
+            if format == .jsonl {
+                out.line(JSONLines.event(e))
+                return
+            }
             above(timelineLine(e, source: source))
             if case .speechStarted(let t, _) = e, notice.speechStarted(at: t) {
-                above(String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t) + "  You are muted.")
+                above(
+                    String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t)
+                        + "  You are muted.")
             }
         }
     }
@@ -256,7 +285,8 @@ final class LiveDisplay {
     func finish(summary: AnalysisSummary, input: String, dropped: Int, rate: Int, ending: String) {
         clearMeter()
         let framesDropped = dropped / max(1, rate / LevelMeter.framesPerSecond)
-        let tail = "  \(ending); listened to \(input); \(framesDropped) frame\(framesDropped == 1 ? "" : "s") dropped"
+        let tail =
+            "  \(ending); listened to \(input); \(framesDropped) frame\(framesDropped == 1 ? "" : "s") dropped"
             + (notice.count > 0 ? "; \"You are muted.\" shown \(notice.count) time\(notice.count == 1 ? "" : "s")" : "")
         if format == .text {
             out.line(summaryLine(summary))

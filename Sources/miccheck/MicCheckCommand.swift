@@ -12,7 +12,10 @@ struct MicCheckCommand: AsyncParsableCommand {
             source, 69 when no audio server answers, 77 when the audio server refuses access.
             """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, Token.self, ProcessFiles.self, Features.self, DuckGuard.self]
+        subcommands: [
+            Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, Token.self, ProcessFiles.self,
+            Features.self, DuckGuard.self,
+        ]
     )
 
     static func main() async {

@@ -49,10 +49,11 @@ final class OutputWriter {
     func finish() throws {
         flush()
         if let failure, !failure.closed {
-            throw CommandFailure(message: "miccheck: the output cannot be written (\(failure.reason)).", status: ExitStatus.runtimeFailure)
+            throw CommandFailure(
+                message: "miccheck: the output cannot be written (\(failure.reason)).",
+                status: ExitStatus.runtimeFailure)
         }
     }
 
     deinit { flush() }
 }
-

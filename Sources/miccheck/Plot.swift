@@ -18,10 +18,13 @@ struct PlotCollector {
         case .frame(let f):
             if fill == 0 {
                 if level.count == Self.maxBuckets { halve() }
-                level.append(f.levelDB); prob.append(f.probability); speech.append(f.isSpeech)
+                level.append(f.levelDB)
+                prob.append(f.probability)
+                speech.append(f.isSpeech)
             } else {
                 let i = level.count - 1
-                level[i] = max(level[i], f.levelDB); prob[i] = max(prob[i], f.probability)
+                level[i] = max(level[i], f.levelDB)
+                prob[i] = max(prob[i], f.probability)
                 speech[i] = speech[i] || f.isSpeech
             }
             fill = (fill + 1) % framesPerBucket
@@ -38,32 +41,47 @@ struct PlotCollector {
             prob[i] = max(prob[2 * i], prob[2 * i + 1])
             speech[i] = speech[2 * i] || speech[2 * i + 1]
         }
-        level.removeLast(level.count - n); prob.removeLast(prob.count - n); speech.removeLast(speech.count - n)
+        level.removeLast(level.count - n)
+        prob.removeLast(prob.count - n)
+        speech.removeLast(speech.count - n)
         framesPerBucket *= 2
     }
 
     /// The plot: level (dBFS, -100…0) above, speech probability below, speech shaded, events marked.
     func svg(title: String) -> String {
-        let width = 1200.0, left = 60.0, right = 20.0, plotW = width - left - right
-        let levelTop = 40.0, levelH = 200.0, probTop = 280.0, probH = 120.0, height = 450.0
+        let width = 1200.0
+        let left = 60.0
+        let right = 20.0
+        let plotW = width - left - right
+        let levelTop = 40.0
+        let levelH = 200.0
+        let probTop = 280.0
+        let probH = 120.0
+        let height = 450.0
         let duration = max(0.01, Double(frames) / Double(LevelMeter.framesPerSecond))
         let bucketSeconds = Double(framesPerBucket) / Double(LevelMeter.framesPerSecond)
         func x(_ t: Double) -> Double { left + plotW * min(1, max(0, t / duration)) }
         func yLevel(_ db: Float) -> Double { levelTop + levelH * Double(min(1, max(0, -db / 100))) }
         func yProb(_ p: Float) -> Double { probTop + probH * Double(1 - min(1, max(0, p))) }
-        func n(_ v: Double) -> String { String(Int((v * 10).rounded()) / 10) + "." + String(abs(Int((v * 10).rounded())) % 10) }
+        func n(_ v: Double) -> String {
+            String(Int((v * 10).rounded()) / 10) + "." + String(abs(Int((v * 10).rounded())) % 10)
+        }
 
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        var s =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        s += "<text x=\"\(Int(left))\" y=\"20\" font-size=\"15\">\(xmlEscape(title)): level, speech probability, speech and events</text>\n"
+        s +=
+            "<text x=\"\(Int(left))\" y=\"20\" font-size=\"15\">\(xmlEscape(title)): level, speech probability, speech and events</text>\n"
         // Speech regions, shaded across both panels.
         var i = 0
         while i < speech.count {
             if speech[i] {
                 var j = i
                 while j < speech.count && speech[j] { j += 1 }
-                let x0 = x(Double(i) * bucketSeconds), x1 = x(Double(j) * bucketSeconds)
-                s += "<rect x=\"\(n(x0))\" y=\"\(Int(levelTop))\" width=\"\(n(max(0.5, x1 - x0)))\" height=\"\(Int(probTop + probH - levelTop))\" fill=\"#c8e6c9\" opacity=\"0.7\"/>\n"
+                let x0 = x(Double(i) * bucketSeconds)
+                let x1 = x(Double(j) * bucketSeconds)
+                s +=
+                    "<rect x=\"\(n(x0))\" y=\"\(Int(levelTop))\" width=\"\(n(max(0.5, x1 - x0)))\" height=\"\(Int(probTop + probH - levelTop))\" fill=\"#c8e6c9\" opacity=\"0.7\"/>\n"
                 i = j
             } else {
                 i += 1
@@ -72,16 +90,20 @@ struct PlotCollector {
         // Axes and grid.
         for db in stride(from: 0, through: -100, by: -20) {
             let y = yLevel(Float(db))
-            s += "<line x1=\"\(Int(left))\" y1=\"\(n(y))\" x2=\"\(Int(width - right))\" y2=\"\(n(y))\" stroke=\"#ddd\"/>"
+            s +=
+                "<line x1=\"\(Int(left))\" y1=\"\(n(y))\" x2=\"\(Int(width - right))\" y2=\"\(n(y))\" stroke=\"#ddd\"/>"
             s += "<text x=\"\(Int(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(db)</text>\n"
         }
-        s += "<text x=\"14\" y=\"\(Int(levelTop + levelH / 2))\" transform=\"rotate(-90 14 \(Int(levelTop + levelH / 2)))\" text-anchor=\"middle\">level (dBFS)</text>\n"
+        s +=
+            "<text x=\"14\" y=\"\(Int(levelTop + levelH / 2))\" transform=\"rotate(-90 14 \(Int(levelTop + levelH / 2)))\" text-anchor=\"middle\">level (dBFS)</text>\n"
         for p in [0.0, 0.5, 1.0] {
             let y = yProb(Float(p))
-            s += "<line x1=\"\(Int(left))\" y1=\"\(n(y))\" x2=\"\(Int(width - right))\" y2=\"\(n(y))\" stroke=\"#ddd\"/>"
+            s +=
+                "<line x1=\"\(Int(left))\" y1=\"\(n(y))\" x2=\"\(Int(width - right))\" y2=\"\(n(y))\" stroke=\"#ddd\"/>"
             s += "<text x=\"\(Int(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(n(p))</text>\n"
         }
-        s += "<text x=\"14\" y=\"\(Int(probTop + probH / 2))\" transform=\"rotate(-90 14 \(Int(probTop + probH / 2)))\" text-anchor=\"middle\">speech prob.</text>\n"
+        s +=
+            "<text x=\"14\" y=\"\(Int(probTop + probH / 2))\" transform=\"rotate(-90 14 \(Int(probTop + probH / 2)))\" text-anchor=\"middle\">speech prob.</text>\n"
         let step = niceStep(duration)
         var t = 0.0
         while t <= duration + 1e-9 {
@@ -112,15 +134,19 @@ struct PlotCollector {
             case .microphoneClean, .clippingEnded, .speechLevelOK: colour = "#558b2f"
             }
             let xe = n(x(e.time))
-            s += "<line x1=\"\(xe)\" y1=\"\(Int(levelTop))\" x2=\"\(xe)\" y2=\"\(Int(probTop + probH))\" stroke=\"\(colour)\" stroke-dasharray=\"3,3\"><title>\(e.name) at \(n(e.time)) s</title></line>\n"
+            s +=
+                "<line x1=\"\(xe)\" y1=\"\(Int(levelTop))\" x2=\"\(xe)\" y2=\"\(Int(probTop + probH))\" stroke=\"\(colour)\" stroke-dasharray=\"3,3\"><title>\(e.name) at \(n(e.time)) s</title></line>\n"
         }
-        let legend: [(String, String)] = [("#1565c0", "level"), ("#e65100", "speech probability"), ("#c8e6c9", "speech"),
-                                           ("#2e7d32", "speech_started"), ("#9e9e9e", "speech_ended"),
-                                           ("#c62828", "microphone_silent"), ("#6a1b9a", "microphone_active"),
-                                           ("#f9a825", "warning"), ("#558b2f", "warning cleared")]
+        let legend: [(String, String)] = [
+            ("#1565c0", "level"), ("#e65100", "speech probability"), ("#c8e6c9", "speech"),
+            ("#2e7d32", "speech_started"), ("#9e9e9e", "speech_ended"),
+            ("#c62828", "microphone_silent"), ("#6a1b9a", "microphone_active"),
+            ("#f9a825", "warning"), ("#558b2f", "warning cleared"),
+        ]
         var lx = left
         for (c, label) in legend {
-            s += "<rect x=\"\(n(lx))\" y=\"\(Int(height - 22))\" width=\"12\" height=\"12\" fill=\"\(c)\"/><text x=\"\(n(lx + 16))\" y=\"\(Int(height - 12))\">\(label)</text>\n"
+            s +=
+                "<rect x=\"\(n(lx))\" y=\"\(Int(height - 22))\" width=\"12\" height=\"12\" fill=\"\(c)\"/><text x=\"\(n(lx + 16))\" y=\"\(Int(height - 12))\">\(label)</text>\n"
             lx += 26 + Double(label.count) * 7
         }
         return s + "</svg>\n"
@@ -128,7 +154,9 @@ struct PlotCollector {
 }
 
 func niceStep(_ duration: Double) -> Double {
-    for step in [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600] where duration / step <= 12 { return step }
+    for step in [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600] where duration / step <= 12 {
+        return step
+    }
     return 7200
 }
 

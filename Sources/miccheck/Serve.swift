@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import MicCheckCall
-import MicCheckServer
 import MicCheckPresencePostgres
+import MicCheckServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,10 +33,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A call description (JSON, as for `lobby --call`): its members are in the call from the start.")
     var call: String?
 
-    @Option(name: .customLong("allow-origin"), help: "Another origin whose pages may connect (http://host:port); repeatable.")
+    @Option(
+        name: .customLong("allow-origin"),
+        help: "Another origin whose pages may connect (http://host:port); repeatable.")
     var allowOrigins: [String] = []
 
-    @Option(name: .customLong("allow-host"), help: "A host name the server answers to besides loopback's and --host (a request naming another is refused: DNS rebinding); repeatable. With --host 0.0.0.0 and none: any.")
+    @Option(
+        name: .customLong("allow-host"),
+        help:
+            "A host name the server answers to besides loopback's and --host (a request naming another is refused: DNS rebinding); repeatable. With --host 0.0.0.0 and none: any."
+    )
     var allowHosts: [String] = []
 
     @Option(help: "Seconds without any message after which a connection is closed.")
@@ -48,19 +54,30 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections open at once from one address, at most; past it, 503.")
     var maxConnectionsPerAddress = 256
 
-    @Option(help: "How much faster than real time one stream's audio is analysed at most, after a 2 s burst (0: no bound, for batch clients).")
+    @Option(
+        help:
+            "How much faster than real time one stream's audio is analysed at most, after a 2 s burst (0: no bound, for batch clients)."
+    )
     var maxAudioSpeed = 4.0
 
     @Option(help: "The largest message a client may send, in bytes.")
     var maxMessageBytes = 65_536
 
-    @Option(help: ArgumentHelp("Share calls with other nodes through this PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]); the tables are made at start.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Share calls with other nodes through this PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]); the tables are made at start.",
+            valueName: "url"))
     var presence: String?
 
-    @Option(help: "Seconds within which the participants of a node that died leave the other nodes' calls (with --presence).")
+    @Option(
+        help:
+            "Seconds within which the participants of a node that died leave the other nodes' calls (with --presence).")
     var presenceLease = 10.0
 
-    @Flag(help: "Serve calls that anyone who reaches the server may join, on an address other than loopback, without MICCHECK_TOKEN_SECRET.")
+    @Flag(
+        help:
+            "Serve calls that anyone who reaches the server may join, on an address other than loopback, without MICCHECK_TOKEN_SECRET."
+    )
     var insecureOpenCalls = false
 
     @Flag(help: "Log every request and connection.")
@@ -70,24 +87,33 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
-        guard idleTimeout >= 1, idleTimeout <= 3_600 else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds.") }
+        guard idleTimeout >= 1, idleTimeout <= 3_600 else {
+            throw ValidationError("--idle-timeout must be from 1 to 3600 seconds.")
+        }
         guard (1_024...16 << 20).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be from 1024 to 16777216.")
         }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more.") }
-        guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be 1 or more.") }
+        guard maxConnectionsPerAddress >= 1 else {
+            throw ValidationError("--max-connections-per-address must be 1 or more.")
+        }
         guard maxAudioSpeed == 0 || (1...1_000).contains(maxAudioSpeed) else {
             throw ValidationError("--max-audio-speed must be 0 (no bound) or from 1 to 1000.")
         }
-        guard presenceLease >= 1, presenceLease <= 600 else { throw ValidationError("--presence-lease must be from 1 to 600 seconds.") }
+        guard presenceLease >= 1, presenceLease <= 600 else {
+            throw ValidationError("--presence-lease must be from 1 to 600 seconds.")
+        }
         if let presence {
-            do { _ = try PostgresAddress(presence) } catch { throw ValidationError("--presence: \(error.description).") }
+            do { _ = try PostgresAddress(presence) } catch {
+                throw ValidationError("--presence: \(error.description).")
+            }
         }
         for origin in allowOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--allow-origin \(origin): an origin starts with http:// or https://.")
         }
         if !isLoopback, !insecureOpenCalls, ProcessInfo.processInfo.environment[JoinTokens.secretVariable] == nil {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 --host \(host) lets other machines join calls: set \(JoinTokens.secretVariable) (32 bytes or more) so \
                 that only those with a join token (miccheck token) can, or give --insecure-open-calls.
                 """)
@@ -101,12 +127,15 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = verbose ? .info : .warning
         let shared = try await sharedPresence(logger: logger)
         let server = CallServer(
-            configuration: .init(host: host, port: port, call: description, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
-                                 limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
-                                                          maxAudioSpeed: maxAudioSpeed),
-                                 admission: AdmissionLimits(maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
-                                                            maxConnectionsPerAddress: maxConnectionsPerAddress),
-                                 tokens: tokens),
+            configuration: .init(
+                host: host, port: port, call: description, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
+                limits: ConnectionLimits(
+                    maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
+                    maxAudioSpeed: maxAudioSpeed),
+                admission: AdmissionLimits(
+                    maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
+                    maxConnectionsPerAddress: maxConnectionsPerAddress),
+                tokens: tokens),
             presence: shared ?? MemoryPresence(),
             logger: logger)
         let host = host
@@ -115,18 +144,28 @@ struct Serve: AsyncParsableCommand {
             try await server.application { port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 let out = OutputWriter()
-                out.line("miccheck: serving http://\(shown):\(port)/ " + (loopback
-                    ? "(loopback only: other machines cannot connect; --host 0.0.0.0 lets them)."
-                    : "on every address of \(host): other machines can connect."))
-                if let description { out.line("miccheck: call \(description.id) with \(description.participants.count) scripted member(s).") }
-                if let shared { out.line("miccheck: presence shared through \(shared.address) as node \(shared.options.node).") }
-                out.line(tokens == nil ? "miccheck: calls are open: anyone who reaches the server may join."
-                                       : "miccheck: calls need a join token (miccheck token).")
+                out.line(
+                    "miccheck: serving http://\(shown):\(port)/ "
+                        + (loopback
+                            ? "(loopback only: other machines cannot connect; --host 0.0.0.0 lets them)."
+                            : "on every address of \(host): other machines can connect."))
+                if let description {
+                    out.line(
+                        "miccheck: call \(description.id) with \(description.participants.count) scripted member(s).")
+                }
+                if let shared {
+                    out.line("miccheck: presence shared through \(shared.address) as node \(shared.options.node).")
+                }
+                out.line(
+                    tokens == nil
+                        ? "miccheck: calls are open: anyone who reaches the server may join."
+                        : "miccheck: calls need a join token (miccheck token).")
                 out.flush()
             }.runService()
         } catch {
             let why = CallServer.listenFailure(error, host: host) ?? "\(error)"
-            throw CommandFailure(message: "miccheck: cannot serve on \(host):\(port): \(why).", status: ExitStatus.unavailable)
+            throw CommandFailure(
+                message: "miccheck: cannot serve on \(host):\(port): \(why).", status: ExitStatus.unavailable)
         }
     }
 }
@@ -140,9 +179,10 @@ extension Serve {
         // Losing and finding the database again is said whatever the verbosity.
         presenceLogger.logLevel = verbose ? .info : .notice
         do {
-            return try await PostgresPresence.open(try PostgresAddress(presence),
-                                                   options: .init(lease: .milliseconds(Int(presenceLease * 1000))),
-                                                   logger: presenceLogger)
+            return try await PostgresPresence.open(
+                try PostgresAddress(presence),
+                options: .init(lease: .milliseconds(Int(presenceLease * 1000))),
+                logger: presenceLogger)
         } catch {
             throw CommandFailure(message: "miccheck: \(error.description).", status: ExitStatus.unavailable)
         }
@@ -154,7 +194,10 @@ extension Serve {
 func joinTokens() async throws -> JoinTokens? {
     guard let secret = ProcessInfo.processInfo.environment[JoinTokens.secretVariable] else { return nil }
     guard let tokens = await JoinTokens(secret: secret) else {
-        throw CommandFailure(message: "miccheck: \(JoinTokens.secretVariable) holds \(secret.utf8.count) bytes; a join token secret needs \(JoinTokens.minimumSecretBytes) or more (for instance: openssl rand -hex 32).", status: ExitStatus.usage)
+        throw CommandFailure(
+            message:
+                "miccheck: \(JoinTokens.secretVariable) holds \(secret.utf8.count) bytes; a join token secret needs \(JoinTokens.minimumSecretBytes) or more (for instance: openssl rand -hex 32).",
+            status: ExitStatus.usage)
     }
     return tokens
 }
@@ -169,6 +212,7 @@ func loadCallFile(_ path: String) throws -> CallDescription {
     do {
         return try CallDescription.decode(data)
     } catch {
-        throw CommandFailure(message: "miccheck: \(path): not a usable call: \(error.description).", status: ExitStatus.dataError)
+        throw CommandFailure(
+            message: "miccheck: \(path): not a usable call: \(error.description).", status: ExitStatus.dataError)
     }
 }

@@ -1,6 +1,7 @@
 import MicCheckLive
+
 #if canImport(MicCheckPulse)
-import MicCheckPulse
+    import MicCheckPulse
 #endif
 
 /// Why a command ends unsuccessfully: the one sentence for stderr and the exit status. A command throws
@@ -23,21 +24,24 @@ struct CommandFailure: Error {
 /// The one sentence and exit status for a source that cannot deliver; `sample` is the command that
 /// works without a server (`miccheck listen --sample`, `miccheck lobby --demo`).
 func sourceFailure(_ error: AudioSourceError, sample: String = "miccheck listen --sample") -> CommandFailure {
-    let (message, status): (String, Int32) = switch error.kind {
-    case .noServer:
-        ("miccheck: \(error.message). Start one (`pulseaudio --start`, or PipeWire's pipewire-pulse) or point "
-            + "PULSE_SERVER at one; `\(sample)` works without one.", ExitStatus.unavailable)
-    case .accessDenied: ("miccheck: \(error.message).", ExitStatus.noPermission)
-    case .noSuchSource: ("miccheck: \(error.message); `miccheck devices` lists the sources.", ExitStatus.noInput)
-    case .connectionLost: ("miccheck: \(error.message).", ExitStatus.unavailable)
-    case .unreadable: ("miccheck: \(error.message).", ExitStatus.noInput)
-    case .badData: ("miccheck: \(error.message).", ExitStatus.dataError)
-    case .failed: ("miccheck: \(error.message).", ExitStatus.runtimeFailure)
-    }
+    let (message, status): (String, Int32) =
+        switch error.kind {
+        case .noServer:
+            (
+                "miccheck: \(error.message). Start one (`pulseaudio --start`, or PipeWire's pipewire-pulse) or point "
+                    + "PULSE_SERVER at one; `\(sample)` works without one.", ExitStatus.unavailable
+            )
+        case .accessDenied: ("miccheck: \(error.message).", ExitStatus.noPermission)
+        case .noSuchSource: ("miccheck: \(error.message); `miccheck devices` lists the sources.", ExitStatus.noInput)
+        case .connectionLost: ("miccheck: \(error.message).", ExitStatus.unavailable)
+        case .unreadable: ("miccheck: \(error.message).", ExitStatus.noInput)
+        case .badData: ("miccheck: \(error.message).", ExitStatus.dataError)
+        case .failed: ("miccheck: \(error.message).", ExitStatus.runtimeFailure)
+        }
     return CommandFailure(message: message, status: status)
 }
 
 #if canImport(MicCheckPulse)
-/// The one sentence and exit status for a failure to talk to the server.
-func pulseFailure(_ error: PulseError) -> CommandFailure { sourceFailure(AudioSourceError(error)) }
+    /// The one sentence and exit status for a failure to talk to the server.
+    func pulseFailure(_ error: PulseError) -> CommandFailure { sourceFailure(AudioSourceError(error)) }
 #endif

@@ -34,15 +34,23 @@ struct Token: AsyncParsableCommand {
 
     func validate() throws {
         if vad {
-            guard call == nil, name == nil else { throw ValidationError("--vad makes a token for /v1/vad: no --call or --name.") }
+            guard call == nil, name == nil else {
+                throw ValidationError("--vad makes a token for /v1/vad: no --call or --name.")
+            }
         } else {
             guard let call else { throw ValidationError("Missing expected argument '--call <call>' (or --vad).") }
-            guard CallServer.isValidCallID(call) else { throw ValidationError("--call: 1 to 64 letters, digits, '-' or '_'.") }
+            guard CallServer.isValidCallID(call) else {
+                throw ValidationError("--call: 1 to 64 letters, digits, '-' or '_'.")
+            }
             guard let name else { throw ValidationError("Missing expected argument '--name <name>'.") }
             if case .failure(let why) = ParticipantName.checked(name) { throw ValidationError("--name: \(why).") }
         }
-        guard CallRole(rawValue: role) != nil else { throw ValidationError("--role must be host, speaker or listener.") }
-        guard expiresIn >= 1, expiresIn <= 366 * 86_400 else { throw ValidationError("--expires-in must be from 1 second to 366 days.") }
+        guard CallRole(rawValue: role) != nil else {
+            throw ValidationError("--role must be host, speaker or listener.")
+        }
+        guard expiresIn >= 1, expiresIn <= 366 * 86_400 else {
+            throw ValidationError("--expires-in must be from 1 second to 366 days.")
+        }
         if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--url \(url): give the server's address, starting with http:// or https://.")
         }
@@ -50,20 +58,27 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         guard let tokens = try await joinTokens() else {
-            throw CommandFailure(message: "miccheck: token needs \(JoinTokens.secretVariable), the secret the server was started with.", status: ExitStatus.usage)
+            throw CommandFailure(
+                message: "miccheck: token needs \(JoinTokens.secretVariable), the secret the server was started with.",
+                status: ExitStatus.usage)
         }
         let expires = Date().addingTimeInterval(expiresIn)
         let token: String
         if let call, let name, !vad {
-            token = try await tokens.mint(Invitation(call: call, name: name.trimmingCharacters(in: .whitespacesAndNewlines),
-                                                     role: CallRole(rawValue: role) ?? .speaker, expires: expires))
+            token = try await tokens.mint(
+                Invitation(
+                    call: call, name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+                    role: CallRole(rawValue: role) ?? .speaker, expires: expires))
         } else {
             token = try await tokens.mintStream(expires: expires)
         }
         let out = OutputWriter()
         if let url {
             var parts = URLComponents(string: url.hasSuffix("/") ? url : url + "/")
-            parts?.queryItems = (call.map { [URLQueryItem(name: "call", value: $0)] } ?? []) + [URLQueryItem(name: "token", value: token)]
+            parts?.queryItems =
+                (call.map { [URLQueryItem(name: "call", value: $0)] } ?? []) + [
+                    URLQueryItem(name: "token", value: token)
+                ]
             out.line(parts?.string ?? url)
         } else {
             out.line(token)

@@ -21,8 +21,10 @@ import Testing
 }
 
 @Suite struct ParticipantTests {
-    @Test(arguments: [("Ada Lovelace", "AL"), ("cher", "C"), ("  jean-luc  picard ", "JP"), ("", "?"), ("!!", "?"),
-                      ("Grace Brewster Murray Hopper", "GH"), ("李 小龍", "李小")])
+    @Test(arguments: [
+        ("Ada Lovelace", "AL"), ("cher", "C"), ("  jean-luc  picard ", "JP"), ("", "?"), ("!!", "?"),
+        ("Grace Brewster Murray Hopper", "GH"), ("李 小龍", "李小"),
+    ])
     func initials(name: String, expected: String) {
         #expect(Participant(id: "x", name: name).initials == expected)
     }
@@ -39,7 +41,9 @@ import Testing
         var count: Int
         var video: Bool
         var border: Bool
-        var testDescription: String { "video \(hasVideo) paused \(paused) shown \(shown) speaking \(speaking) of \(count)" }
+        var testDescription: String {
+            "video \(hasVideo) paused \(paused) shown \(shown) speaking \(speaking) of \(count)"
+        }
     }
 
     @Test(arguments: [
@@ -52,8 +56,9 @@ import Testing
         Case(hasVideo: false, paused: false, shown: true, speaking: true, count: 1, video: false, border: false),
     ])
     func videoOrFallbackAndBorder(c: Case) {
-        let p = Participant(id: "a", name: "Ada Lovelace", imageURL: nil, hasVideo: c.hasVideo, isTrackPaused: c.paused,
-                            isSpeaking: c.speaking)
+        let p = Participant(
+            id: "a", name: "Ada Lovelace", imageURL: nil, hasVideo: c.hasVideo, isTrackPaused: c.paused,
+            isSpeaking: c.speaking)
         let tile = ParticipantTile(participant: p, participantCount: c.count, isVideoShown: c.shown)
         #expect(tile.content == (c.video ? .video : .fallback(initials: "AL", imageURL: nil)))
         #expect(tile.showsSpeakingBorder == c.border)
@@ -61,7 +66,8 @@ import Testing
 
     @Test func fallbackCarriesTheAvatar() {
         let p = Participant(id: "g", name: "Grace Hopper", imageURL: "https://example.com/g.png")
-        #expect(ParticipantTile(participant: p, participantCount: 2).content
+        #expect(
+            ParticipantTile(participant: p, participantCount: 2).content
                 == .fallback(initials: "GH", imageURL: "https://example.com/g.png"))
     }
 }
@@ -103,7 +109,8 @@ import Testing
     @Test func cameraProbeGrantsWhenADeviceOpens() throws {
         let dir = try TemporaryDirectory()
         // A device that cannot be opened (a dangling link), then one that can.
-        try FileManager.default.createSymbolicLink(atPath: dir.path + "/video0", withDestinationPath: dir.path + "/gone")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/video0", withDestinationPath: dir.path + "/gone")
         var p = CameraProbe.probe(directory: dir.path)
         #expect(p.status == .denied)
         #expect(p.reason?.contains("video0 cannot be opened") == true)
@@ -114,24 +121,36 @@ import Testing
 }
 
 @Suite struct PermissionPromptTests {
-    static let denied: Permission = { var p = Permission(); p.resolve(granted: false, reason: "refused"); return p }()
-    static let granted: Permission = { var p = Permission(); p.resolve(granted: true); return p }()
+    static let denied: Permission = {
+        var p = Permission()
+        p.resolve(granted: false, reason: "refused")
+        return p
+    }()
+    static let granted: Permission = {
+        var p = Permission()
+        p.resolve(granted: true)
+        return p
+    }()
     static let askable = Permission()
 
-    @Test(arguments: [
-        (Set<OwnCapability>([.sendAudio, .sendVideo]), denied, denied, "Camera and microphone access required"),
-        ([.sendAudio, .sendVideo], denied, granted, "Microphone access required"),
-        ([.sendAudio, .sendVideo], granted, denied, "Camera access required"),
-        ([.sendAudio, .sendVideo], granted, granted, nil),
-        ([.sendAudio], granted, denied, nil),
-        ([.sendVideo], denied, granted, nil),
-        ([.sendAudio], denied, denied, "Microphone access required"),
-        ([], denied, denied, nil),
-        ([.sendAudio, .sendVideo], askable, askable, nil),
-        ([.sendAudio, .sendVideo], askable, denied, "Camera access required"),
-    ] as [(Set<OwnCapability>, Permission, Permission, String?)])
-    func titleForEachMissingCombination(capabilities: Set<OwnCapability>, microphone: Permission, camera: Permission, title: String?) {
-        let prompt = PermissionPrompt(capabilities: capabilities, permissions: Permissions(microphone: microphone, camera: camera))
+    @Test(
+        arguments: [
+            (Set<OwnCapability>([.sendAudio, .sendVideo]), denied, denied, "Camera and microphone access required"),
+            ([.sendAudio, .sendVideo], denied, granted, "Microphone access required"),
+            ([.sendAudio, .sendVideo], granted, denied, "Camera access required"),
+            ([.sendAudio, .sendVideo], granted, granted, nil),
+            ([.sendAudio], granted, denied, nil),
+            ([.sendVideo], denied, granted, nil),
+            ([.sendAudio], denied, denied, "Microphone access required"),
+            ([], denied, denied, nil),
+            ([.sendAudio, .sendVideo], askable, askable, nil),
+            ([.sendAudio, .sendVideo], askable, denied, "Camera access required"),
+        ] as [(Set<OwnCapability>, Permission, Permission, String?)])
+    func titleForEachMissingCombination(
+        capabilities: Set<OwnCapability>, microphone: Permission, camera: Permission, title: String?
+    ) {
+        let prompt = PermissionPrompt(
+            capabilities: capabilities, permissions: Permissions(microphone: microphone, camera: camera))
         #expect(prompt?.title == title)
         if let prompt {
             #expect(PermissionPrompt.openSettingsTitle == "Open Settings" && PermissionPrompt.dismissTitle == "Dismiss")
@@ -142,14 +161,21 @@ import Testing
 
     @Test func aDismissedKindStaysAwayButAnotherShows() {
         let both = Permissions(microphone: Self.denied, camera: Self.denied)
-        #expect(PermissionPrompt(capabilities: [.sendAudio, .sendVideo], permissions: both, dismissed: [.cameraAndMicrophone]) == nil)
+        #expect(
+            PermissionPrompt(
+                capabilities: [.sendAudio, .sendVideo], permissions: both, dismissed: [.cameraAndMicrophone]) == nil)
         let cameraOnly = Permissions(microphone: Self.granted, camera: Self.denied)
-        #expect(PermissionPrompt(capabilities: [.sendAudio, .sendVideo], permissions: cameraOnly, dismissed: [.microphone])?.kind == .camera)
+        #expect(
+            PermissionPrompt(
+                capabilities: [.sendAudio, .sendVideo], permissions: cameraOnly, dismissed: [.microphone])?.kind
+                == .camera)
     }
 
     @Test func stepsNameTheDevicesConcretely() throws {
-        let prompt = try #require(PermissionPrompt(capabilities: [.sendAudio, .sendVideo],
-                                                   permissions: Permissions(microphone: Self.denied, camera: Self.denied)))
+        let prompt = try #require(
+            PermissionPrompt(
+                capabilities: [.sendAudio, .sendVideo],
+                permissions: Permissions(microphone: Self.denied, camera: Self.denied)))
         let steps = prompt.linuxSettingsSteps.joined(separator: "\n")
         #expect(steps.contains("usermod -aG video"))
         #expect(steps.contains("miccheck devices"))
@@ -175,7 +201,8 @@ import Testing
         #expect(again.dismissed(inCall: "other", warn: note).isEmpty)
         #expect(warnings.isEmpty)
         // Written atomically: the folder holds the file and nothing half-written beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/miccheck") == ["permission-prompts.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path + "/miccheck") == ["permission-prompts.json"])
     }
 
     @Test(arguments: ["{not json", "", "{\"calls\": {\"a\": [\"camera\", \"laser\"]}}", "[1, 2]"])
@@ -186,7 +213,10 @@ import Testing
         var warnings: [String] = []
         let note: (String) -> Void = { warnings.append($0) }
         #expect(store.dismissed(inCall: "a", warn: note).isEmpty)
-        #expect(warnings == ["the permission prompt store \(store.path) is damaged; it was set aside as \(store.path).corrupt"])
+        #expect(
+            warnings == [
+                "the permission prompt store \(store.path) is damaged; it was set aside as \(store.path).corrupt"
+            ])
         #expect(FileManager.default.contents(atPath: store.path + ".corrupt") == Data(contents.utf8))
         // The next dismissal starts a fresh file.
         try store.dismiss(.camera, inCall: "a") { warnings.append($0) }
@@ -198,7 +228,8 @@ import Testing
 @Suite struct InjectedStoresTests {
     @Test func dismissalsKeptInMemoryNeverTouchTheDisk() throws {
         let storage = MemoryStateStorage()
-        let store: any PromptDismissalStore = PermissionPromptDismissals(path: "/nonexistent/prompts.json", storage: storage)
+        let store: any PromptDismissalStore = PermissionPromptDismissals(
+            path: "/nonexistent/prompts.json", storage: storage)
         var warnings: [String] = []
         try store.dismiss(.camera, inCall: "standup") { warnings.append($0) }
         #expect(store.dismissed(inCall: "standup") { warnings.append($0) } == [.camera])
@@ -209,7 +240,10 @@ import Testing
         // Damage in memory is handled as on disk.
         try storage.write(Data("{".utf8), to: "/nonexistent/prompts.json")
         #expect(store.dismissed(inCall: "standup") { warnings.append($0) }.isEmpty)
-        #expect(warnings == ["the permission prompt store /nonexistent/prompts.json is damaged; it was set aside as /nonexistent/prompts.json.corrupt"])
+        #expect(
+            warnings == [
+                "the permission prompt store /nonexistent/prompts.json is damaged; it was set aside as /nonexistent/prompts.json.corrupt"
+            ])
     }
 
     @Test func theCameraProbeAnswersAsCameraAccess() throws {
@@ -238,13 +272,15 @@ final class TemporaryDirectory {
         var permissions = Permissions()
         permissions.microphone.resolve(granted: true)
         permissions.camera.resolve(granted: false, reason: "no camera")
-        return CallSession(call: .demo, localUser: Participant(id: "me", name: "Jo Doe", isLocalUser: true),
-                           permissions: permissions, microphoneName: "test", at: 0)
+        return CallSession(
+            call: .demo, localUser: Participant(id: "me", name: "Jo Doe", isLocalUser: true),
+            permissions: permissions, microphoneName: "test", at: 0)
     }
 
     @Test func joinToggleAndLeaveWithoutAScreen() {
         var s = session()
-        #expect(s.handle(.join, at: 0.5).contains(.joined(CallSettings(audioOn: true, videoOn: false, speakerOn: true))))
+        #expect(
+            s.handle(.join, at: 0.5).contains(.joined(CallSettings(audioOn: true, videoOn: false, speakerOn: true))))
         // Unmuted, there is no notice to silence; muted, "don't show again" takes.
         #expect(!s.handle(.silenceMutedNotice, at: 0.8).contains(.mutedNoticeSilenced))
         #expect(s.handle(.toggle(.microphone), at: 1).contains(.toggled(.microphone, on: false)))

@@ -8,13 +8,17 @@ import Testing
     static func lobby(others: Int, audioOn: Bool = true, clock: ManualClock = ManualClock()) -> LobbyModel {
         let people = (0..<others).map { Participant(id: "p\($0)", name: "Person \($0)") }
         let me = Participant(id: "me", name: "Me", isLocalUser: true)
-        return LobbyModel(callID: "c", localUser: me, participants: people + [me], settings: CallSettings(audioOn: audioOn),
-                          at: clock.now)
+        return LobbyModel(
+            callID: "c", localUser: me, participants: people + [me], settings: CallSettings(audioOn: audioOn),
+            at: clock.now)
     }
 
-    @Test(arguments: [(0, nil), (1, "There is 1 more person in the call."), (2, "There are 2 more people in the call."),
-                      (3, "There are 3 more people in the call."), (12, "There are 12 more people in the call.")]
-          as [(Int, String?)])
+    @Test(
+        arguments: [
+            (0, nil), (1, "There is 1 more person in the call."), (2, "There are 2 more people in the call."),
+            (3, "There are 3 more people in the call."), (12, "There are 12 more people in the call."),
+        ]
+            as [(Int, String?)])
     func countsTheOthers(others: Int, message: String?) {
         let lobby = Self.lobby(others: others)
         #expect(lobby.others.count == others, "the local user is not counted")
@@ -46,24 +50,61 @@ import Testing
     }
 
     /// Scripts of (seconds to advance, what happens) against the silent warning.
-    enum Step: Sendable { case advance(Double), level(Float), dead(Bool), toggleMicrophone, expect(Bool) }
+    enum Step: Sendable {
+        case advance(Double)
+        case level(Float)
+        case dead(Bool)
+        case toggleMicrophone
+        case expect(Bool)
+    }
 
-    @Test(arguments: [
-        ("a working microphone never warns", true, [Step.advance(0.5), .level(-40), .advance(1), .level(-62), .advance(1),
-                                                    .level(-70), .advance(1), .level(-65), .expect(false), .advance(1), .level(-64), .expect(false)]),
-        ("no audio at all: quiet during the grace period, then the warning", true,
-         [.advance(2.9), .expect(false), .advance(0.2), .expect(true)]),
-        ("a quiet room is not a dead microphone", true,
-         [.level(-75), .advance(1), .level(-75), .advance(1), .level(-75), .advance(1), .level(-75), .advance(1), .level(-76), .expect(false)]),
-        ("a dead device warns once the grace period is over", true,
-         [.level(-160), .dead(true), .advance(1), .expect(false), .advance(2.5), .level(-160), .expect(true), .dead(false), .level(-30), .expect(false)]),
-        ("audio that stops warns after the stall timeout", true,
-         [.level(-30), .advance(3), .level(-30), .expect(false), .advance(1.4), .expect(false), .advance(0.2), .expect(true)]),
-        ("never while the microphone is off", false, [.advance(10), .expect(false), .dead(true), .advance(10), .expect(false)]),
-        ("turning the microphone off hides it; on again starts a new grace period", true,
-         [.advance(4), .expect(true), .toggleMicrophone, .expect(false), .advance(5), .toggleMicrophone, .advance(2), .expect(false),
-          .advance(1.1), .expect(true)]),
-    ] as [(String, Bool, [Step])])
+    @Test(
+        arguments: [
+            (
+                "a working microphone never warns", true,
+                [
+                    Step.advance(0.5), .level(-40), .advance(1), .level(-62), .advance(1),
+                    .level(-70), .advance(1), .level(-65), .expect(false), .advance(1), .level(-64), .expect(false),
+                ]
+            ),
+            (
+                "no audio at all: quiet during the grace period, then the warning", true,
+                [.advance(2.9), .expect(false), .advance(0.2), .expect(true)]
+            ),
+            (
+                "a quiet room is not a dead microphone", true,
+                [
+                    .level(-75), .advance(1), .level(-75), .advance(1), .level(-75), .advance(1), .level(-75),
+                    .advance(1), .level(-76), .expect(false),
+                ]
+            ),
+            (
+                "a dead device warns once the grace period is over", true,
+                [
+                    .level(-160), .dead(true), .advance(1), .expect(false), .advance(2.5), .level(-160), .expect(true),
+                    .dead(false), .level(-30), .expect(false),
+                ]
+            ),
+            (
+                "audio that stops warns after the stall timeout", true,
+                [
+                    .level(-30), .advance(3), .level(-30), .expect(false), .advance(1.4), .expect(false), .advance(0.2),
+                    .expect(true),
+                ]
+            ),
+            (
+                "never while the microphone is off", false,
+                [.advance(10), .expect(false), .dead(true), .advance(10), .expect(false)]
+            ),
+            (
+                "turning the microphone off hides it; on again starts a new grace period", true,
+                [
+                    .advance(4), .expect(true), .toggleMicrophone, .expect(false), .advance(5), .toggleMicrophone,
+                    .advance(2), .expect(false),
+                    .advance(1.1), .expect(true),
+                ]
+            ),
+        ] as [(String, Bool, [Step])])
     func silentWarning(name: String, startOn: Bool, steps: [Step]) {
         var clock = ManualClock(now: 100)
         var lobby = Self.lobby(others: 1, audioOn: startOn, clock: clock)
@@ -77,7 +118,8 @@ import Testing
                 #expect(lobby.showsSilentWarning(at: clock.now) == shown, "step \(k) of \(name)")
             }
         }
-        #expect(MicrophoneCheck.silentWarning
+        #expect(
+            MicrophoneCheck.silentWarning
                 == "Your microphone doesn't seem to be working. Make sure you have all permissions accepted.")
     }
 
@@ -94,21 +136,35 @@ import Testing
 }
 
 @Suite struct MutedIndicatorTests {
-    static let granted: Permission = { var p = Permission(); p.resolve(granted: true); return p }()
-    static let denied: Permission = { var p = Permission(); p.resolve(granted: false); return p }()
+    static let granted: Permission = {
+        var p = Permission()
+        p.resolve(granted: true)
+        return p
+    }()
+    static let denied: Permission = {
+        var p = Permission()
+        p.resolve(granted: false)
+        return p
+    }()
 
-    @Test(arguments: [
-        (false, Set<OwnCapability>([.sendAudio, .sendVideo]), granted, true),
-        (true, [.sendAudio, .sendVideo], granted, false),
-        (false, [.sendVideo], granted, false),
-        (false, [.sendAudio], denied, false),
-        (false, [.sendAudio], Permission(), false),
-    ] as [(Bool, Set<OwnCapability>, Permission, Bool)])
-    func activeOnlyWhenMutedAllowedAndGranted(audioOn: Bool, capabilities: Set<OwnCapability>, permission: Permission, active: Bool) {
+    @Test(
+        arguments: [
+            (false, Set<OwnCapability>([.sendAudio, .sendVideo]), granted, true),
+            (true, [.sendAudio, .sendVideo], granted, false),
+            (false, [.sendVideo], granted, false),
+            (false, [.sendAudio], denied, false),
+            (false, [.sendAudio], Permission(), false),
+        ] as [(Bool, Set<OwnCapability>, Permission, Bool)])
+    func activeOnlyWhenMutedAllowedAndGranted(
+        audioOn: Bool, capabilities: Set<OwnCapability>, permission: Permission, active: Bool
+    ) {
         var indicator = MutedIndicator()
         indicator.update(settings: CallSettings(audioOn: audioOn), capabilities: capabilities, microphone: permission)
         #expect(indicator.isActive == active)
-        do { let shown = indicator.speechStarted(at: 1); #expect(shown == active) }
+        do {
+            let shown = indicator.speechStarted(at: 1)
+            #expect(shown == active)
+        }
         #expect(indicator.isVisible(at: 1.5) == active)
     }
 
@@ -117,7 +173,10 @@ import Testing
         var indicator = MutedIndicator()
         indicator.update(settings: CallSettings(audioOn: false), capabilities: [.sendAudio], microphone: Self.granted)
         #expect(!indicator.isVisible(at: clock.now))
-        do { let shown = indicator.speechStarted(at: clock.now); #expect(shown) }
+        do {
+            let shown = indicator.speechStarted(at: clock.now)
+            #expect(shown)
+        }
         #expect(MutedIndicator.text == "You are muted.")
         clock.advance(by: 1.99)
         #expect(indicator.isVisible(at: clock.now))
@@ -125,49 +184,75 @@ import Testing
         clock.advance(by: 0.02)
         #expect(!indicator.isVisible(at: clock.now), "gone after 2 s")
         clock.advance(by: 2)
-        do { let shown = indicator.speechStarted(at: clock.now); #expect(!shown, "the next utterance inside the cooldown stays quiet") }
+        do {
+            let shown = indicator.speechStarted(at: clock.now)
+            #expect(!shown, "the next utterance inside the cooldown stays quiet")
+        }
         clock.advance(by: 3.1)
-        do { let shown = indicator.speechStarted(at: clock.now); #expect(shown, "after the cooldown it shows again") }
+        do {
+            let shown = indicator.speechStarted(at: clock.now)
+            #expect(shown, "after the cooldown it shows again")
+        }
         #expect(indicator.notice.count == 2)
     }
 
     @Test func unmutingHidesItAtOnce() {
         var indicator = MutedIndicator()
         indicator.update(settings: CallSettings(audioOn: false), capabilities: [.sendAudio], microphone: Self.granted)
-        do { let shown = indicator.speechStarted(at: 0); #expect(shown) }
+        do {
+            let shown = indicator.speechStarted(at: 0)
+            #expect(shown)
+        }
         indicator.update(settings: CallSettings(audioOn: true), capabilities: [.sendAudio], microphone: Self.granted)
         #expect(!indicator.isVisible(at: 0.5))
-        do { let shown = indicator.speechStarted(at: 0.6); #expect(!shown, "unmuted speech is not a notice") }
+        do {
+            let shown = indicator.speechStarted(at: 0.6)
+            #expect(!shown, "unmuted speech is not a notice")
+        }
     }
 
     @Test func dontShowAgainForThisCall() {
         var indicator = MutedIndicator()
         indicator.update(settings: CallSettings(audioOn: false), capabilities: [.sendAudio], microphone: Self.granted)
-        do { let shown = indicator.speechStarted(at: 0); #expect(shown) }
+        do {
+            let shown = indicator.speechStarted(at: 0)
+            #expect(shown)
+        }
         indicator.silenceForCall()
         #expect(!indicator.isVisible(at: 0.5))
         // Muting again later in the call does not bring it back.
         indicator.update(settings: CallSettings(audioOn: true), capabilities: [.sendAudio], microphone: Self.granted)
         indicator.update(settings: CallSettings(audioOn: false), capabilities: [.sendAudio], microphone: Self.granted)
-        do { let shown = indicator.speechStarted(at: 60); #expect(!shown) }
+        do {
+            let shown = indicator.speechStarted(at: 60)
+            #expect(!shown)
+        }
         #expect(indicator.isSilencedForCall)
     }
 
     @Test func activeCallRefusesWhatTheCallDoesNotGrant() {
-        var call = ActiveCall(callID: "c", localUser: Participant(id: "me", name: "Me"), others: [],
-                              settings: CallSettings(audioOn: true, videoOn: true), capabilities: [.sendVideo],
-                              permissions: Permissions(microphone: Self.granted, camera: Self.granted))
+        var call = ActiveCall(
+            callID: "c", localUser: Participant(id: "me", name: "Me"), others: [],
+            settings: CallSettings(audioOn: true, videoOn: true), capabilities: [.sendVideo],
+            permissions: Permissions(microphone: Self.granted, camera: Self.granted))
         #expect(!call.settings.audioOn, "no sendAudio: the microphone cannot be on")
-        do { let done = call.toggle(.microphone); #expect(!done) }
+        do {
+            let done = call.toggle(.microphone)
+            #expect(!done)
+        }
         #expect(!call.mutedIndicator.isActive, "a user who may not speak is not muted")
-        do { let done = call.toggle(.camera); #expect(done && !call.settings.videoOn) }
+        do {
+            let done = call.toggle(.camera)
+            #expect(done && !call.settings.videoOn)
+        }
         #expect(call.localUser.isLocalUser)
     }
 
     @Test func theLocalTileShowsNoSpeechWhileMuted() {
-        var call = ActiveCall(callID: "c", localUser: Participant(id: "me", name: "Me"),
-                              others: [Participant(id: "a", name: "Ada")], settings: CallSettings(audioOn: true),
-                              capabilities: [.sendAudio], permissions: Permissions(microphone: Self.granted))
+        var call = ActiveCall(
+            callID: "c", localUser: Participant(id: "me", name: "Me"),
+            others: [Participant(id: "a", name: "Ada")], settings: CallSettings(audioOn: true),
+            capabilities: [.sendAudio], permissions: Permissions(microphone: Self.granted))
         call.localAudio(levelDB: -20, isSpeaking: true)
         #expect(call.tiles[0].showsSpeakingBorder)
         #expect(abs(call.localUser.audioLevel - 0.6) < 1e-6)
@@ -202,10 +287,18 @@ import Testing
         ("{\"participants\": []}", "the call has no \"id\""),
         ("{\"id\": \" \"}", "\"id\" is empty"),
         ("{\"id\": \"x\", \"participants\": [{\"id\": \"a\"}]}", "participants[0] has no \"name\""),
-        ("{\"id\": \"x\", \"capabilities\": [\"fly\"]}", "capabilities[0]: cannot initialize OwnCapability from invalid String value fly"),
-        ("{\"id\": \"x\", \"participants\": [{\"id\": \"a\", \"name\": \"A\"}, {\"id\": \"a\", \"name\": \"B\"}]}", "two participants have the id \"a\""),
-        ("{\"id\": \"x\", \"participants\": [{\"id\": \"a\", \"name\": \"A\", \"speaking\": [[3, 1]]}]}",
-         "participant \"a\": each \"speaking\" entry must be [start, end] in seconds, with 0 ≤ start < end"),
+        (
+            "{\"id\": \"x\", \"capabilities\": [\"fly\"]}",
+            "capabilities[0]: cannot initialize OwnCapability from invalid String value fly"
+        ),
+        (
+            "{\"id\": \"x\", \"participants\": [{\"id\": \"a\", \"name\": \"A\"}, {\"id\": \"a\", \"name\": \"B\"}]}",
+            "two participants have the id \"a\""
+        ),
+        (
+            "{\"id\": \"x\", \"participants\": [{\"id\": \"a\", \"name\": \"A\", \"speaking\": [[3, 1]]}]}",
+            "participant \"a\": each \"speaking\" entry must be [start, end] in seconds, with 0 ≤ start < end"
+        ),
         ("{\"id\": \"x\", \"scriptLength\": 0}", "\"scriptLength\" must be a positive number of seconds"),
         ("{\"id\": 5}", "id: expected to decode String but found number instead."),
     ])
@@ -225,7 +318,7 @@ import Testing
         for step in 0..<120 {
             let now = demo.participants(at: Double(step) / 10)
             #expect(now.filter(\.isSpeaking).count <= 1, "one at a time")
-            now.filter(\.isSpeaking).forEach { speakers.insert($0.id) }
+            for speaker in now where speaker.isSpeaking { speakers.insert(speaker.id) }
         }
         #expect(speakers.count == 3)
     }

@@ -37,9 +37,12 @@ import Testing
 
     @Test func aRestartResumesAtTheWallClockAndTKeepsCounting() {
         // 1 s of audio, a 2.5 s outage, then a new stream at 48 kHz.
-        let source = FakeAudioSource(sampleRate: rate, steps: [
-            .audio(speech(seconds: 0.2)), .quiet(count: 3), .restart(rate: 48_000, gap: 2.5), .audio(speech(seconds: 1, rate: 48_000)),
-        ])
+        let source = FakeAudioSource(
+            sampleRate: rate,
+            steps: [
+                .audio(speech(seconds: 0.2)), .quiet(count: 3), .restart(rate: 48_000, gap: 2.5),
+                .audio(speech(seconds: 1, rate: 48_000)),
+            ])
         let (records, ending) = LiveHarness.run(source)
         #expect(ending == .ended)
         let restarts = records.compactMap { if case .restarted(let t) = $0 { t } else { nil } }
@@ -67,7 +70,8 @@ import Testing
 
     @Test func aFailureEndsTheSessionAfterTheRecordsBeforeIt() {
         let error = AudioSourceError(.connectionLost, "the server went away")
-        let source = FakeAudioSource(sampleRate: rate, steps: [.audio(speech(seconds: 1)), .fail(error), .audio(speech())])
+        let source = FakeAudioSource(
+            sampleRate: rate, steps: [.audio(speech(seconds: 1)), .fail(error), .audio(speech())])
         let (records, ending) = LiveHarness.run(source)
         #expect(ending == .failed(error))
         #expect(records.frames.count == 220)
@@ -77,15 +81,22 @@ import Testing
 
     @Test func anUnsupportedRateIsAFailureNotACrash() {
         let (records, ending) = LiveHarness.run(FakeAudioSource(sampleRate: 7_000, steps: [.audio([0, 0, 0])]))
-        guard case .failed(let e) = ending else { Issue.record("ended \(ending)"); return }
+        guard case .failed(let e) = ending else {
+            Issue.record("ended \(ending)")
+            return
+        }
         #expect(e.kind == .badData && e.message.contains("7000 Hz"))
         #expect(records.isEmpty)
-        let restart = FakeAudioSource(sampleRate: rate, steps: [.audio(speech(seconds: 0.3)), .restart(rate: 1, gap: 0)])
-        #expect(LiveHarness.run(restart).ending == .failed(AudioSourceError(.badData, "a fake source: 1 Hz is not a supported sample rate")))
+        let restart = FakeAudioSource(
+            sampleRate: rate, steps: [.audio(speech(seconds: 0.3)), .restart(rate: 1, gap: 0)])
+        #expect(
+            LiveHarness.run(restart).ending
+                == .failed(AudioSourceError(.badData, "a fake source: 1 Hz is not a supported sample rate")))
     }
 
     @Test func aMonitorSourceRaisesWrongSourceFirst() {
-        let source = FakeAudioSource(sampleRate: rate, steps: [.audio(speech(seconds: 0.3))], monitorSource: "Monitor of Out (out.monitor)")
+        let source = FakeAudioSource(
+            sampleRate: rate, steps: [.audio(speech(seconds: 0.3))], monitorSource: "Monitor of Out (out.monitor)")
         let (records, _) = LiveHarness.run(source)
         #expect(records.first == .analysis(.event(.wrongSource(time: 0, source: "Monitor of Out (out.monitor)"))))
     }
@@ -169,7 +180,9 @@ import Testing
         fed.changeRate(to: 48_000)
         #expect(fed.feed([Float](repeating: 0.2, count: 30)) == 0, "still full")
         var buffer = [Float](repeating: 0, count: 64)
-        let reads = try (0..<4).map { _ in try buffer.withUnsafeMutableBufferPointer { try fed.read(into: $0, timeout: 0) } }
+        let reads = try (0..<4).map { _ in
+            try buffer.withUnsafeMutableBufferPointer { try fed.read(into: $0, timeout: 0) }
+        }
         #expect(reads == [.samples(64), .samples(36), .restarted, .idle])
         #expect(fed.sampleRate == 48_000)
         fed.stop()

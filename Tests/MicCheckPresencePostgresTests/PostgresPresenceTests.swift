@@ -1,9 +1,10 @@
 import Foundation
 import MicCheck
-@testable import MicCheckPresencePostgres
 import MicCheckServer
 import MicCheckTesting
 import Testing
+
+@testable import MicCheckPresencePostgres
 
 @Suite("PostgreSQL addresses")
 struct PostgresAddressTests {
@@ -23,10 +24,15 @@ struct PostgresAddressTests {
     @Test("what is wrong with an address, in one sentence that hides the password")
     func refusals() {
         func reason(_ text: String) -> String {
-            do { _ = try PostgresAddress(text); return "accepted" } catch { return error.description }
+            do {
+                _ = try PostgresAddress(text)
+                return "accepted"
+            } catch { return error.description }
         }
         #expect(reason("mysql://ada@db/calls").contains("is not a PostgreSQL address"))
-        #expect(reason("postgres://ada:hunter2@db/calls?sslmode=maybe") == "sslmode=maybe: MicCheck knows disable, prefer and require")
+        #expect(
+            reason("postgres://ada:hunter2@db/calls?sslmode=maybe")
+                == "sslmode=maybe: MicCheck knows disable, prefer and require")
         #expect(reason("postgres://db/calls").contains("needs a user"))
         #expect(reason("postgres://ada@db/calls?timeout=3").contains("unknown parameter \"timeout\""))
         #expect(reason("postgres://ada@:5432/calls").contains("needs a host"))
@@ -36,8 +42,9 @@ struct PostgresAddressTests {
 
 /// Presence through a real PostgreSQL: `MICCHECK_TEST_POSTGRES` (scripts/test.sh starts a private cluster
 /// and sets it). Each test uses calls of its own, so that tests may share the database.
-@Suite("Presence in PostgreSQL", .tags(.live), .timeLimit(.minutes(1)),
-       .enabled(if: ProcessInfo.processInfo.environment["MICCHECK_TEST_POSTGRES"] != nil, "needs MICCHECK_TEST_POSTGRES"))
+@Suite(
+    "Presence in PostgreSQL", .tags(.live), .timeLimit(.minutes(1)),
+    .enabled(if: ProcessInfo.processInfo.environment["MICCHECK_TEST_POSTGRES"] != nil, "needs MICCHECK_TEST_POSTGRES"))
 struct PostgresPresenceTests {
     let address: PostgresAddress
 
@@ -46,19 +53,27 @@ struct PostgresPresenceTests {
     }
 
     /// A node: the store, running until the returned task is cancelled (as if the node died).
-    private func node(_ name: String, lease: Duration = .seconds(10)) async throws -> (PostgresPresence, Task<Void, Never>) {
-        let presence = try await PostgresPresence.open(address, options: .init(lease: lease, node: name + "-" + UUID().uuidString))
+    private func node(
+        _ name: String, lease: Duration = .seconds(10)
+    ) async throws -> (PostgresPresence, Task<Void, Never>) {
+        let presence = try await PostgresPresence.open(
+            address, options: .init(lease: lease, node: name + "-" + UUID().uuidString))
         let task = Task { await presence.run() }
         return (presence, task)
     }
 
     private func call() -> String { "test-" + UUID().uuidString.prefix(8).lowercased() }
 
-    @Test("two nodes: a snapshot, then each change of the other node's member with the next version; nothing for no change")
+    @Test(
+        "two nodes: a snapshot, then each change of the other node's member with the next version; nothing for no change"
+    )
     func acrossNodes() async throws {
         let (one, t1) = try await node("one")
         let (two, t2) = try await node("two")
-        defer { t1.cancel(); t2.cancel() }
+        defer {
+            t1.cancel()
+            t2.cancel()
+        }
         let id = call()
         let ada = PresenceMember(id: "ada", name: "Ada", audio: true, video: false)
         await one.join(call: id, member: ada)
@@ -104,7 +119,10 @@ struct PostgresPresenceTests {
     func signals() async throws {
         let (one, t1) = try await node("one")
         let (two, t2) = try await node("two")
-        defer { t1.cancel(); t2.cancel() }
+        defer {
+            t1.cancel()
+            t2.cancel()
+        }
         let id = call()
         await one.join(call: id, member: PresenceMember(id: "ada", name: "Ada", audio: true, video: true))
         var ada = await one.subscribe(call: id, subscriber: "ada").makeAsyncIterator()
@@ -113,12 +131,26 @@ struct PostgresPresenceTests {
         var bob = await two.subscribe(call: id, subscriber: "bob").makeAsyncIterator()
         _ = await bob.next()
         _ = await ada.next()  // Bob joined
-        let big = JSONValue.object([("description", .object([("type", .string("offer")),
-                                                             ("sdp", .string(String(repeating: "a=x\r\n", count: 3_000)))]))])
+        let big = JSONValue.object([
+            (
+                "description",
+                .object([
+                    ("type", .string("offer")),
+                    ("sdp", .string(String(repeating: "a=x\r\n", count: 3_000))),
+                ])
+            )
+        ])
         #expect(await one.signal(call: id, from: "ada", to: "bob", payload: big))
         #expect(await bob.next() == .signal(from: "ada", payload: big))
-        let small = JSONValue.object([("candidate", .object([("candidate", .string("candidate:1 1 udp 1 127.0.0.1 9 typ host")),
-                                                             ("sdpMLineIndex", .int(0))]))])
+        let small = JSONValue.object([
+            (
+                "candidate",
+                .object([
+                    ("candidate", .string("candidate:1 1 udp 1 127.0.0.1 9 typ host")),
+                    ("sdpMLineIndex", .int(0)),
+                ])
+            )
+        ])
         #expect(await two.signal(call: id, from: "bob", to: "ada", payload: small))
         #expect(await ada.next() == .signal(from: "bob", payload: small))
         #expect(await !one.signal(call: id, from: "ada", to: "nobody", payload: small))

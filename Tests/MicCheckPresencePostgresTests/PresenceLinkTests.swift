@@ -1,7 +1,8 @@
 import MicCheck
-@testable import MicCheckPresencePostgres
 import MicCheckServer
 import Testing
+
+@testable import MicCheckPresencePostgres
 
 @Suite("A node's link to the presence database")
 struct PresenceLinkTests {
@@ -58,18 +59,28 @@ struct PresenceLinkTests {
 struct PresenceNotificationTests {
     @Test("the schema's deltas and a node's signals decode; anything else is refused")
     func decode() throws {
-        let joined = try #require(PresenceNotification(payload: """
-            {"call" : "c1", "v" : 3, "kind" : "joined", "member" : {"id" : "a", "name" : "Ada", "audio" : true, "video" : false, "speaking" : false}}
-            """))
+        let joined = try #require(
+            PresenceNotification(
+                payload: """
+                    {"call" : "c1", "v" : 3, "kind" : "joined", "member" : {"id" : "a", "name" : "Ada", "audio" : true, "video" : false, "speaking" : false}}
+                    """))
         #expect(joined.call == "c1")
-        #expect(joined.delta == PresenceDelta(version: 3, change: .joined(PresenceMember(id: "a", name: "Ada", audio: true, video: false))))
+        #expect(
+            joined.delta
+                == PresenceDelta(
+                    version: 3, change: .joined(PresenceMember(id: "a", name: "Ada", audio: true, video: false))))
         let left = try #require(PresenceNotification(payload: #"{"call": "c1", "v": 4, "kind": "left", "id": "a"}"#))
         #expect(left.delta == PresenceDelta(version: 4, change: .left("a")))
-        let signal = try #require(PresenceNotification(payload: #"{"call": "c1", "kind": "signal", "from": "a", "to": "b", "ref": 12}"#))
+        let signal = try #require(
+            PresenceNotification(payload: #"{"call": "c1", "kind": "signal", "from": "a", "to": "b", "ref": 12}"#))
         #expect(signal.kind == .signal && signal.ref == 12 && signal.delta == nil)
         #expect(PresenceNotification(payload: #"{"call": "c1", "kind": "exploded"}"#) == nil)
         #expect(PresenceNotification(payload: "not json") == nil)
-        #expect(PresenceNotification(payload: #"{"call": "c1", "kind": "left", "v": 4}"#)?.delta == nil, "a left without its id")
-        #expect(PresenceNotification(payload: #"{"call": "c1", "kind": "joined", "id": "a"}"#)?.delta == nil, "a join without version or member")
+        #expect(
+            PresenceNotification(payload: #"{"call": "c1", "kind": "left", "v": 4}"#)?.delta == nil,
+            "a left without its id")
+        #expect(
+            PresenceNotification(payload: #"{"call": "c1", "kind": "joined", "id": "a"}"#)?.delta == nil,
+            "a join without version or member")
     }
 }

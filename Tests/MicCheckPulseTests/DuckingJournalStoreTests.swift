@@ -1,67 +1,75 @@
 #if os(Linux)
-import Foundation
-import MicCheck
-import MicCheckPulse
-import Testing
+    import Foundation
+    import MicCheck
+    import MicCheckPulse
+    import Testing
 
-@Suite("DuckingJournalStore: journals through a StateStorage")
-struct DuckingJournalStoreTests {
-    let entry = DuckingJournal.Entry(index: 7, name: "Music", original: [65536, 65536], applied: [6554, 6554])
+    @Suite("DuckingJournalStore: journals through a StateStorage")
+    struct DuckingJournalStoreTests {
+        let entry = DuckingJournal.Entry(index: 7, name: "Music", original: [65536, 65536], applied: [6554, 6554])
 
-    @Test("only the journals of processes that have ended are abandoned, and nothing touches the disk")
-    func abandonedInMemory() throws {
-        let storage = MemoryStateStorage()
-        let store = DuckingJournalStore(directory: "/nowhere/ducking", storage: storage)
-        let mine = DuckingJournal(serverAddress: "unix:/run/pulse", serverCookie: 1, entries: [entry])
-        // A process ID above Linux's largest (2^22): no such process runs.
-        let gone = DuckingJournal(serverAddress: "unix:/run/pulse", serverCookie: 1, processID: 4_194_999, entries: [entry])
-        try store.write(mine)
-        try store.write(gone)
-        try storage.write(Data("not a journal".utf8), to: "/nowhere/ducking/notes.txt")
-        try storage.write(Data("{}".utf8), to: "/nowhere/ducking/deeper/1.json")
-        #expect(mine.ownerIsRunning)
-        // Listed in name order, where this process's own ID falls wherever its digits put it.
-        #expect(storage.names(in: "/nowhere/ducking") == ["\(mine.processID).json", "4194999.json", "notes.txt"].sorted())
+        @Test("only the journals of processes that have ended are abandoned, and nothing touches the disk")
+        func abandonedInMemory() throws {
+            let storage = MemoryStateStorage()
+            let store = DuckingJournalStore(directory: "/nowhere/ducking", storage: storage)
+            let mine = DuckingJournal(serverAddress: "unix:/run/pulse", serverCookie: 1, entries: [entry])
+            // A process ID above Linux's largest (2^22): no such process runs.
+            let gone = DuckingJournal(
+                serverAddress: "unix:/run/pulse", serverCookie: 1, processID: 4_194_999, entries: [entry])
+            try store.write(mine)
+            try store.write(gone)
+            try storage.write(Data("not a journal".utf8), to: "/nowhere/ducking/notes.txt")
+            try storage.write(Data("{}".utf8), to: "/nowhere/ducking/deeper/1.json")
+            #expect(mine.ownerIsRunning)
+            // Listed in name order, where this process's own ID falls wherever its digits put it.
+            #expect(
+                storage.names(in: "/nowhere/ducking")
+                    == ["\(mine.processID).json", "4194999.json", "notes.txt"].sorted())
 
-        var warnings: [String] = []
-        let abandoned = store.abandoned { warnings.append($0) }
-        #expect(abandoned.map(\.path) == [store.path(forProcess: 4_194_999)])
-        #expect(abandoned.first?.journal == gone)
-        #expect(warnings.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: "/nowhere"))
+            var warnings: [String] = []
+            let abandoned = store.abandoned { warnings.append($0) }
+            #expect(abandoned.map(\.path) == [store.path(forProcess: 4_194_999)])
+            #expect(abandoned.first?.journal == gone)
+            #expect(warnings.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: "/nowhere"))
 
-        store.remove(forProcess: 4_194_999)
-        #expect(store.abandoned { warnings.append($0) }.isEmpty)
-        #expect(store.load(path: store.path(forProcess: mine.processID)) { warnings.append($0) } == mine)
+            store.remove(forProcess: 4_194_999)
+            #expect(store.abandoned { warnings.append($0) }.isEmpty)
+            #expect(store.load(path: store.path(forProcess: mine.processID)) { warnings.append($0) } == mine)
+        }
+
+        @Test("a damaged journal is set aside, reported once, and not taken for one")
+        func damagedJournal() throws {
+            let storage = MemoryStateStorage(["/s/ducking/12.json": Data("{\"version\": 1, \"entr".utf8)])
+            let store = DuckingJournalStore(directory: "/s/ducking", storage: storage)
+            var warnings: [String] = []
+            #expect(store.abandoned { warnings.append($0) }.isEmpty)
+            #expect(
+                warnings == [
+                    "the ducking journal /s/ducking/12.json is damaged; it was set aside as /s/ducking/12.json.corrupt"
+                ])
+            #expect(storage.contents(at: "/s/ducking/12.json") == nil)
+            #expect(storage.contents(at: "/s/ducking/12.json.corrupt") == Data("{\"version\": 1, \"entr".utf8))
+            #expect(store.abandoned { warnings.append($0) }.isEmpty)
+            #expect(warnings.count == 1)
+        }
+
+        @Test("the file store writes what the memory store holds, byte for byte")
+        func filesAndMemoryAgree() throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "miccheck-journal-\(UUID().uuidString)"
+            ).path
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let memory = MemoryStateStorage()
+            let journal = DuckingJournal(serverAddress: "unix:/run/pulse", serverCookie: 9, entries: [entry])
+            try DuckingJournalStore(directory: dir, storage: memory).write(journal)
+            let files = DuckingJournalStore(directory: dir)
+            try files.write(journal)
+            let path = files.path(forProcess: journal.processID)
+            #expect(FileManager.default.contents(atPath: path) == memory.contents(at: path))
+            #expect(FileStateStorage().names(in: dir) == ["\(journal.processID).json"])
+            files.remove(forProcess: journal.processID)
+            #expect(FileStateStorage().names(in: dir).isEmpty)
+        }
     }
-
-    @Test("a damaged journal is set aside, reported once, and not taken for one")
-    func damagedJournal() throws {
-        let storage = MemoryStateStorage(["/s/ducking/12.json": Data("{\"version\": 1, \"entr".utf8)])
-        let store = DuckingJournalStore(directory: "/s/ducking", storage: storage)
-        var warnings: [String] = []
-        #expect(store.abandoned { warnings.append($0) }.isEmpty)
-        #expect(warnings == ["the ducking journal /s/ducking/12.json is damaged; it was set aside as /s/ducking/12.json.corrupt"])
-        #expect(storage.contents(at: "/s/ducking/12.json") == nil)
-        #expect(storage.contents(at: "/s/ducking/12.json.corrupt") == Data("{\"version\": 1, \"entr".utf8))
-        #expect(store.abandoned { warnings.append($0) }.isEmpty)
-        #expect(warnings.count == 1)
-    }
-
-    @Test("the file store writes what the memory store holds, byte for byte")
-    func filesAndMemoryAgree() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miccheck-journal-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let memory = MemoryStateStorage()
-        let journal = DuckingJournal(serverAddress: "unix:/run/pulse", serverCookie: 9, entries: [entry])
-        try DuckingJournalStore(directory: dir, storage: memory).write(journal)
-        let files = DuckingJournalStore(directory: dir)
-        try files.write(journal)
-        let path = files.path(forProcess: journal.processID)
-        #expect(FileManager.default.contents(atPath: path) == memory.contents(at: path))
-        #expect(FileStateStorage().names(in: dir) == ["\(journal.processID).json"])
-        files.remove(forProcess: journal.processID)
-        #expect(FileStateStorage().names(in: dir).isEmpty)
-    }
-}
 #endif

@@ -1,82 +1,91 @@
 #if os(Linux)
-import Foundation
-import MicCheck
-import MicCheckPulse
-import MicCheckTesting
-import Testing
+    import Foundation
+    import MicCheck
+    import MicCheckPulse
+    import MicCheckTesting
+    import Testing
 
-@Suite("PulseConnection and PulseMicrophone against a private server", .serialized, .tags(.live))
-struct PulseConnectionTests {
-    @Test("lists the sources with the default, the monitors and the mute state")
-    func sources() throws {
-        let server = try PrivatePulseServer()
-        defer { server.stop() }
-        let connection = try PulseConnection(server: server.address)
-        defer { connection.close() }
-        #expect(try connection.serverDefaults().defaultSource == "virtmic")
-        var sources = try connection.sources()
-        #expect(sources.filter(\.isDefault).map(\.name) == ["virtmic"])
-        #expect(sources.first { $0.name == "speaker.monitor" }?.isMonitor == true)
-        #expect(sources.allSatisfy { $0.sampleRate > 0 && $0.channels > 0 })
-        try server.pactl(["set-source-mute", "virtmic", "1"])
-        sources = try connection.sources()
-        #expect(sources.first { $0.name == "virtmic" }?.isMuted == true)
-        #expect(try connection.source(named: nil).name == "virtmic")
-        #expect(throws: PulseError.self) { try connection.source(named: "nope") }
-    }
-
-    @Test("no server: a noServer error, never a crash")
-    func noServer() {
-        #expect { try PulseConnection(server: "unix:/nonexistent/pulse/native") } throws: { error in
-            (error as? PulseError)?.kind == .noServer
+    @Suite("PulseConnection and PulseMicrophone against a private server", .serialized, .tags(.live))
+    struct PulseConnectionTests {
+        @Test("lists the sources with the default, the monitors and the mute state")
+        func sources() throws {
+            let server = try PrivatePulseServer()
+            defer { server.stop() }
+            let connection = try PulseConnection(server: server.address)
+            defer { connection.close() }
+            #expect(try connection.serverDefaults().defaultSource == "virtmic")
+            var sources = try connection.sources()
+            #expect(sources.filter(\.isDefault).map(\.name) == ["virtmic"])
+            #expect(sources.first { $0.name == "speaker.monitor" }?.isMonitor == true)
+            #expect(sources.allSatisfy { $0.sampleRate > 0 && $0.channels > 0 })
+            try server.pactl(["set-source-mute", "virtmic", "1"])
+            sources = try connection.sources()
+            #expect(sources.first { $0.name == "virtmic" }?.isMuted == true)
+            #expect(try connection.source(named: nil).name == "virtmic")
+            #expect(throws: PulseError.self) { try connection.source(named: "nope") }
         }
-    }
 
-    @Test("the microphone delivers what is played into it, at its level, and reports the server's death")
-    func capture() throws {
-        let server = try PrivatePulseServer()
-        defer { server.stop() }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miccheck-cap-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let wav = dir.appendingPathComponent("tone.wav").path
-        let tone = Signals.sine(frequency: 440, rmsDB: -15, seconds: 3, sampleRate: 16_000)
-        _ = FileManager.default.createFile(atPath: wav, contents: Data(WAVWriter.file(interleaved: tone, sampleRate: 16_000,
-                                                                                        channels: 1, encoding: .signedInt16)))
-        let notices = NoticeLog()
-        let mic = try PulseMicrophone(server: server.address, reconnectWindow: 0.5) { notices.add($0) }
-        defer { mic.close() }
-        try server.play(wav)
-        var buffer = [Float](repeating: 0, count: 4096)
-        var peak: Float = 0
-        var total = 0
-        let end = Date().addingTimeInterval(2.5)
-        while Date() < end {
-            if case .samples(let n) = try buffer.withUnsafeMutableBufferPointer({ try mic.read(into: $0, timeout: 0.1) }) {
-                total += n
-                for x in buffer[0..<n] { peak = max(peak, abs(x)) }
+        @Test("no server: a noServer error, never a crash")
+        func noServer() {
+            #expect { try PulseConnection(server: "unix:/nonexistent/pulse/native") } throws: { error in
+                (error as? PulseError)?.kind == .noServer
             }
         }
-        #expect(abs(Decibels.fromAmplitude(Double(peak)) - (-15 + 3.01)) < 1, "peak \(peak)")
-        #expect(total > mic.sampleRate * 2)
-        #expect(mic.droppedSamples == 0)
 
-        server.kill()
-        // What was captured before the kill may still be handed over first; the loss must follow within 3 s.
-        #expect {
-            let until = Date().addingTimeInterval(3)
-            while Date() < until { _ = try buffer.withUnsafeMutableBufferPointer { try mic.read(into: $0, timeout: 0.5) } }
-        } throws: { error in
-            (error as? PulseError)?.kind == .connectionLost
+        @Test("the microphone delivers what is played into it, at its level, and reports the server's death")
+        func capture() throws {
+            let server = try PrivatePulseServer()
+            defer { server.stop() }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "miccheck-cap-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let wav = dir.appendingPathComponent("tone.wav").path
+            let tone = Signals.sine(frequency: 440, rmsDB: -15, seconds: 3, sampleRate: 16_000)
+            _ = FileManager.default.createFile(
+                atPath: wav,
+                contents: Data(
+                    WAVWriter.file(
+                        interleaved: tone, sampleRate: 16_000,
+                        channels: 1, encoding: .signedInt16)))
+            let notices = NoticeLog()
+            let mic = try PulseMicrophone(server: server.address, reconnectWindow: 0.5) { notices.add($0) }
+            defer { mic.close() }
+            try server.play(wav)
+            var buffer = [Float](repeating: 0, count: 4096)
+            var peak: Float = 0
+            var total = 0
+            let end = Date().addingTimeInterval(2.5)
+            while Date() < end {
+                if case .samples(let n) = try buffer.withUnsafeMutableBufferPointer({
+                    try mic.read(into: $0, timeout: 0.1)
+                }) {
+                    total += n
+                    for x in buffer[0..<n] { peak = max(peak, abs(x)) }
+                }
+            }
+            #expect(abs(Decibels.fromAmplitude(Double(peak)) - (-15 + 3.01)) < 1, "peak \(peak)")
+            #expect(total > mic.sampleRate * 2)
+            #expect(mic.droppedSamples == 0)
+
+            server.kill()
+            // What was captured before the kill may still be handed over first; the loss must follow within 3 s.
+            #expect {
+                let until = Date().addingTimeInterval(3)
+                while Date() < until {
+                    _ = try buffer.withUnsafeMutableBufferPointer { try mic.read(into: $0, timeout: 0.5) }
+                }
+            } throws: { error in
+                (error as? PulseError)?.kind == .connectionLost
+            }
+            #expect(notices.all == [.serverLost(window: 0.5)])
         }
-        #expect(notices.all == [.serverLost(window: 0.5)])
     }
-}
 
-final class NoticeLog: @unchecked Sendable {
-    // @unchecked Sendable: `items` is guarded by `lock`.
-    private let lock = NSLock()
-    private var items: [PulseMicrophone.Notice] = []
-    func add(_ n: PulseMicrophone.Notice) { lock.withLock { items.append(n) } }
-    var all: [PulseMicrophone.Notice] { lock.withLock { items } }
-}
+    final class NoticeLog: @unchecked Sendable {
+        // @unchecked Sendable: `items` is guarded by `lock`.
+        private let lock = NSLock()
+        private var items: [PulseMicrophone.Notice] = []
+        func add(_ n: PulseMicrophone.Notice) { lock.withLock { items.append(n) } }
+        var all: [PulseMicrophone.Notice] { lock.withLock { items } }
+    }
 #endif

@@ -1,14 +1,17 @@
 import Foundation
 import MicCheck
 import MicCheckCall
-@testable import MicCheckServer
 import MicCheckTesting
 import Testing
+
+@testable import MicCheckServer
 
 @Suite("The /v1/call protocol")
 struct CallChannelTests {
     /// Feeds audio in 20 ms messages on a clock that follows the audio; returns messages and actions.
-    private func feed(_ c: inout CallChannel, _ samples: [Float], from start: Double = 0) throws -> ([Received], [CallChannel.Action]) {
+    private func feed(
+        _ c: inout CallChannel, _ samples: [Float], from start: Double = 0
+    ) throws -> ([Received], [CallChannel.Action]) {
         var out: [Connection.Message] = []
         var actions: [CallChannel.Action] = []
         let bytes = pcm16(samples)
@@ -24,7 +27,8 @@ struct CallChannelTests {
         return (try out.map { try Received($0.text) }, actions)
     }
 
-    private func text(_ c: inout CallChannel, _ s: String, now: Double = 0) throws -> ([Received], [CallChannel.Action]) {
+    private func text(_ c: inout CallChannel, _ s: String, now: Double = 0) throws -> ([Received], [CallChannel.Action])
+    {
         var out: [Connection.Message] = []
         let actions = try c.text(s, now: now) { out.append($0) }
         return (try out.map { try Received($0.text) }, actions)
@@ -77,7 +81,9 @@ struct CallChannelTests {
         let (out, mutedActions) = try feed(&c, speechInRoom(onset: 0.5, speech: 1.5, seconds: 3), from: 3)
         #expect(mutedActions.isEmpty, "speech while muted is not published")
         let notice = try #require(out.first { $0.type == "muted_notice" })
-        #expect(notice.bool("show") == true && notice.string("text") == "You are muted." && notice.int("duration_ms") == 2_000)
+        #expect(
+            notice.bool("show") == true && notice.string("text") == "You are muted."
+                && notice.int("duration_ms") == 2_000)
     }
 
     @Test("don't show again for this call: no more notices")
@@ -102,36 +108,51 @@ struct CallChannelTests {
     @Test("signals are checked, rebuilt and addressed")
     func signal() throws {
         var c = try CallChannel(id: "me", now: 0)
-        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "signal", "to": "b", "data": {"candidate": {"candidate": "x"}}}"#) }
+        #expect(throws: ProtocolError.self) {
+            try text(&c, #"{"type": "signal", "to": "b", "data": {"candidate": {"candidate": "x"}}}"#)
+        }
         _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
-        let (_, actions) = try text(&c, #"{"type": "signal", "to": "b", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#)
-        #expect(actions == [.signal(to: "b", payload: .object([("description", .object([("type", .string("offer")), ("sdp", .string("v=0"))]))]))])
-        let (_, ice) = try text(&c, #"{"type": "signal", "to": "b", "data": {"candidate": {"candidate": "c", "sdpMid": "0", "sdpMLineIndex": 0}}}"#)
+        let (_, actions) = try text(
+            &c, #"{"type": "signal", "to": "b", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#)
+        #expect(
+            actions == [
+                .signal(
+                    to: "b",
+                    payload: .object([("description", .object([("type", .string("offer")), ("sdp", .string("v=0"))]))]))
+            ])
+        let (_, ice) = try text(
+            &c,
+            #"{"type": "signal", "to": "b", "data": {"candidate": {"candidate": "c", "sdpMid": "0", "sdpMLineIndex": 0}}}"#
+        )
         #expect(ice.count == 1)
     }
 
-    @Test("broken or out-of-order messages are refused with a reason", arguments: [
-        (#"{"type": "leave"}"#, "leave before join"),
-        (#"{"type": "join"}"#, "join needs a \"name\""),
-        (#"{"type": "join", "name": "   "}"#, "join needs a name that is not empty"),
-        (#"{"type": "devices", "audio": "on"}"#, "\"audio\" must be true or false"),
-        (#"{"type": "devices", "mic": true}"#, "devices has no field \"mic\""),
-        (#"{"type": "signal", "to": "b", "data": {}}"#, "signal before join"),
-        (#"{"type": "hello"}"#, "unknown message type \"hello\""),
-    ])
+    @Test(
+        "broken or out-of-order messages are refused with a reason",
+        arguments: [
+            (#"{"type": "leave"}"#, "leave before join"),
+            (#"{"type": "join"}"#, "join needs a \"name\""),
+            (#"{"type": "join", "name": "   "}"#, "join needs a name that is not empty"),
+            (#"{"type": "devices", "audio": "on"}"#, "\"audio\" must be true or false"),
+            (#"{"type": "devices", "mic": true}"#, "devices has no field \"mic\""),
+            (#"{"type": "signal", "to": "b", "data": {}}"#, "signal before join"),
+            (#"{"type": "hello"}"#, "unknown message type \"hello\""),
+        ])
     func refused(message: String, reason: String) throws {
         var c = try CallChannel(id: "me", now: 0)
         let error = try #require(throws: ProtocolError.self) { try text(&c, message) }
         #expect(error.reason == reason)
     }
 
-    @Test("bad signal data", arguments: [
-        #"{"description": {"type": "bogus", "sdp": ""}}"#,
-        #"{"candidate": {"sdpMid": "0"}}"#,
-        #"{"candidate": {"candidate": "c", "sdpMLineIndex": -1}}"#,
-        #"{"other": 1}"#,
-        #"{}"#,
-    ])
+    @Test(
+        "bad signal data",
+        arguments: [
+            #"{"description": {"type": "bogus", "sdp": ""}}"#,
+            #"{"candidate": {"sdpMid": "0"}}"#,
+            #"{"candidate": {"candidate": "c", "sdpMLineIndex": -1}}"#,
+            #"{"other": 1}"#,
+            #"{}"#,
+        ])
     func badSignal(data: String) throws {
         var c = try CallChannel(id: "me", now: 0)
         _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)

@@ -6,11 +6,12 @@ import HummingbirdWSTesting
 import JWTKit
 import MicCheck
 import MicCheckCall
-@testable import MicCheckServer
 import NIOCore
 import Testing
 
-private let secret = String(repeating: "g7", count: 16)   // 32 bytes
+@testable import MicCheckServer
+
+private let secret = String(repeating: "g7", count: 16)  // 32 bytes
 private let later = Date().addingTimeInterval(600)
 
 /// Claims as another signer would write them, with whatever it likes.
@@ -28,7 +29,9 @@ private struct ForeignClaims: JWTPayload {
 private func handmade(alg: String = "HS256", kid: String? = nil, nbf: Int? = nil) async throws -> String {
     let keys = JWTKeyCollection()
     await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-    if let kid { await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid)) }
+    if let kid {
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+    }
     var header = JWTHeader()
     header.alg = alg
     header.typ = "JWT"
@@ -40,10 +43,15 @@ private func handmade(alg: String = "HS256", kid: String? = nil, nbf: Int? = nil
 struct TokenLaxityTests {
     private func refusal(_ token: String, call: String = "standup") async throws -> InvitationError? {
         let tokens = try #require(await JoinTokens(secret: secret))
-        do { _ = try await tokens.verify(token, call: call); return nil } catch { return error }
+        do {
+            _ = try await tokens.verify(token, call: call)
+            return nil
+        } catch { return error }
     }
 
-    @Test("a token of another signer, HS256 with the secret, is accepted; the same under a header naming HS384 or a key id is not")
+    @Test(
+        "a token of another signer, HS256 with the secret, is accepted; the same under a header naming HS384 or a key id is not"
+    )
     func header() async throws {
         #expect(try await refusal(try await handmade()) == nil)
         let hs384 = try await refusal(try await handmade(alg: "HS384"))
@@ -84,15 +92,20 @@ struct PageGuardTests {
         #expect(HostCheck<ServerRequestContext>.hostName("[::1]:8080") == "[::1]")
         #expect(HostCheck<ServerRequestContext>.hostName("calls.example") == "calls.example")
         #expect(CallServer(configuration: .init(host: "0.0.0.0")).allowedHosts == nil)
-        #expect(CallServer(configuration: .init(host: "0.0.0.0", allowedHosts: ["Calls.Example:443"])).allowedHosts
+        #expect(
+            CallServer(configuration: .init(host: "0.0.0.0", allowedHosts: ["Calls.Example:443"])).allowedHosts
                 == ["localhost", "127.0.0.1", "[::1]", "calls.example"])
-        #expect(CallServer(configuration: .init(host: "192.168.1.5")).allowedHosts == ["localhost", "127.0.0.1", "[::1]", "192.168.1.5"])
+        #expect(
+            CallServer(configuration: .init(host: "192.168.1.5")).allowedHosts == [
+                "localhost", "127.0.0.1", "[::1]", "192.168.1.5",
+            ])
     }
 
     @Test("another site's name (DNS rebinding) is refused, with the flag that allows it; the server's own are not")
     func rebinding() {
         let check = HostCheck<ServerRequestContext>(allowed: CallServer(configuration: .init()).allowedHosts)
-        #expect(check.refusal(authority: "attacker.example:8080")?.body?.contains("--allow-host attacker.example") == true)
+        #expect(
+            check.refusal(authority: "attacker.example:8080")?.body?.contains("--allow-host attacker.example") == true)
         #expect(check.refusal(authority: "attacker.example:8080")?.status == .misdirectedRequest)
         #expect(check.refusal(authority: "") != nil)
         #expect(check.refusal(authority: "localhost:8080") == nil && check.refusal(authority: "127.0.0.1:9") == nil)
@@ -107,7 +120,9 @@ struct PageGuardTests {
             try await client.execute(uri: "/", method: .get, headers: own) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
-                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("connect-src 'self'") == true)
+                #expect(
+                    response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("connect-src 'self'") == true
+                )
             }
             try await client.execute(uri: "/app.js%00.html", method: .get, headers: own) { response in
                 #expect(response.status == .badRequest)
@@ -151,21 +166,35 @@ struct SentMediaTests {
         m=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:1\r\na=recvonly\r\n
         """
 
-    @Test("the media an SDP sends: by each section's direction, the session's, or sendrecv; a rejected section sends nothing")
+    @Test(
+        "the media an SDP sends: by each section's direction, the session's, or sendrecv; a rejected section sends nothing"
+    )
     func directions() {
         #expect(SessionDescription.sentMedia(listenerOffer) == ["audio"])
-        #expect(SessionDescription.sentMedia("v=0\r\na=recvonly\r\nm=audio 9 RTP 0\r\nm=video 9 RTP 96\r\na=sendonly\r\n") == ["video"])
-        #expect(SessionDescription.sentMedia("v=0\r\nm=audio 0 RTP 0\r\na=sendrecv\r\nm=video 9 RTP 96\r\na=inactive\r\n").isEmpty)
-        #expect(SessionDescription.sentMedia("v=0\nm=audio 9 RTP 0\nm=application 9 DTLS/SCTP 5000\n") == ["audio", "application"])
+        #expect(
+            SessionDescription.sentMedia("v=0\r\na=recvonly\r\nm=audio 9 RTP 0\r\nm=video 9 RTP 96\r\na=sendonly\r\n")
+                == ["video"])
+        #expect(
+            SessionDescription.sentMedia("v=0\r\nm=audio 0 RTP 0\r\na=sendrecv\r\nm=video 9 RTP 96\r\na=inactive\r\n")
+                .isEmpty)
+        #expect(
+            SessionDescription.sentMedia("v=0\nm=audio 9 RTP 0\nm=application 9 DTLS/SCTP 5000\n") == [
+                "audio", "application",
+            ])
     }
 
-    @Test("a listener's offer that sends audio is refused with the reason; one that only receives is relayed; a speaker's is relayed")
+    @Test(
+        "a listener's offer that sends audio is refused with the reason; one that only receives is relayed; a speaker's is relayed"
+    )
     func listenerMedia() throws {
         func offer(_ sdp: String) -> String {
-            JSONValue.object([("type", .string("signal")), ("to", .string("host")),
-                              ("data", .object([("description", .object([("type", .string("offer")), ("sdp", .string(sdp))]))]))]).encoded
+            JSONValue.object([
+                ("type", .string("signal")), ("to", .string("host")),
+                ("data", .object([("description", .object([("type", .string("offer")), ("sdp", .string(sdp))]))])),
+            ]).encoded
         }
-        var listener = try CallChannel(id: "l", capabilities: CallRole.listener.capabilities, invitedName: "Lee", now: 0)
+        var listener = try CallChannel(
+            id: "l", capabilities: CallRole.listener.capabilities, invitedName: "Lee", now: 0)
         _ = try listener.text(#"{"type": "join", "name": "Lee"}"#, now: 0) { _ in }
         #expect(throws: ProtocolError("this participant may not send audio: its description's m=audio section sends")) {
             try listener.text(offer(listenerOffer), now: 0) { _ in }

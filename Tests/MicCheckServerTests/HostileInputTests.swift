@@ -1,8 +1,9 @@
 import Foundation
 import MicCheck
-@testable import MicCheckServer
 import NIOCore
 import Testing
+
+@testable import MicCheckServer
 
 @Suite("What one hostile client sends")
 struct HostileInputTests {
@@ -35,29 +36,43 @@ struct HostileInputTests {
 
     @Test("endless empty continuation frames end at the frame bound, not at memory's end")
     func emptyContinuations() {
-        let frames = [frame(.text, Array("{".utf8), fin: false)] + Array(repeating: frame(.continuation, [], fin: false), count: 10_000)
+        let frames =
+            [frame(.text, Array("{".utf8), fin: false)]
+            + Array(repeating: frame(.continuation, [], fin: false), count: 10_000)
         #expect(refusal(frames, maxFrames: 64)?.code == .messageTooLarge)
         #expect(refusal(frames, maxFrames: 64)?.reason == "a message in more than 64 frames")
     }
 
     @Test("over the size, out of order, not UTF-8: each refused with its code")
     func refusals() {
-        #expect(refusal([frame(.binary, Array(repeating: 0, count: 600), fin: false), frame(.continuation, Array(repeating: 0, count: 600))])?.code
+        #expect(
+            refusal([
+                frame(.binary, Array(repeating: 0, count: 600), fin: false),
+                frame(.continuation, Array(repeating: 0, count: 600)),
+            ])?.code
                 == .messageTooLarge)
         #expect(refusal([frame(.continuation, [1])])?.code == .protocolError)
         #expect(refusal([frame(.text, [0x61], fin: false), frame(.binary, [1])])?.code == .protocolError)
         #expect(refusal([frame(.text, [0xC3, 0x28])])?.code == .invalidPayload)
-        #expect(refusal([frame(.text, [0xED, 0xA0, 0x80])])?.code == .invalidPayload, "a UTF-16 surrogate is not UTF-8")
+        #expect(
+            refusal([frame(.text, [0xED, 0xA0, 0x80])])?.code == .invalidPayload, "a UTF-16 surrogate is not UTF-8")
         #expect(refusal([frame(.binary, [0xC3, 0x28])]) == nil, "binary is bytes")
     }
 
     @Test("a message nested deeper than the protocol's is refused before decoding, however it is dressed")
     func nesting() {
-        let deep = #"{"type":"keep_alive","a":"# + String(repeating: "[", count: 510) + String(repeating: "]", count: 510) + "}"
+        let deep =
+            #"{"type":"keep_alive","a":"# + String(repeating: "[", count: 510) + String(repeating: "]", count: 510)
+            + "}"
         #expect(throws: ProtocolError.self) { try ClientMessage(deep) }
         #expect(ClientMessage.depth(of: deep.utf8) > ClientMessage.maxDepth)
-        #expect(ClientMessage.depth(of: #"{"a": "[[[[[[[[[[[[", "b": "\"{{{{{{{{{{"}"#.utf8) == 1, "brackets in strings are text")
-        #expect(ClientMessage.depth(of: #"{"type": "signal", "to": "x", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#.utf8) == 3)
+        #expect(
+            ClientMessage.depth(of: #"{"a": "[[[[[[[[[[[[", "b": "\"{{{{{{{{{{"}"#.utf8) == 1,
+            "brackets in strings are text")
+        #expect(
+            ClientMessage.depth(
+                of: #"{"type": "signal", "to": "x", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#.utf8)
+                == 3)
         var session = VADSessionProbe()
         let refusedDeep = session.refuses(deep)
         let refusedPlain = session.refuses(#"{"type": "keep_alive"}"#)
@@ -72,7 +87,8 @@ struct HostileInputTests {
         #expect(ParticipantName.checked("Ada\u{0}") == .failure(.controlCharacters))
         #expect(ParticipantName.checked("Ada\u{1B}[31m") == .failure(.controlCharacters))
         #expect(ParticipantName.checked("Ada\u{2028}Bob") == .failure(.controlCharacters))
-        #expect(ParticipantName.checked(String(repeating: "a", count: 64)) == .success(String(repeating: "a", count: 64)))
+        #expect(
+            ParticipantName.checked(String(repeating: "a", count: 64)) == .success(String(repeating: "a", count: 64)))
         #expect(ParticipantName.checked(String(repeating: "a", count: 65)) == .failure(.tooLong))
         // 64 characters, each carrying 200 combining marks: 12.9 kB.
         let zalgo = String(repeating: "a" + String(repeating: "\u{0301}", count: 200), count: 64)
@@ -85,7 +101,9 @@ struct HostileInputTests {
         var c = try CallChannel(id: "me", now: 0)
         func join(_ name: String) -> String? {
             do {
-                _ = try c.text(JSONValue.object([("type", .string("join")), ("name", .string(name))]).encoded, now: 0) { _ in }
+                _ = try c.text(JSONValue.object([("type", .string("join")), ("name", .string(name))]).encoded, now: 0) {
+                    _ in
+                }
                 return nil
             } catch {
                 return error.reason

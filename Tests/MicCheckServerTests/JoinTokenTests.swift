@@ -4,11 +4,12 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import MicCheckCall
-@testable import MicCheckServer
 import NIOCore
 import Testing
 
-private let secret = String(repeating: "k3", count: 16)   // 32 bytes
+@testable import MicCheckServer
+
+private let secret = String(repeating: "k3", count: 16)  // 32 bytes
 private let later = Date().addingTimeInterval(600)
 
 @Suite("Join tokens")
@@ -22,22 +23,30 @@ struct JoinTokenTests {
         #expect(got.call == "standup" && got.name == "Ada" && got.role == .listener)
         #expect(abs(got.expires.timeIntervalSince(later)) < 1)
 
-        func refusal(_ token: String?, call: String = "standup", with tokens: JoinTokens) async -> InvitationError.Kind? {
-            do { _ = try await tokens.verify(token, call: call); return nil } catch { return error.kind }
+        func refusal(_ token: String?, call: String = "standup", with tokens: JoinTokens) async -> InvitationError.Kind?
+        {
+            do {
+                _ = try await tokens.verify(token, call: call)
+                return nil
+            } catch { return error.kind }
         }
         #expect(await refusal(token, call: "retro", with: tokens) == .otherCall)
         #expect(await refusal(nil, with: tokens) == .missing)
         #expect(await refusal("", with: tokens) == .missing)
         #expect(await refusal("not-a-token", with: tokens) == .malformed)
-        let expired = try await tokens.mint(Invitation(call: "standup", name: "Ada", role: .speaker,
-                                                       expires: Date().addingTimeInterval(-5)),
-                                            issued: Date().addingTimeInterval(-60))
+        let expired = try await tokens.mint(
+            Invitation(
+                call: "standup", name: "Ada", role: .speaker,
+                expires: Date().addingTimeInterval(-5)),
+            issued: Date().addingTimeInterval(-60))
         #expect(await refusal(expired, with: tokens) == .expired)
         let other = try #require(await JoinTokens(secret: String(repeating: "x", count: 40)))
         #expect(await refusal(try await other.mint(ada), with: tokens) == .badSignature)
         // A token whose payload was changed (another role) fails its signature.
         let parts = token.split(separator: ".").map(String.init)
-        let forged = parts[0] + "." + Data(#"{"call":"standup","name":"Ada","role":"host","iat":1,"exp":9999999999}"#.utf8)
+        let forged =
+            parts[0] + "."
+            + Data(#"{"call":"standup","name":"Ada","role":"host","iat":1,"exp":9999999999}"#.utf8)
             .base64EncodedString().replacingOccurrences(of: "=", with: "") + "." + parts[2]
         #expect(await refusal(forged, with: tokens) == .badSignature)
     }
@@ -58,10 +67,14 @@ struct JoinTokenTests {
         _ = try c.text(#"{"type": "devices", "audio": true, "video": true}"#, now: 0) { _ in }
         #expect(!c.settings.audioOn && !c.settings.videoOn)
         let actions = try c.text(#"{"type": "join", "name": "Mallory"}"#, now: 0) { _ in }
-        guard case .join(let member) = actions.first else { Issue.record("no join"); return }
+        guard case .join(let member) = actions.first else {
+            Issue.record("no join")
+            return
+        }
         #expect(member.name == "Ada" && !member.audio && !member.video)
 
-        var s = try CallChannel(id: "you", capabilities: CallRole.speaker.capabilities.intersection([.sendAudio]), now: 0)
+        var s = try CallChannel(
+            id: "you", capabilities: CallRole.speaker.capabilities.intersection([.sendAudio]), now: 0)
         _ = try s.text(#"{"type": "devices", "audio": true, "video": true}"#, now: 0) { _ in }
         #expect(s.settings.audioOn && !s.settings.videoOn)
     }
@@ -69,7 +82,9 @@ struct JoinTokenTests {
 
 @Suite("Invitation-only calls over real WebSockets", .tags(.live))
 struct InvitationLiveTests {
-    @Test("no token, a wrong one or another call's is refused before the WebSocket opens; a valid one joins with its name and role")
+    @Test(
+        "no token, a wrong one or another call's is refused before the WebSocket opens; a valid one joins with its name and role"
+    )
     func invitedOnly() async throws {
         let tokens = try #require(await JoinTokens(secret: secret))
         let server = CallServer(configuration: .init(port: 0, tokens: tokens))
@@ -77,9 +92,11 @@ struct InvitationLiveTests {
         let stranger = try await #require(await JoinTokens(secret: String(repeating: "z", count: 32)))
             .mint(Invitation(call: "standup", name: "Eve", role: .host, expires: later))
         try await server.application().test(.live) { client in
-            for (uri, reason) in [("/v1/call?call=standup", "needs a join token"),
-                                  ("/v1/call?call=standup&token=\(stranger)", "not signed by this server's secret"),
-                                  ("/v1/call?call=retro&token=\(listener)", "for another call")] {
+            for (uri, reason) in [
+                ("/v1/call?call=standup", "needs a join token"),
+                ("/v1/call?call=standup&token=\(stranger)", "not signed by this server's secret"),
+                ("/v1/call?call=retro&token=\(listener)", "for another call"),
+            ] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .unauthorized)
                     #expect(String(buffer: response.body).contains(reason))

@@ -36,7 +36,9 @@ struct PresenceMirrorTests {
     let ada = PresenceMember(id: "ada", name: "Ada", audio: true, video: false)
     let bob = PresenceMember(id: "bob", name: "Bob", audio: false, video: true)
 
-    private func joined(_ v: Int, _ m: PresenceMember) -> PresenceDelta { PresenceDelta(version: v, change: .joined(m)) }
+    private func joined(_ v: Int, _ m: PresenceMember) -> PresenceDelta {
+        PresenceDelta(version: v, change: .joined(m))
+    }
 
     /// A mirror that has read `version` with `members` and told its first connection.
     private func live(_ version: Int, _ members: [PresenceMember]) -> PresenceMirror {
@@ -45,7 +47,9 @@ struct PresenceMirrorTests {
         return mirror
     }
 
-    @Test("loading: a new mirror reads; connections that come meanwhile get the snapshot when it is read, even with nothing in it")
+    @Test(
+        "loading: a new mirror reads; connections that come meanwhile get the snapshot when it is read, even with nothing in it"
+    )
     func firstSnapshot() {
         var (mirror, actions) = PresenceMirror.start()
         #expect(actions == [.readSnapshot])
@@ -53,7 +57,8 @@ struct PresenceMirrorTests {
         #expect(mirror.subscribed("s1") == [])
         #expect(mirror.snapshotRead(version: 0, members: []) == [.publish(.snapshot(version: 0, members: []))])
         #expect(mirror.state == .live && mirror.isLive)
-        #expect(mirror.subscribed("s2") == [.sendSnapshot(to: "s2")], "live: a new connection gets the snapshot at once")
+        #expect(
+            mirror.subscribed("s2") == [.sendSnapshot(to: "s2")], "live: a new connection gets the snapshot at once")
     }
 
     @Test("loading: deltas wait, then apply by the rule after the snapshot (those it holds dropped)")
@@ -74,7 +79,10 @@ struct PresenceMirrorTests {
         #expect(mirror.state == .loading(pending: [], again: true))
         #expect(mirror.snapshotRead(version: 1, members: [ada]) == [.readSnapshot])
         #expect(mirror.state == .loading(pending: [], again: false))
-        #expect(mirror.snapshotRead(version: 2, members: [ada, bob]) == [.publish(.snapshot(version: 2, members: [ada, bob]))])
+        #expect(
+            mirror.snapshotRead(version: 2, members: [ada, bob]) == [
+                .publish(.snapshot(version: 2, members: [ada, bob]))
+            ])
     }
 
     @Test("live: the next version is published, one seen is dropped, a gap reads the snapshot again")
@@ -84,9 +92,14 @@ struct PresenceMirrorTests {
         #expect(mirror.received(joined(2, bob)) == [])
         var speaking = ada
         speaking.speaking = true
-        #expect(mirror.received(PresenceDelta(version: 3, change: .updated(speaking))) == [.publish(.updated(version: 3, speaking))])
+        #expect(
+            mirror.received(PresenceDelta(version: 3, change: .updated(speaking))) == [
+                .publish(.updated(version: 3, speaking))
+            ])
         #expect(mirror.members == [speaking, bob])
-        #expect(mirror.received(PresenceDelta(version: 4, change: .left("ada"))) == [.publish(.left(version: 4, id: "ada"))])
+        #expect(
+            mirror.received(PresenceDelta(version: 4, change: .left("ada"))) == [.publish(.left(version: 4, id: "ada"))]
+        )
         #expect(mirror.members == [bob])
         #expect(mirror.received(PresenceDelta(version: 9, change: .left("bob"))) == [.readSnapshot])
         #expect(mirror.state == .loading(pending: [], again: false))
@@ -99,7 +112,10 @@ struct PresenceMirrorTests {
         #expect(mirror.resync() == [.readSnapshot])
         #expect(mirror.snapshotRead(version: 2, members: [ada]) == [])
         #expect(mirror.resync() == [.readSnapshot])
-        #expect(mirror.snapshotRead(version: 3, members: [ada, bob]) == [.publish(.snapshot(version: 3, members: [ada, bob]))])
+        #expect(
+            mirror.snapshotRead(version: 3, members: [ada, bob]) == [
+                .publish(.snapshot(version: 3, members: [ada, bob]))
+            ])
     }
 
     @Test("a gap among the waiting deltas reads again; the rest wait for that read")
@@ -110,11 +126,16 @@ struct PresenceMirrorTests {
         let actions = mirror.snapshotRead(version: 1, members: [ada])
         #expect(actions == [.publish(.snapshot(version: 1, members: [ada])), .readSnapshot])
         #expect(mirror.state == .loading(pending: [PresenceDelta(version: 6, change: .left("bob"))], again: false))
-        #expect(mirror.snapshotRead(version: 5, members: [ada, bob]) == [.publish(.snapshot(version: 5, members: [ada, bob])),
-                                                                         .publish(.left(version: 6, id: "bob"))])
+        #expect(
+            mirror.snapshotRead(version: 5, members: [ada, bob]) == [
+                .publish(.snapshot(version: 5, members: [ada, bob])),
+                .publish(.left(version: 6, id: "bob")),
+            ])
     }
 
-    @Test("an outage: a failed read leaves the node's own members; deltas are dropped; own changes are told at the next version")
+    @Test(
+        "an outage: a failed read leaves the node's own members; deltas are dropped; own changes are told at the next version"
+    )
     func alone() {
         var mirror = live(4, [ada, bob])
         #expect(mirror.resync() == [.readSnapshot])
@@ -129,11 +150,15 @@ struct PresenceMirrorTests {
         #expect(mirror.state == .alone)
         // The database is back: the snapshot is taken whole, whatever it holds.
         #expect(mirror.resync() == [.readSnapshot])
-        #expect(mirror.snapshotRead(version: 7, members: [ada, muted]) == [.publish(.snapshot(version: 7, members: [ada, muted]))])
+        #expect(
+            mirror.snapshotRead(version: 7, members: [ada, muted]) == [
+                .publish(.snapshot(version: 7, members: [ada, muted]))
+            ])
         #expect(mirror.state == .live)
     }
 
-    @Test("a change made here while live turns the mirror alone until the next snapshot; during a read the read decides")
+    @Test(
+        "a change made here while live turns the mirror alone until the next snapshot; during a read the read decides")
     func changedHere() {
         var mirror = live(1, [ada])
         #expect(mirror.changedHere(.joined(bob)) == [.publish(.joined(version: 2, bob))])

@@ -1,6 +1,7 @@
 import MicCheck
-@testable import MicCheckServer
 import Testing
+
+@testable import MicCheckServer
 
 @Suite("Presence in memory")
 struct PresenceTests {
@@ -32,7 +33,8 @@ struct PresenceTests {
         let presence = MemoryPresence()
         var a = await presence.subscribe(call: "c", subscriber: "a").makeAsyncIterator()
         var b = await presence.subscribe(call: "c", subscriber: "b").makeAsyncIterator()
-        _ = await next(&a); _ = await next(&b)
+        _ = await next(&a)
+        _ = await next(&b)
         let payload = JSONValue.object([("candidate", .object([("candidate", .string("x"))]))])
         #expect(await presence.signal(call: "c", from: "a", to: "b", payload: payload))
         #expect(await !presence.signal(call: "c", from: "a", to: "nobody", payload: payload))
@@ -53,7 +55,9 @@ struct PresenceTests {
     func backlog() async {
         let presence = MemoryPresence(backlog: 3)
         let stream = await presence.subscribe(call: "c", subscriber: "slow")
-        for i in 0..<10 { await presence.join(call: "c", member: PresenceMember(id: "m\(i)", name: "M", audio: true, video: true)) }
+        for i in 0..<10 {
+            await presence.join(call: "c", member: PresenceMember(id: "m\(i)", name: "M", audio: true, video: true))
+        }
         await presence.unsubscribe(call: "c", subscriber: "slow")
         var versions: [Int?] = []
         for await e in stream { versions.append(e.version) }
@@ -64,8 +68,10 @@ struct PresenceTests {
     @Test("events as the call protocol's messages")
     func messages() {
         let m = PresenceMember(id: "a", name: "Ada \"A\"", audio: true, video: false, speaking: true)
-        #expect(PresenceEvent.updated(version: 7, m).json.encoded
-                == #"{"type": "updated", "version": 7, "participant": {"id": "a", "name": "Ada \"A\"", "audio": true, "video": false, "speaking": true}}"#)
+        #expect(
+            PresenceEvent.updated(version: 7, m).json.encoded
+                == #"{"type": "updated", "version": 7, "participant": {"id": "a", "name": "Ada \"A\"", "audio": true, "video": false, "speaking": true}}"#
+        )
         #expect(PresenceEvent.left(version: 8, id: "a").json.encoded == #"{"type": "left", "version": 8, "id": "a"}"#)
     }
 }
@@ -100,7 +106,8 @@ struct OutboxTests {
         #expect(box.takeAll() == ["l5"], "after a hand-over the next level queues anew")
     }
 
-    @Test("past the size the client is too slow, counting what the writer holds; a replaced level is counted at its size")
+    @Test(
+        "past the size the client is too slow, counting what the writer holds; a replaced level is counted at its size")
     func bytes() {
         var box = Outbox(limit: 100, byteLimit: 10)
         let ok9 = box.push(event("12345"))

@@ -1,8 +1,9 @@
 import Foundation
 import MicCheck
-@testable import MicCheckServer
 import MicCheckTesting
 import Testing
+
+@testable import MicCheckServer
 
 /// What a browser, or anyone who reaches the server, may send: valid messages of both protocols mutated at
 /// random (bytes flipped, cut, repeated, JSON tokens inserted), nested deeper than any parser should
@@ -25,8 +26,10 @@ struct ProtocolMutationTests {
         #"{"type": "session.update", "session": {"prefix_padding_ms": 300, "silence_duration_ms": 500}}"#,
         #"{"type": "close_stream"}"#,
     ]
-    static let tokens = ["{", "}", "[", "]", ",", ":", "\"", "\\", "null", "true", "1e308", "-1e400", "NaN", "0.5", "\"type\"",
-                         "\"\u{0}\"", "\u{FFFF}", "9223372036854775808", "\"data\":{}", "\"session\":[]"]
+    static let tokens = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "null", "true", "1e308", "-1e400", "NaN", "0.5", "\"type\"",
+        "\"\u{0}\"", "\u{FFFF}", "9223372036854775808", "\"data\":{}", "\"session\":[]",
+    ]
 
     /// A valid message changed in a few random ways.
     static func mutate(_ message: String, _ g: inout SeededGenerator) -> String {
@@ -47,8 +50,10 @@ struct ProtocolMutationTests {
     /// Deeply nested values where an object or a string is expected, up to the server's message size.
     static let nested: [String] = [
         String(repeating: "[", count: 30_000),
-        #"{"type": "join", "name": "# + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + "}",
-        #"{"type": "signal", "to": "b", "data": "# + String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000) + "}",
+        #"{"type": "join", "name": "# + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)
+            + "}",
+        #"{"type": "signal", "to": "b", "data": "# + String(repeating: #"{"a":"#, count: 10_000) + "1"
+            + String(repeating: "}", count: 10_000) + "}",
         #"{"type": "session.update", "session": "# + String(repeating: "[", count: 20_000) + "}",
     ]
 
@@ -69,10 +74,14 @@ struct ProtocolMutationTests {
             let text = k % 10 == 0 ? base : Self.mutate(base, &g)
             do { _ = try channel.text(text, now: now, emit: Self.expectJSON) } catch { refused += 1 }
             let audio = (0..<Int.random(in: 0...700, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) }
-            do { _ = try audio.withUnsafeBytes { try channel.audio($0, now: now, emit: Self.expectJSON) } } catch { refused += 1 }
+            do { _ = try audio.withUnsafeBytes { try channel.audio($0, now: now, emit: Self.expectJSON) } } catch {
+                refused += 1
+            }
             channel.tick(now: now + 0.01, emit: Self.expectJSON)
         }
-        for text in Self.nested { #expect(throws: ProtocolError.self) { try channel.text(text, now: 100, emit: Self.expectJSON) } }
+        for text in Self.nested {
+            #expect(throws: ProtocolError.self) { try channel.text(text, now: 100, emit: Self.expectJSON) }
+        }
         // Most mutations break the JSON or the message; some still make sense, and the valid ones are taken.
         #expect(refused > 2_000 && refused < 10_000, "\(refused) refused")
     }

@@ -4,12 +4,13 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import MicCheck
-@testable import MicCheckServer
 import MicCheckTesting
 import NIOCore
 import NIOWebSocket
 import Synchronization
 import Testing
+
+@testable import MicCheckServer
 
 /// Messages a test's clients received, shared between their tasks.
 final class Inbox: Sendable {
@@ -22,7 +23,9 @@ final class Inbox: Sendable {
 @Suite("The server over real WebSockets", .tags(.live))
 struct ServerLiveTests {
     private func server(idleTimeout: Double = 10, maxMessageBytes: Int = 65_536) -> CallServer {
-        CallServer(configuration: .init(port: 0, limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout)))
+        CallServer(
+            configuration: .init(
+                port: 0, limits: ConnectionLimits(maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout)))
     }
 
     /// Waits (polling, at most `seconds`) until `condition` holds.
@@ -54,7 +57,9 @@ struct ServerLiveTests {
             #expect(types.first == "session.created" && types.last == "session.closed")
             // Utterances (the voice may pause between words long enough to end one) start and stop in turn.
             let speech = types.dropFirst().dropLast()
-            #expect(!speech.isEmpty && speech.enumerated().allSatisfy { $1 == ($0 % 2 == 0 ? "speech_started" : "speech_stopped") })
+            #expect(
+                !speech.isEmpty
+                    && speech.enumerated().allSatisfy { $1 == ($0 % 2 == 0 ? "speech_started" : "speech_stopped") })
             let started = try #require(inbox.all.first { $0.type == "speech_started" })
             let at = try #require(started.int("audio_ms"))
             #expect((1_000...1_350).contains(at))
@@ -100,7 +105,8 @@ struct ServerLiveTests {
             let goodClose = try await good
             #expect(goodClose?.closeCode == .normalClosure)
             let types = inbox.all.map(\.type).filter { $0 != "level" }
-            #expect(types.first == "session.created" && types.last == "session.closed" && types.contains("speech_started"))
+            #expect(
+                types.first == "session.created" && types.last == "session.closed" && types.contains("speech_started"))
         }
     }
 
@@ -167,20 +173,27 @@ struct ServerLiveTests {
                 try await outbound.write(.text(#"{"type": "join", "name": "Ada"}"#))
                 var it = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 while let message = try await it.next() {
-                    if case .text(let s) = message, let m = try? Received(s), m.type == "welcome" { adaID.withLock { $0 = m.string("id") } }
+                    if case .text(let s) = message, let m = try? Received(s), m.type == "welcome" {
+                        adaID.withLock { $0 = m.string("id") }
+                    }
                     if case .text(let s) = message, s.contains("\"joined\""), s.contains("\"Ada\"") { break }
                 }
                 let bytes = pcm16(speechInRoom(onset: 0.3, speech: 1.5, seconds: 2.5))
                 for start in stride(from: 0, to: bytes.count, by: 640) {
                     try await outbound.write(.binary(ByteBuffer(bytes: bytes[start..<min(bytes.count, start + 640)])))
                 }
-                try await until { seenByBob.has { $0.type == "updated" && $0.object("participant")?.bool("speaking") == true } }
+                try await until {
+                    seenByBob.has { $0.type == "updated" && $0.object("participant")?.bool("speaking") == true }
+                }
                 // Ada's page goes away while she is speaking (the voice is still on).
-                try await outbound.write(.binary(ByteBuffer(bytes: pcm16(Signals.voice(rmsDB: -24, seconds: 0.5, sampleRate: 16_000)))))
+                try await outbound.write(
+                    .binary(ByteBuffer(bytes: pcm16(Signals.voice(rmsDB: -24, seconds: 0.5, sampleRate: 16_000)))))
             }
             _ = try await bob
             let id = try #require(adaID.withLock { $0 })
-            let adaEvents = seenByBob.all.filter { $0.object("participant")?.string("id") == id || $0.string("id") == id }
+            let adaEvents = seenByBob.all.filter {
+                $0.object("participant")?.string("id") == id || $0.string("id") == id
+            }
             #expect(adaEvents.first?.type == "joined")
             #expect(adaEvents.contains { $0.type == "updated" && $0.object("participant")?.bool("speaking") == true })
             #expect(adaEvents.last?.type == "left")

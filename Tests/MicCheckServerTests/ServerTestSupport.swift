@@ -1,7 +1,8 @@
 import Foundation
 import MicCheck
-@testable import MicCheckServer
 import MicCheckTesting
+
+@testable import MicCheckServer
 
 /// 16-bit little-endian PCM, as a browser or a voice agent sends it.
 func pcm16(_ samples: [Float]) -> [UInt8] {

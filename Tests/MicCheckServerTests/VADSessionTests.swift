@@ -1,8 +1,9 @@
 import Foundation
 import MicCheck
-@testable import MicCheckServer
 import MicCheckTesting
 import Testing
+
+@testable import MicCheckServer
 
 @Suite("The /v1/vad protocol")
 struct VADSessionTests {
@@ -32,7 +33,8 @@ struct VADSessionTests {
         let stopped = out.filter { $0.type == "speech_stopped" }
         // The voice may pause between its words long enough to end an utterance; starts and stops pair up.
         #expect(!started.isEmpty && started.count == stopped.count)
-        let first = try #require(started.first), last = try #require(stopped.last)
+        let first = try #require(started.first)
+        let last = try #require(stopped.last)
         let at = try #require(first.int("audio_ms"))
         #expect((1_000...1_350).contains(at), "decided \(at) ms after the start; the voice begins at 1000")
         for s in started { #expect(s.int("audio_ms").map { $0 - 300 } == s.int("audio_start_ms")) }
@@ -91,7 +93,9 @@ struct VADSessionTests {
         var session = try VADSession()
         _ = try run(&session, speechInRoom(onset: 0.5, speech: 1, seconds: 2.5))
         var updated: [Connection.Message] = []
-        let request = try session.text(#"{"type": "session.update", "session": {"prefix_padding_ms": 100, "silence_duration_ms": 500}}"#) {
+        let request = try session.text(
+            #"{"type": "session.update", "session": {"prefix_padding_ms": 100, "silence_duration_ms": 500}}"#
+        ) {
             updated.append($0)
         }
         #expect(request == .none)
@@ -126,20 +130,31 @@ struct VADSessionTests {
         #expect(throws: ProtocolError.self) { try session.text(#"{"type": "keep_alive"}"#) { _ in } }
     }
 
-    @Test("broken messages are refused with a reason", arguments: [
-        (#"not json"#, "a text message must be a JSON object"),
-        (#"[1, 2]"#, "a text message must be a JSON object"),
-        (#"{"kind": "keep_alive"}"#, "a message needs a \"type\" string"),
-        (#"{"type": "dance"}"#, "unknown message type \"dance\""),
-        (#"{"type": "session.update"}"#, "session.update needs a \"session\" object"),
-        (#"{"type": "session.update", "session": {"treshold": 0.5}}"#, "the session has no field \"treshold\""),
-        (#"{"type": "session.update", "session": {"threshold": 1.5}}"#, "threshold must be above 0 and at most 1"),
-        (#"{"type": "session.update", "session": {"threshold": "high"}}"#, "\"threshold\" must be a number"),
-        (#"{"type": "session.update", "session": {"muted": 1}}"#, "\"muted\" must be true or false"),
-        (#"{"type": "session.update", "session": {"sample_rate": 7999}}"#, "sample_rate must be a whole number from 8000 to 96000"),
-        (#"{"type": "session.update", "session": {"sample_rate": 16000.5}}"#, "sample_rate must be a whole number from 8000 to 96000"),
-        (#"{"type": "session.update", "session": {"min_speech_ms": 2.5}}"#, "min_speech_ms must be a whole number from 10 to 5000"),
-    ])
+    @Test(
+        "broken messages are refused with a reason",
+        arguments: [
+            (#"not json"#, "a text message must be a JSON object"),
+            (#"[1, 2]"#, "a text message must be a JSON object"),
+            (#"{"kind": "keep_alive"}"#, "a message needs a \"type\" string"),
+            (#"{"type": "dance"}"#, "unknown message type \"dance\""),
+            (#"{"type": "session.update"}"#, "session.update needs a \"session\" object"),
+            (#"{"type": "session.update", "session": {"treshold": 0.5}}"#, "the session has no field \"treshold\""),
+            (#"{"type": "session.update", "session": {"threshold": 1.5}}"#, "threshold must be above 0 and at most 1"),
+            (#"{"type": "session.update", "session": {"threshold": "high"}}"#, "\"threshold\" must be a number"),
+            (#"{"type": "session.update", "session": {"muted": 1}}"#, "\"muted\" must be true or false"),
+            (
+                #"{"type": "session.update", "session": {"sample_rate": 7999}}"#,
+                "sample_rate must be a whole number from 8000 to 96000"
+            ),
+            (
+                #"{"type": "session.update", "session": {"sample_rate": 16000.5}}"#,
+                "sample_rate must be a whole number from 8000 to 96000"
+            ),
+            (
+                #"{"type": "session.update", "session": {"min_speech_ms": 2.5}}"#,
+                "min_speech_ms must be a whole number from 10 to 5000"
+            ),
+        ])
     func refused(text: String, reason: String) throws {
         var session = try VADSession()
         let error = try #require(throws: ProtocolError.self) { try session.text(text) { _ in } }

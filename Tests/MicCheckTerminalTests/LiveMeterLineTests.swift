@@ -7,13 +7,17 @@ import Testing
     func halfLevel() {
         let line = LiveMeterLine(time: 1.5, levelDB: -30, speaking: false)
         #expect(line.filledCells == 15)
-        #expect(line.text == "1.50 s  [" + String(repeating: "█", count: 15) + String(repeating: "·", count: 15) + "]  -30.0 dBFS          ")
+        #expect(
+            line.text == "1.50 s  [" + String(repeating: "█", count: 15) + String(repeating: "·", count: 15)
+                + "]  -30.0 dBFS          ")
     }
 
     @Test("speaking at full scale with the muted notice showing")
     func speakingWhileMuted() {
         let line = LiveMeterLine(time: 12.345, levelDB: 0, speaking: true, mutedNotice: true)
-        #expect(line.text == "12.35 s  [" + String(repeating: "█", count: 30) + "]    0.0 dBFS  speaking  \u{1B}[1mYou are muted.\u{1B}[0m")
+        #expect(
+            line.text == "12.35 s  [" + String(repeating: "█", count: 30)
+                + "]    0.0 dBFS  speaking  \u{1B}[1mYou are muted.\u{1B}[0m")
     }
 
     @Test("silence below the bar: an empty bar, -inf at the floor, the same length as a line with a level")

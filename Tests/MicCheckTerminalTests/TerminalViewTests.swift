@@ -40,12 +40,21 @@ import Testing
 }
 
 @Suite struct LobbyViewTests {
-    static let granted: Permission = { var p = Permission(); p.resolve(granted: true); return p }()
-    static let denied: Permission = { var p = Permission(); p.resolve(granted: false, reason: "no camera was found"); return p }()
+    static let granted: Permission = {
+        var p = Permission()
+        p.resolve(granted: true)
+        return p
+    }()
+    static let denied: Permission = {
+        var p = Permission()
+        p.resolve(granted: false, reason: "no camera was found")
+        return p
+    }()
 
     static func session(camera: Permission = denied, clock: ManualClock = ManualClock()) -> CallSession {
-        CallSession(call: .demo, localUser: Participant(id: "me", name: "Jo Doe", isLocalUser: true),
-                    permissions: Permissions(microphone: granted, camera: camera), microphoneName: "test mic", at: clock.now)
+        CallSession(
+            call: .demo, localUser: Participant(id: "me", name: "Jo Doe", isLocalUser: true),
+            permissions: Permissions(microphone: granted, camera: camera), microphoneName: "test mic", at: clock.now)
     }
 
     @Test(arguments: [(100, 30), (80, 24), (60, 40), (76, 26), (200, 60)])
@@ -53,9 +62,11 @@ import Testing
         var s = Self.session(camera: Self.granted)
         s.microphoneFrame(levelDB: -20, isSpeech: false, at: 0.1)
         let text = render(s.view(factory: DefaultCallViewFactory()), width: width, height: height).text
-        for promised in ["Before Joining", "Setup your audio and video", "You are about to join a call.",
-                         "There are 3 more people in the call.", "Join Call", "Microphone: on", "Camera: on", "Speaker: on",
-                         "Ada Lovelace", "Alan Turing", "Grace Hopper", "Jo Doe (you)", "-20 dBFS", "q close"] {
+        for promised in [
+            "Before Joining", "Setup your audio and video", "You are about to join a call.",
+            "There are 3 more people in the call.", "Join Call", "Microphone: on", "Camera: on", "Speaker: on",
+            "Ada Lovelace", "Alan Turing", "Grace Hopper", "Jo Doe (you)", "-20 dBFS", "q close",
+        ] {
             #expect(text.contains(promised), "\(promised) at \(width)×\(height)")
         }
         #expect(!text.contains("access required"))
@@ -90,7 +101,8 @@ import Testing
         var s = Self.session(clock: clock)
         clock.advance(by: 2.5)
         _ = s.advance(to: clock.now)
-        #expect(!render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 40).text.contains("doesn't seem"))
+        #expect(
+            !render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 40).text.contains("doesn't seem"))
         clock.advance(by: 1)
         _ = s.advance(to: clock.now)
         // Narrow, so that the warning's column is the whole width and its wrapped lines join up.
@@ -111,8 +123,12 @@ import Testing
         let lobbyText = render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 30).text
         #expect(lobbyText.contains("Microphone: off") && lobbyText.contains("Microphone off: press m"))
         clock.advance(by: 1)
-        #expect(s.handle(.enter, at: clock.now) == [.joined(CallSettings(audioOn: false, videoOn: false, speakerOn: true))])
-        guard case .inCall = s.phase else { Issue.record("not in the call"); return }
+        #expect(
+            s.handle(.enter, at: clock.now) == [.joined(CallSettings(audioOn: false, videoOn: false, speakerOn: true))])
+        guard case .inCall = s.phase else {
+            Issue.record("not in the call")
+            return
+        }
 
         clock.advance(by: 1)
         let speech = AnalysisEvent.speechStarted(time: 3, audioStart: 2.8)
@@ -143,7 +159,10 @@ import Testing
     func closingTheLobby(key: TerminalKey) {
         var s = LobbyViewTests.session()
         #expect(s.handle(key, at: 1).contains(.closed))
-        guard case .finished(joined: false) = s.phase else { Issue.record("not closed"); return }
+        guard case .finished(joined: false) = s.phase else {
+            Issue.record("not closed")
+            return
+        }
     }
 
     @Test func speakingWhileUnmutedShowsNoNoticeButLightsTheOwnTile() {
@@ -151,7 +170,10 @@ import Testing
         _ = s.handle(.enter, at: 1)
         #expect(s.microphoneEvent(.speechStarted(time: 2, audioStart: 1.8), at: 2).isEmpty)
         s.microphoneFrame(levelDB: -20, isSpeech: true, at: 2.01)
-        guard case .inCall(let call) = s.phase else { Issue.record("not in the call"); return }
+        guard case .inCall(let call) = s.phase else {
+            Issue.record("not in the call")
+            return
+        }
         #expect(call.tiles[0].showsSpeakingBorder)
     }
 
@@ -208,13 +230,21 @@ import Testing
     @Test func microphoneWarningsShowInTheCheckAndGo() {
         var s = LobbyViewTests.session(camera: LobbyViewTests.granted)
         s.microphoneFrame(levelDB: -50, isSpeech: false, at: 0.1)
-        #expect(s.microphoneEvent(.speechTooQuiet(time: 1, levelDB: -52), at: 1) == [.microphoneWarningShown(.speechTooQuiet)])
+        #expect(
+            s.microphoneEvent(.speechTooQuiet(time: 1, levelDB: -52), at: 1) == [
+                .microphoneWarningShown(.speechTooQuiet)
+            ])
         func shown() -> String {
             render(s.view(factory: DefaultCallViewFactory()), width: 60, height: 40).text
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         }
-        #expect(shown().contains("Your voice is very quiet (-52.0 dBFS while you speak). Raise the input volume of test mic"))
-        #expect(s.microphoneEvent(.speechLevelOK(time: 5, levelDB: -30), at: 5) == [.microphoneWarningCleared(.speechTooQuiet)])
+        #expect(
+            shown().contains(
+                "Your voice is very quiet (-52.0 dBFS while you speak). Raise the input volume of test mic"))
+        #expect(
+            s.microphoneEvent(.speechLevelOK(time: 5, levelDB: -30), at: 5) == [
+                .microphoneWarningCleared(.speechTooQuiet)
+            ])
         #expect(!shown().contains("very quiet"))
     }
 }

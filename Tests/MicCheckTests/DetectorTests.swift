@@ -5,15 +5,19 @@ import MicCheckTesting
 import Testing
 
 /// Runs the whole analysis on `x` and returns its frames and events.
-func analyse(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
-             speech: SpeechEventDetector.Configuration = .default) -> ([AnalysisFrame], [AnalysisEvent]) {
+func analyse(
+    _ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
+    speech: SpeechEventDetector.Configuration = .default
+) -> ([AnalysisFrame], [AnalysisEvent]) {
     analyseRecords(x, rate: rate, detector: detector, model: model, speech: speech).split
 }
 
 /// Runs the whole analysis on `x`, fed in blocks of `blocks` samples (cycled; by default odd-sized
 /// blocks, as a capture callback would deliver them), and returns its records in the order they came.
-func analyseRecords(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
-                    speech: SpeechEventDetector.Configuration = .default, blocks: [Int] = [333]) -> [AnalysisOutput] {
+func analyseRecords(
+    _ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad, model: VoiceActivityModel = .bundled,
+    speech: SpeechEventDetector.Configuration = .default, blocks: [Int] = [333]
+) -> [AnalysisOutput] {
     var a = Analyzer(inputRate: rate, configuration: .init(detector: detector, speech: speech), model: model)
     var records: [AnalysisOutput] = []
     let sink: (AnalysisOutput) -> Void = { records.append($0) }
@@ -24,7 +28,10 @@ func analyseRecords(_ x: [Float], rate: Int, detector: SpeechDetectorKind = .vad
 
 extension [AnalysisOutput] {
     var split: ([AnalysisFrame], [AnalysisEvent]) {
-        (compactMap { if case .frame(let f) = $0 { f } else { nil } }, compactMap { if case .event(let e) = $0 { e } else { nil } })
+        (
+            compactMap { if case .frame(let f) = $0 { f } else { nil } },
+            compactMap { if case .event(let e) = $0 { e } else { nil } }
+        )
     }
 }
 
@@ -34,17 +41,19 @@ func silentTimes(_ events: [AnalysisEvent]) -> [Double] {
 
 @Suite("Speech events")
 struct SpeechEventTests {
-    @Test("hysteresis: a start needs the minimum duration, an end needs the hangover",
-          arguments: [
+    @Test(
+        "hysteresis: a start needs the minimum duration, an end needs the hangover",
+        arguments: [
             // probabilities (one per 10 ms) → frames where events fire
             ([Float](repeating: 0.9, count: 5) + [Float](repeating: 0.1, count: 40), [Int: SpeechActivityEvent]()),
             ([Float](repeating: 0.9, count: 15) + [Float](repeating: 0.1, count: 40), [9: .started, 44: .ended]),
             ([Float](repeating: 0.9, count: 15) + [Float](repeating: 0.5, count: 40), [9: .started]),
             ([0.9, 0.9, 0.1] + [Float](repeating: 0.9, count: 8), [:]),
-          ])
+        ])
     func hysteresis(probabilities: [Float], expected: [Int: SpeechActivityEvent]) {
         // Start at 0.8 held for 100 ms (10 frames), end below 0.4 held for 300 ms.
-        var d = SpeechEventDetector(configuration: .init(startThreshold: 0.8, endThreshold: 0.4, minimumSpeech: 0.1, hangover: 0.3))
+        var d = SpeechEventDetector(
+            configuration: .init(startThreshold: 0.8, endThreshold: 0.4, minimumSpeech: 0.1, hangover: 0.3))
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, p) in probabilities.enumerated() { if let e = d.process(probability: p) { got[i] = e } }
         #expect(got == expected)
@@ -53,7 +62,8 @@ struct SpeechEventTests {
     @Test("the defaults: start on one frame at 0.8, end below 0.7 held for 300 ms")
     func defaults() {
         var d = SpeechEventDetector()
-        let p: [Float] = [0.79, 0.7, 0.75] + [0.8, 0.7, 0.7] + [Float](repeating: 0.7, count: 10)
+        let p: [Float] =
+            [0.79, 0.7, 0.75] + [0.8, 0.7, 0.7] + [Float](repeating: 0.7, count: 10)
             + [Float](repeating: 0.6, count: 35)
         var got: [Int: SpeechActivityEvent] = [:]
         for (i, v) in p.enumerated() { if let e = d.process(probability: v) { got[i] = e } }
@@ -75,14 +85,15 @@ struct SpeechEventTests {
 
 @Suite("Frame decisions")
 struct SpeechFrameDecisionTests {
-    @Test("a frame is speech at or above the threshold and for the hold after it, never longer",
-          arguments: [
+    @Test(
+        "a frame is speech at or above the threshold and for the hold after it, never longer",
+        arguments: [
             // probabilities (one per 10 ms) → which frames are speech, threshold 0.5 held 30 ms
             ([0.2, 0.5, 0.2, 0.2, 0.2, 0.2, 0.2], [false, true, true, true, true, false, false]),
             ([0.7, 0.1, 0.1, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1], [true, true, true, true, true, true, true, false, false]),
             ([0.49, 0.49, 0.49], [false, false, false]),
             ([Float.nan, 0.9, Float.nan], [false, true, true]),
-          ])
+        ])
     func decisions(probabilities: [Float], expected: [Bool]) {
         var d = SpeechFrameDecision()
         #expect(probabilities.map { d.process(probability: $0) } == expected)
@@ -139,8 +150,9 @@ struct VoiceActivityTests {
         #expect(!we.contains { $0.name == "speech_started" })
     }
 
-    @Test("applause alone starts nothing; a voice over it at 5 dB SNR is heard within 300 ms and held",
-          arguments: [UInt64(3), 4])
+    @Test(
+        "applause alone starts nothing; a voice over it at 5 dB SNR is heard within 300 ms and held",
+        arguments: [UInt64(3), 4])
     func voiceOverApplause(seed: UInt64) {
         let rate = 16_000
         let applause = Signals.applause(rmsDB: -30, seconds: 7, sampleRate: rate, seed: seed)
@@ -174,7 +186,9 @@ struct AnalyzerBlockTests {
     @Test("frames, probabilities and events do not depend on the block size", arguments: [16_000, 48_000])
     func blockSizes(rate: Int) {
         let voice = Signals.voice(rmsDB: -24, seconds: 3, sampleRate: rate)
-        let x = [Float](repeating: 0, count: rate / 2) + zip(voice, Signals.pinkNoise(rmsDB: -55, seconds: 3, sampleRate: rate)).map { $0 + $1 }
+        let x =
+            [Float](repeating: 0, count: rate / 2)
+            + zip(voice, Signals.pinkNoise(rmsDB: -55, seconds: 3, sampleRate: rate)).map { $0 + $1 }
         let whole = analyseRecords(x, rate: rate, blocks: [x.count])
         #expect(whole.contains { if case .event(.speechStarted) = $0 { return true } else { return false } })
         for sizes in [[1, 159], [160], [4_096], [7, 333, 1_000]] {
@@ -191,17 +205,24 @@ struct LookaheadTests {
         try VoiceActivityModel(json: ModelFiles.bundled(lookahead: frames))
     }
 
-    @Test("with 30 ms of look-ahead a frame's record carries the probability the model gave 3 frames later; events do not move")
+    @Test(
+        "with 30 ms of look-ahead a frame's record carries the probability the model gave 3 frames later; events do not move"
+    )
     func delaysFrames() throws {
         let rate = 16_000
-        let x = zip([Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 3, sampleRate: rate),
-                    Signals.pinkNoise(rmsDB: -65, seconds: 4, sampleRate: rate)).map { $0 + $1 }
+        let x = zip(
+            [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 3, sampleRate: rate),
+            Signals.pinkNoise(rmsDB: -65, seconds: 4, sampleRate: rate)
+        ).map { $0 + $1 }
         let (plain, plainEvents) = analyse(x, rate: rate, model: try bundled(lookahead: 0))
         let (ahead, aheadEvents) = analyse(x, rate: rate, model: try bundled(lookahead: 3))
         #expect(ahead.count == plain.count && plain.count == 400)
         #expect(ahead.map(\.index) == Array(0..<ahead.count))
         #expect(zip(ahead, plain).allSatisfy { $0.time == $1.time && $0.levelDB == $1.levelDB })
-        #expect(zip(ahead, plain.dropFirst(3)).allSatisfy { $0.probability == $1.probability && $0.isSpeaking == $1.isSpeaking })
+        #expect(
+            zip(ahead, plain.dropFirst(3)).allSatisfy {
+                $0.probability == $1.probability && $0.isSpeaking == $1.isSpeaking
+            })
         // The last three records had no later audio: they keep the last probability.
         #expect(ahead.suffix(3).allSatisfy { $0.probability == plain[plain.count - 1].probability })
         #expect(aheadEvents == plainEvents)
@@ -211,7 +232,8 @@ struct LookaheadTests {
     @Test("records put back in time order: every record once, frames in order, each event after the frames before it")
     func timeOrder() throws {
         let rate = 16_000
-        let x = [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 2, sampleRate: rate)
+        let x =
+            [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 2, sampleRate: rate)
             + [Float](repeating: 0, count: rate)
         let raw = analyseRecords(x, rate: rate, model: try bundled(lookahead: 3))
         // As they come, a speech event precedes the last frames' records.
@@ -232,8 +254,9 @@ struct LookaheadTests {
 struct SilentMicrophoneTests {
     let rate = 16_000
 
-    @Test("exact zeros or a constant value from the start: silent within 2 s, never before 1.5 s",
-          arguments: [Float(0), 0.05, -0.3])
+    @Test(
+        "exact zeros or a constant value from the start: silent within 2 s, never before 1.5 s",
+        arguments: [Float(0), 0.05, -0.3])
     func constantFromStart(value: Float) {
         let (_, events) = analyse([Float](repeating: value, count: 5 * rate), rate: rate)
         let t = silentTimes(events)
@@ -248,7 +271,8 @@ struct SilentMicrophoneTests {
     func diesAndReturns() {
         // 1.5 s of room tone, then 1.5 s of syllables over it: a microphone as a call hears it.
         let room = Signals.pinkNoise(rmsDB: -60, seconds: 3, sampleRate: rate)
-        let voice = [Float](repeating: 0, count: rate * 3 / 2) + Signals.syllables(rmsDB: -30, seconds: 1.5, sampleRate: rate)
+        let voice =
+            [Float](repeating: 0, count: rate * 3 / 2) + Signals.syllables(rmsDB: -30, seconds: 1.5, sampleRate: rate)
         let live = zip(room, voice).map { $0 + $1 }
         let x = live + [Float](repeating: 0, count: 4 * rate) + live
         let (_, events) = analyse(x, rate: rate)

@@ -4,9 +4,11 @@ import MicCheckTesting
 import Testing
 
 @Suite struct DuckerTests {
-    @Test(arguments: [(DuckingLevel.default, false, false, 0.0), (.min, false, true, 10), (.mid, false, false, 20),
-                      (.max, false, true, 30), (.default, true, true, 10), (.default, true, false, 0),
-                      (.mid, true, true, 30), (.max, true, false, 30)])
+    @Test(arguments: [
+        (DuckingLevel.default, false, false, 0.0), (.min, false, true, 10), (.mid, false, false, 20),
+        (.max, false, true, 30), (.default, true, true, 10), (.default, true, false, 0),
+        (.mid, true, true, 30), (.max, true, false, 30),
+    ])
     func levels(level: DuckingLevel, advanced: Bool, speaking: Bool, expected: Double) {
         #expect(level.attenuationDB(advanced: advanced, someoneSpeaking: speaking) == expected)
     }

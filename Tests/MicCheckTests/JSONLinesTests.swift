@@ -6,30 +6,47 @@ import Testing
 /// The JSON Lines contract (DESIGN.md): the exact bytes that `../shared/bench/score.py` and apps read.
 @Suite struct JSONLinesTests {
     @Test func frameRecord() {
-        let f = AnalysisFrame(index: 3, time: 0.03, levelDB: -31.25, peakDB: -20, probability: 0.9306, isSpeech: true, isSpeaking: false)
+        let f = AnalysisFrame(
+            index: 3, time: 0.03, levelDB: -31.25, peakDB: -20, probability: 0.9306, isSpeech: true, isSpeaking: false)
         #expect(JSONLines.frame(f) == #"{"t": 0.03, "level_db": -31.3, "prob": 0.931, "speech": true}"#)
-        let silent = AnalysisFrame(index: 0, time: 0, levelDB: Decibels.floor, peakDB: Decibels.floor, probability: 0,
-                                   isSpeech: false, isSpeaking: false)
+        let silent = AnalysisFrame(
+            index: 0, time: 0, levelDB: Decibels.floor, peakDB: Decibels.floor, probability: 0,
+            isSpeech: false, isSpeaking: false)
         #expect(JSONLines.line(.frame(silent)) == #"{"t": 0.00, "level_db": -160.0, "prob": 0.000, "speech": false}"#)
     }
 
     @Test func everyEventRecord() {
         let expected: [(AnalysisEvent, String)] = [
-            (.speechStarted(time: 1.234, audioStart: 0.934), #"{"event": "speech_started", "t": 1.23, "audio_start": 0.93}"#),
+            (
+                .speechStarted(time: 1.234, audioStart: 0.934),
+                #"{"event": "speech_started", "t": 1.23, "audio_start": 0.93}"#
+            ),
             (.speechEnded(time: 2.5), #"{"event": "speech_ended", "t": 2.50}"#),
-            (.microphoneSilent(time: 1.9, signature: .digitalSilence), #"{"event": "microphone_silent", "t": 1.90, "reason": "digital_silence"}"#),
+            (
+                .microphoneSilent(time: 1.9, signature: .digitalSilence),
+                #"{"event": "microphone_silent", "t": 1.90, "reason": "digital_silence"}"#
+            ),
             (.microphoneActive(time: 3), #"{"event": "microphone_active", "t": 3.00}"#),
-            (.noisyMicrophone(time: 1.37, noise: .hum, levelDB: -38.04),
-             #"{"event": "noisy_microphone", "t": 1.37, "noise": "hum", "level_db": -38.0}"#),
-            (.noisyMicrophone(time: 1, noise: nil, levelDB: -30), #"{"event": "noisy_microphone", "t": 1.00, "noise": "unclear", "level_db": -30.0}"#),
+            (
+                .noisyMicrophone(time: 1.37, noise: .hum, levelDB: -38.04),
+                #"{"event": "noisy_microphone", "t": 1.37, "noise": "hum", "level_db": -38.0}"#
+            ),
+            (
+                .noisyMicrophone(time: 1, noise: nil, levelDB: -30),
+                #"{"event": "noisy_microphone", "t": 1.00, "noise": "unclear", "level_db": -30.0}"#
+            ),
             (.microphoneClean(time: 4), #"{"event": "microphone_clean", "t": 4.00}"#),
-            (.clipping(time: 2, ceilingDB: -8, share: 0.0123),
-             #"{"event": "clipping", "t": 2.00, "ceiling_db": -8.0, "clipped_percent": 1.23}"#),
+            (
+                .clipping(time: 2, ceilingDB: -8, share: 0.0123),
+                #"{"event": "clipping", "t": 2.00, "ceiling_db": -8.0, "clipped_percent": 1.23}"#
+            ),
             (.clippingEnded(time: 7), #"{"event": "clipping_ended", "t": 7.00}"#),
             (.speechTooQuiet(time: 5, levelDB: -52), #"{"event": "speech_too_quiet", "t": 5.00, "level_db": -52.0}"#),
             (.speechLevelOK(time: 6, levelDB: -30), #"{"event": "speech_level_ok", "t": 6.00, "level_db": -30.0}"#),
-            (.wrongSource(time: 0, source: "Monitor of \"Out\" (x.monitor)"),
-             #"{"event": "wrong_source", "t": 0.00, "source": "Monitor of \"Out\" (x.monitor)", "reason": "monitor"}"#),
+            (
+                .wrongSource(time: 0, source: "Monitor of \"Out\" (x.monitor)"),
+                #"{"event": "wrong_source", "t": 0.00, "source": "Monitor of \"Out\" (x.monitor)", "reason": "monitor"}"#
+            ),
         ]
         for (event, line) in expected {
             #expect(JSONLines.event(event) == line)
@@ -50,8 +67,10 @@ import Testing
     }
 
     @Test func valuesAndObjects() {
-        let o = JSONLines.object([("a", .int(-3)), ("b", .number(.nan, decimals: 1)), ("c", .null), ("d", .bool(false)),
-                                  ("e", .array([.number(1.005, decimals: 1), .string("x")])), ("f", .object([]))])
+        let o = JSONLines.object([
+            ("a", .int(-3)), ("b", .number(.nan, decimals: 1)), ("c", .null), ("d", .bool(false)),
+            ("e", .array([.number(1.005, decimals: 1), .string("x")])), ("f", .object([])),
+        ])
         #expect(o == #"{"a": -3, "b": null, "c": null, "d": false, "e": [1.0, "x"], "f": {}}"#)
     }
 
@@ -96,7 +115,9 @@ import Testing
         var values: [Double] = [0, -0.0, 0.005, -0.004, 0.0449, 9.995, -160, 1e-9, 123_456.789, -0.95, 0.0005, 2.675]
         for _ in 0..<20_000 {
             let magnitude = Double.random(in: -6...7, using: &generator)
-            values.append((Bool.random(using: &generator) ? 1 : -1) * Double.random(in: 0...1, using: &generator) * pow(10, magnitude))
+            values.append(
+                (Bool.random(using: &generator) ? 1 : -1) * Double.random(in: 0...1, using: &generator)
+                    * pow(10, magnitude))
         }
         for value in values {
             for decimals in 0...4 {
@@ -113,13 +134,15 @@ import Testing
         var generator = SeededGenerator(seed: 5)
         var bytes: [UInt8] = Array("x".utf8)
         for k in 0..<2_000 {
-            let f = AnalysisFrame(index: k, time: Double(k) / 100, levelDB: Float.random(in: -160...0, using: &generator),
-                                  peakDB: 0, probability: Float.random(in: 0...1, using: &generator),
-                                  isSpeech: Bool.random(using: &generator), isSpeaking: false)
+            let f = AnalysisFrame(
+                index: k, time: Double(k) / 100, levelDB: Float.random(in: -160...0, using: &generator),
+                peakDB: 0, probability: Float.random(in: 0...1, using: &generator),
+                isSpeech: Bool.random(using: &generator), isSpeaking: false)
             bytes.removeSubrange(1...)
             JSONLines.appendFrame(f, to: &bytes)
             #expect(String(decoding: bytes.dropFirst(), as: UTF8.self) == JSONLines.frame(f))
-            #expect(JSONLines.frame(f) == "{\"t\": \(fixed(f.time, 2)), \"level_db\": \(fixed(Double(f.levelDB), 1)), "
+            #expect(
+                JSONLines.frame(f) == "{\"t\": \(fixed(f.time, 2)), \"level_db\": \(fixed(Double(f.levelDB), 1)), "
                     + "\"prob\": \(fixed(Double(f.probability), 3)), \"speech\": \(f.isSpeech)}")
         }
     }

@@ -11,16 +11,20 @@ func levels(_ x: [Float], rate: Int) -> [FrameLevel] {
 
 @Suite("Levels")
 struct LevelMeterTests {
-    @Test("tones and noise read at their RMS level within 0.1 dB",
-          arguments: [(16_000, -20.0), (44_100, -35.0), (48_000, -6.0), (11_025, -50.0)])
+    @Test(
+        "tones and noise read at their RMS level within 0.1 dB",
+        arguments: [(16_000, -20.0), (44_100, -35.0), (48_000, -6.0), (11_025, -50.0)])
     func knownLevels(rate: Int, db: Double) {
-        for signal in [Signals.sine(frequency: 1_000, rmsDB: db, seconds: 1, sampleRate: rate),
-                       Signals.whiteNoise(rmsDB: db, seconds: 1, sampleRate: rate)] {
+        for signal in [
+            Signals.sine(frequency: 1_000, rmsDB: db, seconds: 1, sampleRate: rate),
+            Signals.whiteNoise(rmsDB: db, seconds: 1, sampleRate: rate),
+        ] {
             let l = levels(signal, rate: rate)
             #expect(l.count == 100)
             for f in l.dropFirst() {
                 let isSine = signal[0] == 0
-                #expect(abs(Double(f.rmsDB) - db) < (isSine ? 0.1 : 2.5))  // one noise frame: ~0.6 dB standard deviation
+                // One noise frame: about 0.6 dB of standard deviation.
+                #expect(abs(Double(f.rmsDB) - db) < (isSine ? 0.1 : 2.5))
             }
             let all = l.map { Double($0.meanSquare) }.reduce(0, +) / Double(l.count)
             #expect(abs(Double(Decibels.fromPower(all)) - db) < 0.1)
@@ -29,8 +33,10 @@ struct LevelMeterTests {
 
     @Test("frames do not depend on how the input is split into blocks", arguments: [16_000, 11_025, 44_100])
     func blockSizes(rate: Int) {
-        let x = zip(Signals.voice(rmsDB: -24, seconds: 2, sampleRate: rate),
-                    Signals.whiteNoise(rmsDB: -50, seconds: 2, sampleRate: rate)).map { $0 + $1 }
+        let x = zip(
+            Signals.voice(rmsDB: -24, seconds: 2, sampleRate: rate),
+            Signals.whiteNoise(rmsDB: -50, seconds: 2, sampleRate: rate)
+        ).map { $0 + $1 }
         let whole = levels(x, rate: rate)
         #expect(whole.count == 200)
         for sizes in [[1], [7, 160, 333], [rate / 100], [4_096, 13]] {

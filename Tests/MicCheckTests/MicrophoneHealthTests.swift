@@ -29,8 +29,9 @@ struct GatedSourceTests {
     /// The time just after the last non-zero sample.
     func lastSound(_ x: [Float]) -> Double { Double((x.lastIndex { $0 != 0 } ?? -1) + 1) / Double(rate) }
 
-    @Test("digital-silence pauses of up to 3.5 s between words, from the first word on, are never a dead device",
-          arguments: [[1.5, 3.0, 2.5], [3.5, 0.6, 3.5], [2.2]])
+    @Test(
+        "digital-silence pauses of up to 3.5 s between words, from the first word on, are never a dead device",
+        arguments: [[1.5, 3.0, 2.5], [3.5, 0.6, 3.5], [2.2]])
     func pausesAreNotDead(pauses: [Double]) {
         let (_, events) = analyse(gated(pauses: pauses), rate: rate)
         #expect(silentTimes(events).isEmpty, "silent at \(silentTimes(events))")
@@ -40,28 +41,39 @@ struct GatedSourceTests {
     func gatedSourceGoesQuiet() {
         // Syllables: their own 70 ms gaps are too short to show a gate; the 0.5 and 0.8 s pauses do.
         let burst = Signals.syllables(rmsDB: -25, seconds: 1.25, sampleRate: rate)
-        let x = burst + [Float](repeating: 0, count: rate / 2) + burst + [Float](repeating: 0, count: rate * 4 / 5) + burst
+        let x =
+            burst + [Float](repeating: 0, count: rate / 2) + burst + [Float](repeating: 0, count: rate * 4 / 5) + burst
             + [Float](repeating: 0, count: 12 * rate)
         let silenceStart = lastSound(x)
         let t = silentTimes(analyse(x, rate: rate).1)
-        #expect(t.count == 1 && abs((t.first ?? 0) - silenceStart - 10) < 0.05, "silent at \(t), silence from \(silenceStart)")
+        #expect(
+            t.count == 1 && abs((t.first ?? 0) - silenceStart - 10) < 0.05,
+            "silent at \(t), silence from \(silenceStart)")
     }
 
-    @Test("sound with no room tone and no gap yet, then digital silence: dead after 4 s (the first pause may be a gate's)")
+    @Test(
+        "sound with no room tone and no gap yet, then digital silence: dead after 4 s (the first pause may be a gate's)"
+    )
     func unprovenSource() {
         let x = Signals.syllables(rmsDB: -25, seconds: 3, sampleRate: rate) + [Float](repeating: 0, count: 6 * rate)
         let t = silentTimes(analyse(x, rate: rate).1)
-        #expect(t.count == 1 && abs((t.first ?? 0) - lastSound(x) - 4) < 0.05, "silent at \(t), silence from \(lastSound(x))")
+        #expect(
+            t.count == 1 && abs((t.first ?? 0) - lastSound(x) - 4) < 0.05,
+            "silent at \(t), silence from \(lastSound(x))")
     }
 
-    @Test("a large DC offset with a faint hiss of any colour on top is dead within 2 s, and is no clipping",
-          arguments: [(Float(0.05), "white"), (-0.2, "white"), (0.12, "white"), (0.12, "pink"), (0.12, "brown"), (-0.04, "pink")])
+    @Test(
+        "a large DC offset with a faint hiss of any colour on top is dead within 2 s, and is no clipping",
+        arguments: [
+            (Float(0.05), "white"), (-0.2, "white"), (0.12, "white"), (0.12, "pink"), (0.12, "brown"), (-0.04, "pink"),
+        ])
     func offsetWithHiss(offset: Float, colour: String) {
-        let hiss: [Float] = switch colour {
-        case "white": Signals.whiteNoise(rmsDB: -76, seconds: 4, sampleRate: rate)
-        case "pink": Signals.pinkNoise(rmsDB: -76, seconds: 4, sampleRate: rate)
-        default: Signals.brownNoise(rmsDB: -76, seconds: 4, sampleRate: rate)
-        }
+        let hiss: [Float] =
+            switch colour {
+            case "white": Signals.whiteNoise(rmsDB: -76, seconds: 4, sampleRate: rate)
+            case "pink": Signals.pinkNoise(rmsDB: -76, seconds: 4, sampleRate: rate)
+            default: Signals.brownNoise(rmsDB: -76, seconds: 4, sampleRate: rate)
+            }
         // As a 16-bit converter delivers it: the hiss is a few steps of the least significant bit.
         let x = hiss.map { (($0 + offset) * 32_768).rounded() / 32_768 }
         let (_, events) = analyse(x, rate: rate)
@@ -71,7 +83,9 @@ struct GatedSourceTests {
         #expect(!events.contains { if case .clipping = $0 { true } else { false } }, "\(events)")
     }
 
-    @Test("an idle converter (zeros with a sparse dither of one 16-bit step, as sox writes silence) is digital silence: dead within 2 s")
+    @Test(
+        "an idle converter (zeros with a sparse dither of one 16-bit step, as sox writes silence) is digital silence: dead within 2 s"
+    )
     func idleConverter() {
         var g = SeededGenerator(seed: 9)
         let x = (0..<(4 * rate)).map { _ -> Float in
@@ -84,13 +98,16 @@ struct GatedSourceTests {
         #expect(events.contains(.microphoneSilent(time: t.first ?? -1, signature: .digitalSilence)))
     }
 
-    @Test("a source that opened with digital silence (judged dead) and then spoke sends digital silence between sentences: its later pauses are not judged dead")
+    @Test(
+        "a source that opened with digital silence (judged dead) and then spoke sends digital silence between sentences: its later pauses are not judged dead"
+    )
     func digitalSilenceBetweenSentences() {
         // Three seconds of zeros (dead at 1.9 s, as it should be: nothing has come yet), then sentences
         // of 3 s with 5 s of zeros between them: the source pauses in digital silence.
         // The sentences carry a faint room tone, so that the voice's own gaps between words are not zeros.
-        let sentence = mix(Signals.voice(rmsDB: -22, seconds: 3, sampleRate: rate),
-                           Signals.pinkNoise(rmsDB: -68, seconds: 3, sampleRate: rate))
+        let sentence = mix(
+            Signals.voice(rmsDB: -22, seconds: 3, sampleRate: rate),
+            Signals.pinkNoise(rmsDB: -68, seconds: 3, sampleRate: rate))
         var x = [Float](repeating: 0, count: 3 * rate)
         for _ in 0..<4 { x += sentence + [Float](repeating: 0, count: 5 * rate) }
         let t = silentTimes(analyse(x, rate: rate).1)
@@ -99,7 +116,7 @@ struct GatedSourceTests {
 
     @Test("a quiet room over a small DC offset, with words now and then, is not dead")
     func quietRoomOverSmallOffset() {
-        var x = Signals.pinkNoise(rmsDB: -72, seconds: 12, sampleRate: rate).map { $0 + 0.02 }   // -34 dBFS of offset
+        var x = Signals.pinkNoise(rmsDB: -72, seconds: 12, sampleRate: rate).map { $0 + 0.02 }  // -34 dBFS of offset
         let voice = Signals.syllables(rmsDB: -40, seconds: 1, sampleRate: rate)
         for start in stride(from: 2, to: 11, by: 4) {
             for (i, v) in voice.enumerated() { x[start * rate + i] += v }
@@ -115,7 +132,9 @@ struct NoisyMicrophoneTests {
     /// A fan: pink noise whose loudness wobbles at a blade rate of 25 Hz, with a 100 Hz hum.
     func fan(rmsDB: Double, seconds: Double) -> [Float] {
         let noise = Signals.pinkNoise(rmsDB: rmsDB, seconds: seconds, sampleRate: rate, seed: 7)
-        let wobble = noise.enumerated().map { i, v in v * Float(1 + 0.3 * sin(2 * Double.pi * 25 * Double(i) / Double(16_000))) }
+        let wobble = noise.enumerated().map { i, v in
+            v * Float(1 + 0.3 * sin(2 * Double.pi * 25 * Double(i) / Double(16_000)))
+        }
         return mix(wobble, Signals.sine(frequency: 100, rmsDB: rmsDB - 10, seconds: seconds, sampleRate: rate))
     }
 
@@ -128,9 +147,12 @@ struct NoisyMicrophoneTests {
         return x
     }
 
-    @Test("steady noise at -40 dBFS or louder is reported within 3 s, with its kind where it is clear",
-          arguments: [("white", -40.0, NoiseKind?.some(.hiss)), ("pink", -38, .hiss), ("fan", -35, .hiss), ("fan", -25, .hiss),
-                      ("hum", -38, .hum), ("hum", -20, .hum)])
+    @Test(
+        "steady noise at -40 dBFS or louder is reported within 3 s, with its kind where it is clear",
+        arguments: [
+            ("white", -40.0, NoiseKind?.some(.hiss)), ("pink", -38, .hiss), ("fan", -35, .hiss), ("fan", -25, .hiss),
+            ("hum", -38, .hum), ("hum", -20, .hum),
+        ])
     func steadyNoise(kind: String, db: Double, expected: NoiseKind?) {
         let x: [Float]
         switch kind {
@@ -142,12 +164,14 @@ struct NoisyMicrophoneTests {
         let raised = noisy(analyse(x, rate: rate).1)
         #expect(raised.count == 1)
         #expect((raised.first?.t ?? 99) <= 3, "raised at \(raised.map(\.t))")
-        #expect(raised.first?.kind == expected, "\(kind) at \(db) dBFS read as \(String(describing: raised.first?.kind))")
+        #expect(
+            raised.first?.kind == expected, "\(kind) at \(db) dBFS read as \(String(describing: raised.first?.kind))")
         #expect(abs(Double(raised.first?.db ?? 0) - db) < 2, "level \(raised.first?.db ?? 0)")
     }
 
-    @Test("a quiet room, a quieter fan, and clicks over a quiet room are not noisy",
-          arguments: ["room", "fan-50", "clicks"])
+    @Test(
+        "a quiet room, a quieter fan, and clicks over a quiet room are not noisy",
+        arguments: ["room", "fan-50", "clicks"])
     func notNoisy(kind: String) {
         var x = Signals.pinkNoise(rmsDB: -65, seconds: 8, sampleRate: rate)
         switch kind {
@@ -163,7 +187,9 @@ struct NoisyMicrophoneTests {
         #expect(noisy(analyse(x, rate: rate).1).isEmpty)
     }
 
-    @Test("never decided while the user speaks: speech over a quiet room raises nothing, and noise under continuous speech waits for a pause")
+    @Test(
+        "never decided while the user speaks: speech over a quiet room raises nothing, and noise under continuous speech waits for a pause"
+    )
     func notWhileSpeaking() {
         let room = Signals.pinkNoise(rmsDB: -62, seconds: 10, sampleRate: rate)
         let speech = [Float](repeating: 0, count: rate / 2) + Signals.voice(rmsDB: -22, seconds: 9, sampleRate: rate)
@@ -188,18 +214,25 @@ struct ClippingTests {
 
     /// The test voice over a quiet room, scaled so that its peak is `peak`, then cut at ±`ceiling`.
     func voice(peak: Float, ceiling: Float = 1, bits: Int? = nil) -> [Float] {
-        let v = mix(Signals.voice(rmsDB: -20, seconds: 6, sampleRate: rate), Signals.pinkNoise(rmsDB: -60, seconds: 6, sampleRate: rate))
+        let v = mix(
+            Signals.voice(rmsDB: -20, seconds: 6, sampleRate: rate),
+            Signals.pinkNoise(rmsDB: -60, seconds: 6, sampleRate: rate))
         let scale = peak / (v.map(abs).max() ?? 1)
         return v.map { x in
             var y = min(ceiling, max(-ceiling, x * scale))
-            if let bits { let q = Float(1 << (bits - 1)); y = (y * q).rounded() / q }
+            if let bits {
+                let q = Float(1 << (bits - 1))
+                y = (y * q).rounded() / q
+            }
             return y
         }
     }
 
     @Test("speech driven 6 dB into full scale is clipping, at 0 dBFS", arguments: [16_000, 48_000])
     func drivenIntoClipping(rate: Int) {
-        let x = rate == 16_000 ? voice(peak: 2) : Signals.resampled(voice(peak: 2), from: 16_000, to: rate).map { min(1, max(-1, $0)) }
+        let x =
+            rate == 16_000
+            ? voice(peak: 2) : Signals.resampled(voice(peak: 2), from: 16_000, to: rate).map { min(1, max(-1, $0)) }
         let events = analyse(x, rate: rate).1
         let raised = events.compactMap { if case .clipping(let t, let c, let s) = $0 { (t, c, s) } else { nil } }
         #expect(raised.count == 1)
@@ -215,8 +248,9 @@ struct ClippingTests {
         #expect(raised.count == 1 && abs((raised.first ?? 0) - (-7.96)) < 0.2, "ceiling \(raised)")
     }
 
-    @Test("loud speech that is not cut is not clipping, in 16-bit and in 8-bit (which repeats values near peaks)",
-          arguments: [nil, 8])
+    @Test(
+        "loud speech that is not cut is not clipping, in 16-bit and in 8-bit (which repeats values near peaks)",
+        arguments: [nil, 8])
     func loudButClean(bits: Int?) {
         #expect(times(analyse(voice(peak: 0.95, bits: bits), rate: rate).1, "clipping").isEmpty)
     }
@@ -235,22 +269,29 @@ struct QuietSpeechTests {
     let rate = 16_000
 
     func speech(rmsDB: Double, seconds: Double) -> [Float] {
-        mix(Signals.pinkNoise(rmsDB: -78, seconds: seconds + 1, sampleRate: rate),
+        mix(
+            Signals.pinkNoise(rmsDB: -78, seconds: seconds + 1, sampleRate: rate),
             [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: rmsDB, seconds: seconds, sampleRate: rate))
     }
 
-    @Test("speech whose active level stays under -40 dBFS is too quiet; at -25 dBFS it is not",
-          arguments: [(-50.0, true), (-45, true), (-25, false), (-32, false)])
+    @Test(
+        "speech whose active level stays under -40 dBFS is too quiet; at -25 dBFS it is not",
+        arguments: [(-50.0, true), (-45, true), (-25, false), (-32, false)])
     func judged(db: Double, tooQuiet: Bool) {
         let events = analyse(speech(rmsDB: db, seconds: 6), rate: rate).1
         let raised = events.compactMap { if case .speechTooQuiet(_, let l) = $0 { l } else { nil } }
         #expect(raised.isEmpty != tooQuiet, "\(db) dBFS: \(raised)")
-        if let level = raised.first { #expect(Double(level) > db - 3 && Double(level) < db + 8, "active level \(level)") }
+        if let level = raised.first {
+            #expect(Double(level) > db - 3 && Double(level) < db + 8, "active level \(level)")
+        }
     }
 
     @Test("a quiet room alone never raises it")
     func roomAlone() {
-        #expect(times(analyse(Signals.pinkNoise(rmsDB: -75, seconds: 8, sampleRate: rate), rate: rate).1, "speech_too_quiet").isEmpty)
+        #expect(
+            times(
+                analyse(Signals.pinkNoise(rmsDB: -75, seconds: 8, sampleRate: rate), rate: rate).1, "speech_too_quiet"
+            ).isEmpty)
     }
 
     @Test("raised on quiet speech, cleared when the voice comes up")

@@ -4,13 +4,15 @@ import Testing
 @Suite("MutedSpeechNotice: \"You are muted.\" on speech while muted")
 struct MutedSpeechNoticeTests {
     /// Speech starts at these times; which of them show the notice (display 2 s, cooldown 5 s).
-    @Test("shown for 2 s, once per utterance, then quiet for the cooldown", arguments: [
-        ([1.0], [true]),
-        ([1.0, 2.5], [true, false]),         // still showing
-        ([1.0, 6.0], [true, false]),         // inside the cooldown (ends at 8.0)
-        ([1.0, 8.0], [true, true]),          // cooldown over
-        ([1.0, 8.0, 9.0, 15.5], [true, true, false, true]),
-    ] as [([Double], [Bool])])
+    @Test(
+        "shown for 2 s, once per utterance, then quiet for the cooldown",
+        arguments: [
+            ([1.0], [true]),
+            ([1.0, 2.5], [true, false]),  // still showing
+            ([1.0, 6.0], [true, false]),  // inside the cooldown (ends at 8.0)
+            ([1.0, 8.0], [true, true]),  // cooldown over
+            ([1.0, 8.0, 9.0, 15.5], [true, true, false, true]),
+        ] as [([Double], [Bool])])
     func schedule(_ starts: [Double], _ shown: [Bool]) {
         var notice = MutedSpeechNotice(isMuted: true)
         var result: [Bool] = []

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Real FFT")
 struct RealFFTTests {
-    @Test("matches a direct DFT on random input at every size the code path distinguishes", arguments: [4, 8, 16, 32, 64, 128, 256, 512, 1024])
+    @Test(
+        "matches a direct DFT on random input at every size the code path distinguishes",
+        arguments: [4, 8, 16, 32, 64, 128, 256, 512, 1024])
     func matchesDFT(size: Int) {
         var rng = SystemRandomNumberGenerator()
         let x = (0..<size).map { _ in Float.random(in: -1...1, using: &rng) }
@@ -12,10 +14,12 @@ struct RealFFTTests {
         x.withUnsafeBufferPointer { fft.transform($0) }
         var worst = 0.0
         for k in 0...(size / 2) {
-            var re = 0.0, im = 0.0
+            var re = 0.0
+            var im = 0.0
             for (i, v) in x.enumerated() {
                 let a = -2 * Double.pi * Double(k * i) / Double(size)
-                re += Double(v) * cos(a); im += Double(v) * sin(a)
+                re += Double(v) * cos(a)
+                im += Double(v) * sin(a)
             }
             worst = max(worst, abs(re - Double(fft.real[k])), abs(im - Double(fft.imaginary[k])))
         }
@@ -24,7 +28,8 @@ struct RealFFTTests {
 
     @Test("a sine lands in its bin with amplitude n/2")
     func sine() {
-        let n = 512, bin = 37
+        let n = 512
+        let bin = 37
         let x = (0..<n).map { Float(sin(2 * Double.pi * Double(bin * $0) / Double(n))) }
         var fft = RealFFT(size: n)
         x.withUnsafeBufferPointer { fft.transform($0) }

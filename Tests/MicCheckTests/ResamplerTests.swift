@@ -12,8 +12,12 @@ struct ResamplerTests {
         #expect(level < -66, "aliased tone at \(level) dBFS")
     }
 
-    @Test("keeps in-band tones at their level and length, with no delay",
-          arguments: [(48_000, 16_000), (44_100, 16_000), (8_000, 16_000), (22_050, 16_000), (96_000, 16_000), (11_025, 16_000), (12_345, 16_000)])
+    @Test(
+        "keeps in-band tones at their level and length, with no delay",
+        arguments: [
+            (48_000, 16_000), (44_100, 16_000), (8_000, 16_000), (22_050, 16_000), (96_000, 16_000), (11_025, 16_000),
+            (12_345, 16_000),
+        ])
     func passband(from: Int, to: Int) {
         let f = 440.0
         let tone = Signals.sine(frequency: f, rmsDB: -20, seconds: 1, sampleRate: from)

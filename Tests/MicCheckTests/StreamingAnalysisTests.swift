@@ -14,10 +14,13 @@ struct StreamingAnalysisTests {
         return records
     }
 
-    @Test("the look-ahead model's speech start comes ahead of its frame from the raw analyzer, in time order from the door")
+    @Test(
+        "the look-ahead model's speech start comes ahead of its frame from the raw analyzer, in time order from the door"
+    )
     func timeOrder() throws {
         let rate = 16_000
-        let x = [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 2, sampleRate: rate)
+        let x =
+            [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -25, seconds: 2, sampleRate: rate)
             + [Float](repeating: 0, count: rate)
         let model = try VoiceActivityModel(json: ModelFiles.bundled(lookahead: 3))
         let raw = analyseRecords(x, rate: rate, model: model)
@@ -39,7 +42,8 @@ struct StreamingAnalysisTests {
         #expect(door[..<doorStart].contains { if case .frame(let f) = $0 { f.time == startTime } else { false } })
     }
 
-    @Test("a sample rate outside the supported ones throws, at the start and at a restart", arguments: [0, 7_999, 96_001])
+    @Test(
+        "a sample rate outside the supported ones throws, at the start and at a restart", arguments: [0, 7_999, 96_001])
     func unsupportedRate(rate: Int) throws {
         #expect(throws: AnalysisError.unsupportedSampleRate(rate)) { try StreamingAnalysis(sampleRate: rate) }
         var stream = try StreamingAnalysis(sampleRate: 16_000)

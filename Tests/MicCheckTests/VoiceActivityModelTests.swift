@@ -1,26 +1,29 @@
 import Foundation
-@testable import MicCheck
 import MicCheckTesting
 import Testing
 
+@testable import MicCheck
+
 /// A model file in the format `training/train_vad.py` writes, with chosen weights.
-func modelJSON(features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]? = nil, scale: [Float]? = nil,
-               denseWeights: [Float]? = nil, inputWeights: [Float]? = nil, recurrentWeights: [Float]? = nil,
-               inputBias: [Float]? = nil, recurrentBias: [Float]? = nil, output: [Float]? = nil,
-               outputBias: Float = 0, format: String = "miccheck-vad", lookahead: Int? = nil) -> Data {
+func modelJSON(
+    features: Int = 2, dense: Int = 1, hidden: Int = 1, mean: [Float]? = nil, scale: [Float]? = nil,
+    denseWeights: [Float]? = nil, inputWeights: [Float]? = nil, recurrentWeights: [Float]? = nil,
+    inputBias: [Float]? = nil, recurrentBias: [Float]? = nil, output: [Float]? = nil,
+    outputBias: Float = 0, format: String = "miccheck-vad", lookahead: Int? = nil
+) -> Data {
     func list(_ v: [Float]) -> String { "[" + v.map { $0.isFinite ? "\($0)" : "\"nan\"" }.joined(separator: ",") + "]" }
     let text = """
-    {"format":"\(format)","version":1,"features":\(features),\(lookahead.map { "\"lookahead\":\($0)," } ?? "")
-     "inputMean":\(list(mean ?? [Float](repeating: 0, count: features))),
-     "inputScale":\(list(scale ?? [Float](repeating: 1, count: features))),
-     "dense":{"inputs":\(features),"outputs":\(dense),"weights":\(list(denseWeights ?? [Float](repeating: 0.5, count: features * dense))),"bias":\(list([Float](repeating: 0, count: dense)))},
-     "gru":{"inputs":\(dense),"hidden":\(hidden),
-            "inputWeights":\(list(inputWeights ?? [Float](repeating: 0.3, count: 3 * hidden * dense))),
-            "recurrentWeights":\(list(recurrentWeights ?? [Float](repeating: 0.2, count: 3 * hidden * hidden))),
-            "inputBias":\(list(inputBias ?? [Float](repeating: 0, count: 3 * hidden))),
-            "recurrentBias":\(list(recurrentBias ?? [Float](repeating: 0, count: 3 * hidden)))},
-     "output":{"inputs":\(hidden),"outputs":1,"weights":\(list(output ?? [Float](repeating: 1, count: hidden))),"bias":[\(outputBias)]}}
-    """
+        {"format":"\(format)","version":1,"features":\(features),\(lookahead.map { "\"lookahead\":\($0)," } ?? "")
+         "inputMean":\(list(mean ?? [Float](repeating: 0, count: features))),
+         "inputScale":\(list(scale ?? [Float](repeating: 1, count: features))),
+         "dense":{"inputs":\(features),"outputs":\(dense),"weights":\(list(denseWeights ?? [Float](repeating: 0.5, count: features * dense))),"bias":\(list([Float](repeating: 0, count: dense)))},
+         "gru":{"inputs":\(dense),"hidden":\(hidden),
+                "inputWeights":\(list(inputWeights ?? [Float](repeating: 0.3, count: 3 * hidden * dense))),
+                "recurrentWeights":\(list(recurrentWeights ?? [Float](repeating: 0.2, count: 3 * hidden * hidden))),
+                "inputBias":\(list(inputBias ?? [Float](repeating: 0, count: 3 * hidden))),
+                "recurrentBias":\(list(recurrentBias ?? [Float](repeating: 0, count: 3 * hidden)))},
+         "output":{"inputs":\(hidden),"outputs":1,"weights":\(list(output ?? [Float](repeating: 1, count: hidden))),"bias":[\(outputBias)]}}
+        """
     return Data(text.utf8)
 }
 
@@ -44,15 +47,17 @@ struct VoiceActivityModelTests {
     @Test("one GRU step equals the equations worked out by hand")
     func gruStep() throws {
         // features (2) → dense 1 (tanh) → GRU 1 → sigmoid; every weight distinct.
-        let model = try VoiceActivityModel(json: modelJSON(
-            mean: [1, -1], scale: [0.5, 2], denseWeights: [0.4, -0.3], inputWeights: [0.7, -0.2, 0.9],
-            recurrentWeights: [0.5, 0.6, -0.8], inputBias: [0.1, 0.2, -0.1], recurrentBias: [0.05, -0.05, 0.3],
-            output: [1.5], outputBias: -0.2))
+        let model = try VoiceActivityModel(
+            json: modelJSON(
+                mean: [1, -1], scale: [0.5, 2], denseWeights: [0.4, -0.3], inputWeights: [0.7, -0.2, 0.9],
+                recurrentWeights: [0.5, 0.6, -0.8], inputBias: [0.1, 0.2, -0.1], recurrentBias: [0.05, -0.05, 0.3],
+                output: [1.5], outputBias: -0.2))
         func sig(_ v: Double) -> Double { 1 / (1 + exp(-v)) }
         var h = 0.0
         var state = VoiceActivityModel.State(for: model)
         for input in [[3.0, 0.5], [-2.0, 1.0], [0.0, 0.0]] {
-            let x0 = (input[0] - 1) * 0.5, x1 = (input[1] + 1) * 2
+            let x0 = (input[0] - 1) * 0.5
+            let x1 = (input[1] + 1) * 2
             let a = tanh(0.4 * x0 - 0.3 * x1)
             let r = sig(0.7 * a + 0.1 + 0.5 * h + 0.05)
             let z = sig(-0.2 * a + 0.2 + 0.6 * h - 0.05)
@@ -77,16 +82,21 @@ struct VoiceActivityModelTests {
         let dw: [Float], iw: [Float], rw: [Float], ib: [Float], rb: [Float], ow: [Float]
 
         var json: Data {
-            modelJSON(features: d, dense: w, hidden: hw, denseWeights: dw, inputWeights: iw, recurrentWeights: rw,
-                      inputBias: ib, recurrentBias: rb, output: ow)
+            modelJSON(
+                features: d, dense: w, hidden: hw, denseWeights: dw, inputWeights: iw, recurrentWeights: rw,
+                inputBias: ib, recurrentBias: rb, output: ow)
         }
 
         func probabilities(_ inputs: [[Float]]) -> [Double] {
             var h = [Double](repeating: 0, count: hw)
             return inputs.map { x in
                 let a = (0..<w).map { o in tanh((0..<d).reduce(0.0) { $0 + Double(dw[o * d + $1]) * Double(x[$1]) }) }
-                func gi(_ row: Int) -> Double { (0..<w).reduce(Double(ib[row])) { $0 + Double(iw[row * w + $1]) * a[$1] } }
-                func gh(_ row: Int) -> Double { (0..<hw).reduce(Double(rb[row])) { $0 + Double(rw[row * hw + $1]) * h[$1] } }
+                func gi(_ row: Int) -> Double {
+                    (0..<w).reduce(Double(ib[row])) { $0 + Double(iw[row * w + $1]) * a[$1] }
+                }
+                func gh(_ row: Int) -> Double {
+                    (0..<hw).reduce(Double(rb[row])) { $0 + Double(rw[row * hw + $1]) * h[$1] }
+                }
                 var next = h
                 for j in 0..<hw {
                     let r = 1 / (1 + exp(-(gi(j) + gh(j))))
@@ -110,12 +120,14 @@ struct VoiceActivityModelTests {
 
     // The GRU's products run in 16 bits: inputs to 1/16384, weights to 1/32767 of their row's largest or
     // finer, which moves a probability by about 1e-5 here (and by at most 0.001 over the public corpus).
-    @Test("widths that are not multiples of eight are padded without changing the result",
-          arguments: [(11, 3, 5), (20, 10, 12), (9, 17, 19)])
+    @Test(
+        "widths that are not multiples of eight are padded without changing the result",
+        arguments: [(11, 3, 5), (20, 10, 12), (9, 17, 19)])
     func padding(d: Int, w: Int, hw: Int) throws {
         func values(_ n: Int, _ seed: Int) -> [Float] { (0..<n).map { Float(sin(Double($0 * 7 + seed))) * 0.5 } }
-        let reference = Reference(d: d, w: w, hw: hw, dw: values(w * d, 1), iw: values(3 * hw * w, 2),
-                                  rw: values(3 * hw * hw, 3), ib: values(3 * hw, 4), rb: values(3 * hw, 5), ow: values(hw, 6))
+        let reference = Reference(
+            d: d, w: w, hw: hw, dw: values(w * d, 1), iw: values(3 * hw * w, 2),
+            rw: values(3 * hw * hw, 3), ib: values(3 * hw, 4), rb: values(3 * hw, 5), ow: values(hw, 6))
         #expect(try reference.worstError((0..<4).map { values(d, 10 + $0) }) < 5e-5)
     }
 
@@ -126,23 +138,27 @@ struct VoiceActivityModelTests {
         // (32767), 6 and 5 columns of them times 16384 would pass 2^31 and wrap to the other sign: the
         // reset and candidate gates would flip and the update gate open, and the state and the answer
         // would change sign. Inputs alternate in sign so that both extremes are reached.
-        let d = 4, w = 6, hw = 5
-        let gates = (0..<3 * hw).map { $0 / hw == 1 ? Float(-40) : 40 }   // z closed, r and n open
-        let reference = Reference(d: d, w: w, hw: hw, dw: [Float](repeating: 30, count: w * d),
-                                  iw: (0..<3 * hw * w).map { gates[$0 / w] }, rw: (0..<3 * hw * hw).map { gates[$0 / hw] },
-                                  ib: [Float](repeating: 0, count: 3 * hw), rb: [Float](repeating: 0, count: 3 * hw),
-                                  ow: [Float](repeating: 0.3, count: hw))
+        let d = 4
+        let w = 6
+        let hw = 5
+        let gates = (0..<3 * hw).map { $0 / hw == 1 ? Float(-40) : 40 }  // z closed, r and n open
+        let reference = Reference(
+            d: d, w: w, hw: hw, dw: [Float](repeating: 30, count: w * d),
+            iw: (0..<3 * hw * w).map { gates[$0 / w] }, rw: (0..<3 * hw * hw).map { gates[$0 / hw] },
+            ib: [Float](repeating: 0, count: 3 * hw), rb: [Float](repeating: 0, count: 3 * hw),
+            ow: [Float](repeating: 0.3, count: hw))
         let inputs = (0..<6).map { step in [Float](repeating: step % 2 == 0 ? 1 : -1, count: d) }
         let expected = reference.probabilities(inputs)
-        #expect(expected.allSatisfy { abs($0 - 0.5) > 0.3 })   // a sign flip would show
+        #expect(expected.allSatisfy { abs($0 - 0.5) > 0.3 })  // a sign flip would show
         #expect(try reference.worstError(inputs) < 1e-4)
     }
 
     @Test("the eight-lane tanh and sigmoid agree with the library's to within 5e-7 (a few units in the last place)")
     func activations() {
-        var worstTanh: Float = 0, worstSigmoid: Float = 0
+        var worstTanh: Float = 0
+        var worstSigmoid: Float = 0
         for i in -4000...4000 {
-            let x = Float(i) / 200   // -20 ... 20
+            let x = Float(i) / 200  // -20 ... 20
             let v = SIMD8<Float>(repeating: x)
             worstTanh = max(worstTanh, abs(VoiceActivityModel.tanh(v)[3] - Foundation.tanh(x)))
             worstSigmoid = max(worstSigmoid, abs(VoiceActivityModel.sigmoid(v)[5] - 1 / (1 + Foundation.exp(-x))))
@@ -155,8 +171,9 @@ struct VoiceActivityModelTests {
         #expect(VoiceActivityModel.sigmoid(SIMD8<Float>(repeating: 0))[0] == 0.5)
     }
 
-    @Test("damaged model files are refused with a reason, never loaded",
-          arguments: [
+    @Test(
+        "damaged model files are refused with a reason, never loaded",
+        arguments: [
             ("not json", Data("{".utf8)),
             ("another format", modelJSON(format: "onnx")),
             ("dense weights short", modelJSON(denseWeights: [0.1])),
@@ -166,10 +183,13 @@ struct VoiceActivityModelTests {
             ("more than 30 ms of look-ahead", modelJSON(lookahead: 4)),
             ("a negative look-ahead", modelJSON(lookahead: -1)),
             // Widths whose products overflow (the first found by fuzzing: scripts/fuzz.sh model).
-            ("a dense layer of 2,555,555,555,555,555,555 units", widened("\"outputs\":1,\"weights\"", "\"outputs\":2555555555555555555,\"weights\"")),
+            (
+                "a dense layer of 2,555,555,555,555,555,555 units",
+                widened("\"outputs\":1,\"weights\"", "\"outputs\":2555555555555555555,\"weights\"")
+            ),
             ("a GRU of 4e18 units", widened("\"hidden\":1", "\"hidden\":4000000000000000000")),
             ("a layer of 4,097 units", modelJSON(dense: 4_097)),
-          ])
+        ])
     func refused(what: String, data: Data) {
         #expect(throws: VoiceActivityModel.LoadError.self, "\(what)") { try VoiceActivityModel(json: data) }
     }
@@ -196,23 +216,32 @@ struct VoiceFeatureTests {
     func meanFeature(_ index: Int, of x: [Float], from: Int) -> Float {
         var extractor = VoiceFeatureExtractor()
         var vector = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
-        var sum: Float = 0, count = 0
-        for (i, start) in stride(from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1,
-                                 by: VoiceFeatureExtractor.frameLength).enumerated() {
+        var sum: Float = 0
+        var count = 0
+        for (i, start) in stride(
+            from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1,
+            by: VoiceFeatureExtractor.frameLength
+        ).enumerated() {
             x[start..<start + VoiceFeatureExtractor.frameLength].withUnsafeBufferPointer { f in
                 vector.withUnsafeMutableBufferPointer { extractor.process(frame: f, into: $0) }
             }
-            if i >= from { sum += vector[index]; count += 1 }
+            if i >= from {
+                sum += vector[index]
+                count += 1
+            }
         }
         return sum / Float(max(1, count))
     }
 
-    @Test("the band pattern changes faster in syllables of changing vowels than in a held, vibrato vowel",
-          arguments: [(44, Float(2)), (45, 2), (46, 1.4)])
+    @Test(
+        "the band pattern changes faster in syllables of changing vowels than in a held, vibrato vowel",
+        arguments: [(44, Float(2)), (45, 2), (46, 1.4)])
     func shapeChange(feature: Int, ratio: Float) {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -70, seconds: 4, sampleRate: rate)
-        let speech = zip(Signals.syllables(vowels: Signals.vowelFormants, rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
+        let speech = zip(
+            Signals.syllables(vowels: Signals.vowelFormants, rmsDB: -25, seconds: 4, sampleRate: rate), floor
+        ).map { $0 + $1 }
         let bleat = zip(Signals.heldVowel(rmsDB: -25, seconds: 4, sampleRate: rate), floor).map { $0 + $1 }
         let speechChange = meanFeature(feature, of: speech, from: 200)
         let bleatChange = meanFeature(feature, of: bleat, from: 200)
@@ -225,8 +254,9 @@ struct VoiceFeatureTests {
 struct ArticulationFeatureTests {
     let features = VoiceFeatureTests()
 
-    @Test("a voice flips between voiced and unvoiced, and between its fricative and formant bands, far more than a held vowel",
-          arguments: [(47, Float(3)), (48, 3)])
+    @Test(
+        "a voice flips between voiced and unvoiced, and between its fricative and formant bands, far more than a held vowel",
+        arguments: [(47, Float(3)), (48, 3)])
     func voiceAgainstHeldVowel(feature: Int, ratio: Float) {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -70, seconds: 6, sampleRate: rate)
@@ -237,7 +267,9 @@ struct ArticulationFeatureTests {
         #expect(spoken > ratio * held, "voice \(spoken), held vowel \(held)")
     }
 
-    @Test("unvoiced frames with the fricative bands evenly above their floor count as consonants; a tone up there does not")
+    @Test(
+        "unvoiced frames with the fricative bands evenly above their floor count as consonants; a tone up there does not"
+    )
     func consonantShare() {
         let rate = 16_000
         let floor = Signals.pinkNoise(rmsDB: -70, seconds: 4, sampleRate: rate)
@@ -246,21 +278,29 @@ struct ArticulationFeatureTests {
             source.enumerated().map { i, x in (i % 4_000) < 960 ? x : 0 }
         }
         let hiss = zip(bursts(Signals.whiteNoise(rmsDB: -30, seconds: 4, sampleRate: rate)), floor).map { $0 + $1 }
-        let whistle = zip(bursts(Signals.sine(frequency: 5_000, rmsDB: -30, seconds: 4, sampleRate: rate)), floor).map { $0 + $1 }
+        let whistle = zip(bursts(Signals.sine(frequency: 5_000, rmsDB: -30, seconds: 4, sampleRate: rate)), floor).map {
+            $0 + $1
+        }
         let fricative = features.meanFeature(49, of: hiss, from: 200)
         let tone = features.meanFeature(49, of: whistle, from: 200)
         #expect(fricative > 0.5, "hiss bursts \(fricative)")
         #expect(tone < 0.1 * fricative, "whistle \(tone)")
     }
 
-    @Test("given room for the core features only, the extractor writes the same core features as with the articulation features")
+    @Test(
+        "given room for the core features only, the extractor writes the same core features as with the articulation features"
+    )
     func coreUnchanged() {
         let x = Signals.voice(rmsDB: -25, seconds: 3, sampleRate: 16_000)
-        var withArticulation = VoiceFeatureExtractor(), coreOnly = VoiceFeatureExtractor()
+        var withArticulation = VoiceFeatureExtractor()
+        var coreOnly = VoiceFeatureExtractor()
         var full = [Float](repeating: 0, count: VoiceFeatureExtractor.count)
         var core = [Float](repeating: -1, count: VoiceFeatureExtractor.coreCount)
-        var differing = 0, articulated = 0
-        for start in stride(from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1, by: VoiceFeatureExtractor.frameLength) {
+        var differing = 0
+        var articulated = 0
+        for start in stride(
+            from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1, by: VoiceFeatureExtractor.frameLength)
+        {
             x[start..<start + VoiceFeatureExtractor.frameLength].withUnsafeBufferPointer { f in
                 full.withUnsafeMutableBufferPointer { withArticulation.process(frame: f, into: $0) }
                 core.withUnsafeMutableBufferPointer { coreOnly.process(frame: f, into: $0) }
@@ -274,18 +314,29 @@ struct ArticulationFeatureTests {
 
     @Test("a model of the core features runs without the articulation features and answers as one that weighs them 0")
     func coreModel() throws {
-        let core = VoiceFeatureExtractor.coreCount, all = VoiceFeatureExtractor.count
+        let core = VoiceFeatureExtractor.coreCount
+        let all = VoiceFeatureExtractor.count
         let weights = (0..<core).map { Float($0 % 5) * 0.1 - 0.2 }
         let short = try VoiceActivityModel(json: modelJSON(features: core, denseWeights: weights))
-        let long = try VoiceActivityModel(json: modelJSON(features: all, denseWeights: weights + [Float](repeating: 0, count: all - core)))
-        let heavy = try VoiceActivityModel(json: modelJSON(features: all, denseWeights: weights + [Float](repeating: 1, count: all - core)))
-        var a = VoiceActivityDetector(model: short), b = VoiceActivityDetector(model: long), c = VoiceActivityDetector(model: heavy)
+        let long = try VoiceActivityModel(
+            json: modelJSON(features: all, denseWeights: weights + [Float](repeating: 0, count: all - core)))
+        let heavy = try VoiceActivityModel(
+            json: modelJSON(features: all, denseWeights: weights + [Float](repeating: 1, count: all - core)))
+        var a = VoiceActivityDetector(model: short)
+        var b = VoiceActivityDetector(model: long)
+        var c = VoiceActivityDetector(model: heavy)
         #expect(a.lastFeatures.count == core && b.lastFeatures.count == all)
         let x = Signals.voice(rmsDB: -25, seconds: 2, sampleRate: 16_000)
-        var same = 0, moved = 0, frames = 0
-        for start in stride(from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1, by: VoiceFeatureExtractor.frameLength) {
+        var same = 0
+        var moved = 0
+        var frames = 0
+        for start in stride(
+            from: 0, to: x.count - VoiceFeatureExtractor.frameLength + 1, by: VoiceFeatureExtractor.frameLength)
+        {
             x[start..<start + VoiceFeatureExtractor.frameLength].withUnsafeBufferPointer { f in
-                let p = a.process(frame: f), q = b.process(frame: f), r = c.process(frame: f)
+                let p = a.process(frame: f)
+                let q = b.process(frame: f)
+                let r = c.process(frame: f)
                 if p == q { same += 1 }
                 if r != q { moved += 1 }
             }
@@ -314,8 +365,11 @@ struct ArticulationFeatureTests {
         var names = VoiceFeatureExtractor.names
         names.swapAt(4, 5)
         let swapped = try ModelFiles.bundled { $0["featureNames"] = names }
-        #expect(throws: VoiceActivityModel.LoadError.shape(
-            "the model was trained on other features than this MicCheck computes (feature 4 is pitch, expected harmonicity)")) {
+        #expect(
+            throws: VoiceActivityModel.LoadError.shape(
+                "the model was trained on other features than this MicCheck computes (feature 4 is pitch, expected harmonicity)"
+            )
+        ) {
             try VoiceActivityModel(json: swapped)
         }
         // A model that names no layout (written before names existed) still loads.

@@ -23,13 +23,18 @@ func expectError(_ bytes: [UInt8], _ check: (AudioInputError) -> Bool) {
 struct WAVReaderTests {
     static let ramp: [Float] = (0..<500).map { Float(sin(Double($0) * 0.05)) * 0.8 }
 
-    @Test("decodes every supported encoding to within its quantisation step",
-          arguments: [(SampleEncoding.unsignedInt8, Float(1.0 / 128)), (.signedInt16, 1.0 / 32768), (.signedInt24, 1.0 / 8_388_608),
-                      (.signedInt32, 1e-7), (.float32, 0), (.float64, 1e-7)])
+    @Test(
+        "decodes every supported encoding to within its quantisation step",
+        arguments: [
+            (SampleEncoding.unsignedInt8, Float(1.0 / 128)), (.signedInt16, 1.0 / 32768),
+            (.signedInt24, 1.0 / 8_388_608),
+            (.signedInt32, 1e-7), (.float32, 0), (.float64, 1e-7),
+        ])
     func roundTrip(encoding: SampleEncoding, tolerance: Float) throws {
         for extensible in [false, true] {
-            let bytes = WAVWriter.file(interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: encoding,
-                                       extensible: extensible, extraChunk: true)
+            let bytes = WAVWriter.file(
+                interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: encoding,
+                extensible: extensible, extraChunk: true)
             let (format, samples) = try readAll(bytes)
             #expect(format == AudioFormat(sampleRate: 16_000, channels: 1, encoding: encoding))
             #expect(samples.count == Self.ramp.count)
@@ -40,7 +45,9 @@ struct WAVReaderTests {
 
     @Test("reads 16-bit mono exactly: every code is its value over 32768")
     func sixteenBitExact() throws {
-        let codes: [Int16] = [Int16.min, -1, 0, 1, Int16.max, -12_345, 23_456] + (0..<3_000).map { Int16(truncatingIfNeeded: $0 &* 7_919) }
+        let codes: [Int16] =
+            [Int16.min, -1, 0, 1, Int16.max, -12_345, 23_456]
+            + (0..<3_000).map { Int16(truncatingIfNeeded: $0 &* 7_919) }
         var data: [UInt8] = []
         for c in codes { data += [UInt8(truncatingIfNeeded: c), UInt8(truncatingIfNeeded: c >> 8)] }
         var file = WAVWriter.file(interleaved: [], sampleRate: 16_000, channels: 1, encoding: .signedInt16)
@@ -64,15 +71,17 @@ struct WAVReaderTests {
     func downmix() throws {
         var interleaved: [Float] = []
         for x in Self.ramp { interleaved += [x, 0, -x / 2, x] }
-        let (format, samples) = try readAll(WAVWriter.file(interleaved: interleaved, sampleRate: 48_000, channels: 4, encoding: .float32))
+        let (format, samples) = try readAll(
+            WAVWriter.file(interleaved: interleaved, sampleRate: 48_000, channels: 4, encoding: .float32))
         #expect(format.channels == 4)
         for (s, x) in zip(samples, Self.ramp) { #expect(abs(s - (x + 0 - x / 2 + x) / 4) < 1e-6) }
     }
 
     @Test("reads an open-ended data chunk to the end and drops a partial last frame")
     func openAndTruncatedData() throws {
-        var bytes = WAVWriter.file(interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16,
-                                   dataSizeOverride: 0xFFFF_FFFF)
+        var bytes = WAVWriter.file(
+            interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16,
+            dataSizeOverride: 0xFFFF_FFFF)
         #expect(try readAll(bytes).1.count == Self.ramp.count)
         bytes = WAVWriter.file(interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16)
         bytes.removeLast(101)  // the header claims more than is there; half a sample is left over
@@ -89,8 +98,15 @@ struct WAVReaderTests {
         while case let n = try block.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }), n > 0 { read += n }
         #expect(read == 200)
         #expect(reader.framesMissing == Self.ramp.count - 200)
-        #expect(reader.cutShortNote(name: "x.wav") == "x.wav: the file ends early: its header announces \(formatSeconds(Double(Self.ramp.count) / 16_000)) of audio, it holds 0.01 s; what it holds was used")
-        for bytes in [whole, WAVWriter.file(interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16, dataSizeOverride: 0)] {
+        #expect(
+            reader.cutShortNote(name: "x.wav")
+                == "x.wav: the file ends early: its header announces \(formatSeconds(Double(Self.ramp.count) / 16_000)) of audio, it holds 0.01 s; what it holds was used"
+        )
+        for bytes in [
+            whole,
+            WAVWriter.file(
+                interleaved: Self.ramp, sampleRate: 16_000, channels: 1, encoding: .signedInt16, dataSizeOverride: 0),
+        ] {
             let complete = try WAVReader(source: MemoryByteSource(bytes))
             while try block.withUnsafeMutableBufferPointer({ try complete.read(into: $0) }) > 0 {}
             #expect(complete.framesMissing == 0 && complete.cutShortNote(name: "x.wav") == nil)
@@ -102,15 +118,21 @@ struct WAVReaderTests {
         expectError([]) { $0 == .empty }
         expectError(Array("RIFF".utf8) + [1, 0]) { if case .truncatedHeader = $0 { true } else { false } }
         expectError(Array("hello, this is plain text".utf8)) { if case .notWAV = $0 { true } else { false } }
-        expectError(WAVWriter.header(formatTag: 7, channels: 1, sampleRate: 8_000, bitsPerSample: 8)) { $0.description.contains("µ-law") }
+        expectError(WAVWriter.header(formatTag: 7, channels: 1, sampleRate: 8_000, bitsPerSample: 8)) {
+            $0.description.contains("µ-law")
+        }
         expectError(WAVWriter.header(formatTag: 2, channels: 1, sampleRate: 8_000, bitsPerSample: 4, blockAlign: 256)) {
             $0.description.contains("ADPCM")
         }
         expectError(WAVWriter.header(formatTag: 1, channels: 0, sampleRate: 16_000, bitsPerSample: 16, blockAlign: 2)) {
             $0.description.contains("zero channels")
         }
-        expectError(WAVWriter.header(formatTag: 1, channels: 9, sampleRate: 16_000, bitsPerSample: 16)) { $0.description.contains("9 channels") }
-        expectError(WAVWriter.header(formatTag: 1, channels: 1, sampleRate: 1, bitsPerSample: 16)) { $0.description.contains("1 Hz") }
+        expectError(WAVWriter.header(formatTag: 1, channels: 9, sampleRate: 16_000, bitsPerSample: 16)) {
+            $0.description.contains("9 channels")
+        }
+        expectError(WAVWriter.header(formatTag: 1, channels: 1, sampleRate: 1, bitsPerSample: 16)) {
+            $0.description.contains("1 Hz")
+        }
         expectError(WAVWriter.header(formatTag: 1, channels: 1, sampleRate: 4_000_000_000, bitsPerSample: 16)) {
             $0.description.contains("sample rate")
         }
@@ -135,7 +157,8 @@ struct WAVReaderTests {
     @Test("never crashes on random or mutated bytes")
     func fuzz() {
         var g = SeededGenerator(seed: 99)
-        let valid = WAVWriter.file(interleaved: Self.ramp, sampleRate: 44_100, channels: 2, encoding: .signedInt24, extraChunk: true)
+        let valid = WAVWriter.file(
+            interleaved: Self.ramp, sampleRate: 44_100, channels: 2, encoding: .signedInt24, extraChunk: true)
         for round in 0..<400 {
             var bytes = valid
             if round % 4 == 0 {

@@ -28,13 +28,17 @@ func run(_ executable: URL, _ args: [String], environment: [String: String]? = n
     p.executableURL = executable
     p.arguments = args
     if let environment { p.environment = environment }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out; p.standardError = err
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
     try p.run()
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
-    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    return Run(
+        status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+        stderr: String(decoding: e, as: UTF8.self))
 }
 
 func tempDir() -> URL {
@@ -49,17 +53,21 @@ func writeWAV(_ dir: URL, _ name: String, _ bytes: [UInt8]) -> String {
     return path
 }
 
-@Suite("miccheck analyze", .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
+@Suite(
+    "miccheck analyze",
+    .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct AnalyzeCommandTests {
     let speechWAV: [UInt8] = {
         let rate = 16_000
-        let x = [Float](repeating: 0, count: rate / 2) + Signals.voice(rmsDB: -24, seconds: 2, sampleRate: rate)
+        let x =
+            [Float](repeating: 0, count: rate / 2) + Signals.voice(rmsDB: -24, seconds: 2, sampleRate: rate)
             + Signals.pinkNoise(rmsDB: -70, seconds: 2, sampleRate: rate)
         return WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16)
     }()
 
-    @Test("jsonl: a frame record every 10 ms with the contract's keys, events in time order (the bundled model's look-ahead, and none)",
-          arguments: [nil, 0])
+    @Test(
+        "jsonl: a frame record every 10 ms with the contract's keys, events in time order (the bundled model's look-ahead, and none)",
+        arguments: [nil, 0])
     func jsonlContract(lookahead: Int?) throws {
         let dir = tempDir()
         let wav = writeWAV(dir, "speech.wav", speechWAV)
@@ -72,7 +80,9 @@ struct AnalyzeCommandTests {
         }
         let r = try miccheck(["analyze", "--format", "jsonl"] + modelArguments + [wav])
         #expect(r.status == 0)
-        var lastT = -1.0, frames = 0, events: [String] = []
+        var lastT = -1.0
+        var frames = 0
+        var events: [String] = []
         for line in r.stdout.split(separator: "\n") {
             let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let t = try #require(obj["t"] as? Double)
@@ -118,17 +128,33 @@ struct AnalyzeCommandTests {
             ("truncated.wav", Array(speechWAV[0..<30]), "header"),
             ("text.wav", Array("just some text, not audio".utf8), "not a WAV"),
             ("mulaw.wav", WAVWriter.header(formatTag: 7, channels: 1, sampleRate: 8_000, bitsPerSample: 8), "µ-law"),
-            ("adpcm.wav", WAVWriter.header(formatTag: 0x11, channels: 1, sampleRate: 8_000, bitsPerSample: 4, blockAlign: 256), "ADPCM"),
-            ("nochannels.wav", WAVWriter.header(formatTag: 1, channels: 0, sampleRate: 16_000, bitsPerSample: 16, blockAlign: 2), "zero channels"),
-            ("rate.wav", WAVWriter.header(formatTag: 1, channels: 1, sampleRate: 3_000_000, bitsPerSample: 16), "sample rate"),
-            ("nan.wav", WAVWriter.file(interleaved: nan, sampleRate: 16_000, channels: 1, encoding: .float32), "not a finite number"),
+            (
+                "adpcm.wav",
+                WAVWriter.header(formatTag: 0x11, channels: 1, sampleRate: 8_000, bitsPerSample: 4, blockAlign: 256),
+                "ADPCM"
+            ),
+            (
+                "nochannels.wav",
+                WAVWriter.header(formatTag: 1, channels: 0, sampleRate: 16_000, bitsPerSample: 16, blockAlign: 2),
+                "zero channels"
+            ),
+            (
+                "rate.wav", WAVWriter.header(formatTag: 1, channels: 1, sampleRate: 3_000_000, bitsPerSample: 16),
+                "sample rate"
+            ),
+            (
+                "nan.wav", WAVWriter.file(interleaved: nan, sampleRate: 16_000, channels: 1, encoding: .float32),
+                "not a finite number"
+            ),
         ]
         for (name, bytes, words) in cases {
             let path = writeWAV(dir, name, bytes)
             let r = try miccheck(["analyze", "--format", "json", path, good])
             #expect(r.status == 65, "\(name): status \(r.status)")
             let errLines = r.stderr.split(separator: "\n")
-            #expect(errLines.count == 1 && errLines[0].contains(name) && errLines[0].contains(words), "\(name): \(r.stderr)")
+            #expect(
+                errLines.count == 1 && errLines[0].contains(name) && errLines[0].contains(words), "\(name): \(r.stderr)"
+            )
             #expect(r.stdout.contains("good.wav"), "\(name): the good file was not analysed")
         }
         let missing = try miccheck(["analyze", dir.appendingPathComponent("nope.wav").path, good])
@@ -137,10 +163,14 @@ struct AnalyzeCommandTests {
         #expect(directory.status == 66 && directory.stderr.contains("directory"))
     }
 
-    @Test("bad arguments exit 64", arguments: [["analyze"], ["analyze", "--format", "xml", "a.wav"], ["analyze", "--start-threshold", "2", "a.wav"],
-                                               ["analyze", "--frame-threshold", "-0.1", "a.wav"], ["analyze", "--frame-hold", "61", "a.wav"],
-                                               ["analyze", "--end-threshold", "0.9", "a.wav"],
-                                               ["analyze", "--start-threshold", "0.5", "--end-threshold", "0.6", "a.wav"]])
+    @Test(
+        "bad arguments exit 64",
+        arguments: [
+            ["analyze"], ["analyze", "--format", "xml", "a.wav"], ["analyze", "--start-threshold", "2", "a.wav"],
+            ["analyze", "--frame-threshold", "-0.1", "a.wav"], ["analyze", "--frame-hold", "61", "a.wav"],
+            ["analyze", "--end-threshold", "0.9", "a.wav"],
+            ["analyze", "--start-threshold", "0.5", "--end-threshold", "0.6", "a.wav"],
+        ])
     func usage(args: [String]) throws {
         let r = try miccheck(args)
         #expect(r.status == 64)
@@ -157,7 +187,9 @@ struct AnalyzeCommandTests {
         #expect(r.stdout.contains("\"speech_started\""))
     }
 
-    @Test("--model: the bundled model's own file gives the same output; a model for other features, a non-model and a missing file are refused")
+    @Test(
+        "--model: the bundled model's own file gives the same output; a model for other features, a non-model and a missing file are refused"
+    )
     func modelOption() throws {
         let dir = tempDir()
         let wav = writeWAV(dir, "speech.wav", speechWAV)
@@ -169,13 +201,15 @@ struct AnalyzeCommandTests {
 
         // A well-formed model that reads two features, neither the extractor's 50 nor its core 47.
         let two = dir.appendingPathComponent("two.json")
-        try Data("""
+        try Data(
+            """
             {"format":"miccheck-vad","version":1,"features":2,"inputMean":[0,0],"inputScale":[1,1],
              "dense":{"inputs":2,"outputs":1,"weights":[0.5,0.5],"bias":[0]},
              "gru":{"inputs":1,"hidden":1,"inputWeights":[0.3,0.3,0.3],"recurrentWeights":[0.2,0.2,0.2],
                     "inputBias":[0,0,0],"recurrentBias":[0,0,0]},
              "output":{"inputs":1,"outputs":1,"weights":[1],"bias":[0]}}
-            """.utf8).write(to: two)
+            """.utf8
+        ).write(to: two)
         let wrong = try miccheck(["analyze", "--model", two.path, wav])
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("reads 2 features"), "\(wrong.stderr)")
@@ -203,9 +237,14 @@ struct AnalyzeCommandTests {
         var clicks = [Float](repeating: 0, count: 48_000)
         var g = SeededGenerator(seed: 5)
         for start in stride(from: 1_000, to: 46_000, by: 2_400) {
-            for i in 0..<300 { clicks[start + i] = Float(Double(Int64(bitPattern: g.next() % 2000) - 1000) / 1000 * 0.3 * exp(-Double(i) / 40)) }
+            for i in 0..<300 {
+                clicks[start + i] = Float(
+                    Double(Int64(bitPattern: g.next() % 2000) - 1000) / 1000 * 0.3 * exp(-Double(i) / 40))
+            }
         }
-        let wav = writeWAV(dir, "typing.wav", WAVWriter.file(interleaved: clicks, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
+        let wav = writeWAV(
+            dir, "typing.wav",
+            WAVWriter.file(interleaved: clicks, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
         let level = try miccheck(["analyze", "--format", "jsonl", "--detector", "level", wav])
         let vad = try miccheck(["analyze", "--format", "jsonl", wav])
         let count = { (s: String) in s.components(separatedBy: "\"speech_started\"").count - 1 }
@@ -213,23 +252,31 @@ struct AnalyzeCommandTests {
         #expect(count(vad.stdout) <= 1)
     }
 
-    @Test("warnings: clipped speech gives one clipping record in jsonl, a counter in json and lines in the text timeline and summary")
+    @Test(
+        "warnings: clipped speech gives one clipping record in jsonl, a counter in json and lines in the text timeline and summary"
+    )
     func clippingWarning() throws {
         let rate = 16_000
         let v = Signals.voice(rmsDB: -20, seconds: 5, sampleRate: rate)
         let scale = 2 / (v.map(abs).max() ?? 1)
         let x = v.map { min(1, max(-1, $0 * scale)) }
-        let wav = writeWAV(tempDir(), "clipped.wav", WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16))
+        let wav = writeWAV(
+            tempDir(), "clipped.wav",
+            WAVWriter.file(interleaved: x, sampleRate: rate, channels: 1, encoding: .signedInt16))
         let jsonl = try miccheck(["analyze", "--format", "jsonl", wav])
         #expect(jsonl.status == 0)
         let records = jsonl.stdout.split(separator: "\n").filter { $0.contains("\"event\": \"clipping\"") }
         #expect(records.count == 1)
-        let record = try records.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let record = try records.first.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect((record?["ceiling_db"] as? Double).map { abs($0) < 0.2 } == true, "\(String(describing: record))")
         #expect((record?["clipped_percent"] as? Double).map { $0 > 0 } == true)
         let json = try miccheck(["analyze", "--format", "json", wav])
         let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect(summary?["clipping"] as? Int == 1 && summary?["noisy_microphone"] as? Int == 0 && summary?["speech_too_quiet"] as? Int == 0)
+        #expect(
+            summary?["clipping"] as? Int == 1 && summary?["noisy_microphone"] as? Int == 0
+                && summary?["speech_too_quiet"] as? Int == 0)
         let text = try miccheck(["analyze", wav])
         #expect(text.stdout.contains("clipping: Your microphone is too loud and distorts"))
         #expect(text.stdout.contains("warnings: clipping 1×"))
@@ -237,51 +284,59 @@ struct AnalyzeCommandTests {
 }
 
 #if os(Linux)
-/// The resident memory of process `pid`, from /proc (nil once it has gone).
-func residentBytes(of pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
-    return kib * 1_024
-}
-
-@Suite("miccheck analyze on a long file", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/sox")),
-       .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
-struct LongFileTests {
-    // Under AddressSanitizer freed memory waits in a quarantine (256 MB) and every byte has a shadow: the
-    // resident size then says nothing about the analysis (scripts/test.sh exports MICCHECK_SANITIZE).
-    @Test("memory stays flat over 5 minutes of 48 kHz audio, in its own process",
-          .disabled(if: !(ProcessInfo.processInfo.environment["MICCHECK_SANITIZE"] ?? "").isEmpty, "resident memory is the sanitizer's"))
-    func flatMemory() throws {
-        let dir = tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("long.wav").path
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", "300", "pinknoise", "vol", "0.1"]
-        try sox.run()
-        sox.waitUntilExit()
-        try #require(sox.terminationStatus == 0)
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = ["analyze", "--format", "json", path]
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let started = Date()
-        var early: Int?
-        var peak = 0
-        while p.isRunning {
-            if let rss = residentBytes(of: p.processIdentifier) {
-                // The first second builds the tables and buffers; growth is measured after it.
-                if Date().timeIntervalSince(started) >= 1 { early = early ?? rss }
-                peak = max(peak, rss)
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
-        let baseline = try #require(early, "the analysis finished within a second; nothing to compare")
-        #expect(peak - baseline < 4 << 20, "resident memory grew by \(peak - baseline) bytes after the first second")
+    /// The resident memory of process `pid`, from /proc (nil once it has gone).
+    func residentBytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kib * 1_024
     }
-}
+
+    @Suite(
+        "miccheck analyze on a long file", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/sox")),
+        .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
+    struct LongFileTests {
+        // Under AddressSanitizer freed memory waits in a quarantine (256 MB) and every byte has a shadow: the
+        // resident size then says nothing about the analysis (scripts/test.sh exports MICCHECK_SANITIZE).
+        @Test(
+            "memory stays flat over 5 minutes of 48 kHz audio, in its own process",
+            .disabled(
+                if: !(ProcessInfo.processInfo.environment["MICCHECK_SANITIZE"] ?? "").isEmpty,
+                "resident memory is the sanitizer's"))
+        func flatMemory() throws {
+            let dir = tempDir()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let path = dir.appendingPathComponent("long.wav").path
+            let sox = Process()
+            sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+            sox.arguments = [
+                "-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", "300", "pinknoise", "vol", "0.1",
+            ]
+            try sox.run()
+            sox.waitUntilExit()
+            try #require(sox.terminationStatus == 0)
+            let p = Process()
+            p.executableURL = binary
+            p.arguments = ["analyze", "--format", "json", path]
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            let started = Date()
+            var early: Int?
+            var peak = 0
+            while p.isRunning {
+                if let rss = residentBytes(of: p.processIdentifier) {
+                    // The first second builds the tables and buffers; growth is measured after it.
+                    if Date().timeIntervalSince(started) >= 1 { early = early ?? rss }
+                    peak = max(peak, rss)
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            let baseline = try #require(early, "the analysis finished within a second; nothing to compare")
+            #expect(
+                peak - baseline < 4 << 20, "resident memory grew by \(peak - baseline) bytes after the first second")
+        }
+    }
 #endif

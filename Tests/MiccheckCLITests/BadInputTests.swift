@@ -7,7 +7,9 @@ import Testing
 /// directories, devices, FIFOs, damaged files, outputs that cannot be written. Each answer is one sentence
 /// on stderr with the documented status, never a crash, and no output file left behind. Guides/BadInput.md
 /// is this table in words.
-@Suite("bad input everywhere", .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
+@Suite(
+    "bad input everywhere",
+    .enabled(if: FileManager.default.fileExists(atPath: binary.path), "build the miccheck binary first"))
 struct BadInputTests {
     /// One row: the arguments (`{name}` is a fixture's path), the status, words the sentence holds.
     struct Row: Sendable, CustomTestStringConvertible {
@@ -29,8 +31,9 @@ struct BadInputTests {
         var paths: [String: String] = [:]
 
         init() throws {
-            let speech = WAVWriter.file(interleaved: Signals.voice(rmsDB: -24, seconds: 2, sampleRate: 16_000), sampleRate: 16_000,
-                                        channels: 1, encoding: .signedInt16)
+            let speech = WAVWriter.file(
+                interleaved: Signals.voice(rmsDB: -24, seconds: 2, sampleRate: 16_000), sampleRate: 16_000,
+                channels: 1, encoding: .signedInt16)
             paths["wav"] = writeWAV(dir, "speech.wav", speech)
             paths["cut"] = writeWAV(dir, "cut.wav", Array(speech.prefix(44 + 3_200)))
             paths["text"] = writeWAV(dir, "text.wav", Array("just some text, not audio\n".utf8))
@@ -106,7 +109,9 @@ struct BadInputTests {
         // Servers and sources that are not there
         Row(["listen", "--server", "unix:{missing}", "--duration", "1"], 69, "no PulseAudio server"),
         Row(["devices", "--server", "unix:{missing}"], 69, "no PulseAudio server"),
-        Row(["serve", "--host", "192.0.2.1", "--port", "0", "--insecure-open-calls"], 69, "192.0.2.1 is not an address of this machine"),
+        Row(
+            ["serve", "--host", "192.0.2.1", "--port", "0", "--insecure-open-calls"], 69,
+            "192.0.2.1 is not an address of this machine"),
         // Models and call descriptions
         Row(["analyze", "--sample", "--model", "{missing}"], 66, "no such file"),
         Row(["analyze", "--sample", "--model", "{dir}"], 66, "is a directory"),
@@ -139,7 +144,9 @@ struct BadInputTests {
         let r = try miccheck(fixtures.fill(row.args), environment: environment)
         expectAnswer(r, row.status, row.words, row.testDescription, sentences: row.sentences)
         #expect(!FileManager.default.fileExists(atPath: fixtures.paths["out"] ?? ""))
-        let partial = try FileManager.default.contentsOfDirectory(atPath: fixtures.dir.path).filter { $0.hasSuffix(".partial") }
+        let partial = try FileManager.default.contentsOfDirectory(atPath: fixtures.dir.path).filter {
+            $0.hasSuffix(".partial")
+        }
         #expect(partial.isEmpty, "left behind: \(partial)")
         // A device named as an output is never replaced by a file.
         for device in ["/dev/null", "/dev/full"] { #expect(nonRegular(device)) }
@@ -164,7 +171,9 @@ struct BadInputTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         #expect(bound)
         let port = UInt16(bigEndian: address.sin_port)
@@ -175,11 +184,14 @@ struct BadInputTests {
     func fifoWithWriter() throws {
         let fixtures = try Fixtures()
         defer { try? FileManager.default.removeItem(at: fixtures.dir) }
-        let fifo = fixtures.paths["fifo"] ?? "", wav = fixtures.paths["wav"] ?? ""
+        let fifo = fixtures.paths["fifo"] ?? ""
+        let wav = fixtures.paths["wav"] ?? ""
         let writer = Thread {
             if let h = FileHandle(forWritingAtPath: fifo), let data = FileManager.default.contents(atPath: wav) {
                 // In small pieces, as a recorder writing into a pipe would.
-                for start in stride(from: 0, to: data.count, by: 4_000) { h.write(data[start..<min(data.count, start + 4_000)]) }
+                for start in stride(from: 0, to: data.count, by: 4_000) {
+                    h.write(data[start..<min(data.count, start + 4_000)])
+                }
                 try? h.close()
             }
         }
@@ -220,20 +232,25 @@ struct BadInputTests {
         let fixtures = try Fixtures()
         defer { try? FileManager.default.removeItem(at: fixtures.dir) }
         let path = fixtures.dir.appendingPathComponent("growing.wav").path
-        let second = WAVWriter.file(interleaved: Signals.voice(rmsDB: -24, seconds: 1, sampleRate: 16_000), sampleRate: 16_000,
-                                    channels: 1, encoding: .signedInt16, dataSizeOverride: 0xFFFF_FFFF)
+        let second = WAVWriter.file(
+            interleaved: Signals.voice(rmsDB: -24, seconds: 1, sampleRate: 16_000), sampleRate: 16_000,
+            channels: 1, encoding: .signedInt16, dataSizeOverride: 0xFFFF_FFFF)
         #expect(FileManager.default.createFile(atPath: path, contents: Data(second)))
         let grower = Thread {
             guard let h = FileHandle(forWritingAtPath: path) else { return }
             _ = try? h.seekToEnd()
-            for _ in 0..<30 { h.write(Data(second.dropFirst(44))); Thread.sleep(forTimeInterval: 0.005) }
+            for _ in 0..<30 {
+                h.write(Data(second.dropFirst(44)))
+                Thread.sleep(forTimeInterval: 0.005)
+            }
             try? h.close()
         }
         grower.start()
         let r = try miccheck(["analyze", "--format", "jsonl", path])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
         let times = r.stdout.split(separator: "\n").compactMap { line -> Double? in
-            guard !line.contains("\"event\""), let t = line.split(separator: ",").first?.split(separator: ":").last else { return nil }
+            guard !line.contains("\"event\""), let t = line.split(separator: ",").first?.split(separator: ":").last
+            else { return nil }
             return Double(t.trimmingCharacters(in: .whitespaces))
         }
         #expect(times.count >= 100, "\(times.count) frames")
@@ -246,26 +263,33 @@ struct BadInputTests {
         defer { try? FileManager.default.removeItem(at: fixtures.dir) }
         let wav = fixtures.paths["wav"] ?? ""
         // A file size limit (ulimit -f, in 512-byte blocks under sh): a 20 KiB limit, a 64 KiB output.
-        let limited = try shell("ulimit -f 40; exec \"$0\" process --near \"$1\" --out \"$2\"", binary.path, wav,
-                                fixtures.dir.appendingPathComponent("limited.wav").path)
+        let limited = try shell(
+            "ulimit -f 40; exec \"$0\" process --near \"$1\" --out \"$2\"", binary.path, wav,
+            fixtures.dir.appendingPathComponent("limited.wav").path)
         expectAnswer(limited, 1, "File too large", "process under ulimit -f")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixtures.dir.path).filter { $0.contains("limited") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixtures.dir.path).filter { $0.contains("limited") }
+                .isEmpty)
         // A full disk: a 16 KiB tmpfs, where the caller may mount one (root, as CI runs).
         let disk = fixtures.dir.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         if try shell("mount -t tmpfs -o size=16k tmpfs \"$0\" 2>/dev/null", disk.path).status == 0 {
             defer { _ = try? shell("umount \"$0\"", disk.path) }
             let out = disk.appendingPathComponent("out.wav").path
-            expectAnswer(try miccheck(["process", "--near", wav, "--out", out]), 1, "No space left on device", "process on a full disk")
-            expectAnswer(try miccheck(["analyze", "--sample", "--plot", disk.appendingPathComponent("p.svg").path]), 1,
-                         "No space left on device", "analyze --plot on a full disk")
+            expectAnswer(
+                try miccheck(["process", "--near", wav, "--out", out]), 1, "No space left on device",
+                "process on a full disk")
+            expectAnswer(
+                try miccheck(["analyze", "--sample", "--plot", disk.appendingPathComponent("p.svg").path]), 1,
+                "No space left on device", "analyze --plot on a full disk")
             #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
         } else {
             Issue.record("tmpfs could not be mounted here (not root?): only the file size limit was tried")
         }
         // Standard output on a full disk (/dev/full): said, status 1.
-        expectAnswer(try shell("exec \"$0\" analyze --sample --format jsonl >/dev/full", binary.path), 1,
-                     "the output cannot be written (No space left on device)", "stdout to /dev/full")
+        expectAnswer(
+            try shell("exec \"$0\" analyze --sample --format jsonl >/dev/full", binary.path), 1,
+            "the output cannot be written (No space left on device)", "stdout to /dev/full")
     }
 
     @Test("a file this user may not read: 66, permission denied")
@@ -275,22 +299,31 @@ struct BadInputTests {
         let wav = fixtures.paths["wav"] ?? ""
         #expect(chmod(wav, 0o000) == 0)
         // As root every file is readable: run as nobody, who may run the binary but not read the file.
-        let asNobody = getuid() == 0 ? "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" analyze \"$1\"" : "exec \"$0\" analyze \"$1\""
+        let asNobody =
+            getuid() == 0
+            ? "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" analyze \"$1\""
+            : "exec \"$0\" analyze \"$1\""
         _ = chmod(fixtures.dir.path, 0o755)
-        expectAnswer(try shell(asNobody, binary.path, wav), 66, "cannot be read (permission denied)", "an unreadable file")
+        expectAnswer(
+            try shell(asNobody, binary.path, wav), 66, "cannot be read (permission denied)", "an unreadable file")
     }
 
-    private func expectAnswer(_ r: Run, _ status: Int32, _ words: String, _ what: String, sentences: Int = 1,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectAnswer(
+        _ r: Run, _ status: Int32, _ words: String, _ what: String, sentences: Int = 1,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(r.status == status, "\(what): status \(r.status), \(r.stderr)", sourceLocation: sourceLocation)
         #expect(r.stderr.contains(words), "\(what): \(r.stderr)", sourceLocation: sourceLocation)
-        #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Stack dump") && !r.stderr.contains("Sanitizer"),
-                "\(what) crashed: \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            !r.stderr.contains("Fatal error") && !r.stderr.contains("Stack dump") && !r.stderr.contains("Sanitizer"),
+            "\(what) crashed: \(r.stderr)", sourceLocation: sourceLocation)
         // One sentence from miccheck, or ArgumentParser's error with its usage lines.
         let lines = r.stderr.split(separator: "\n")
         let ours = lines.filter { $0.hasPrefix("miccheck: ") }.count
         let parser = lines.first?.hasPrefix("Error: ") ?? false
-        #expect(parser ? ours == 0 && status == 64 : ours == sentences, "\(what): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            parser ? ours == 0 && status == 64 : ours == sentences, "\(what): \(r.stderr)",
+            sourceLocation: sourceLocation)
     }
 
     private func nonRegular(_ path: String) -> Bool {

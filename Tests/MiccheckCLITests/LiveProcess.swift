@@ -16,7 +16,8 @@ final class LiveProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = args
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         for (pipe, isOut) in [(out, true), (err, false)] {
@@ -65,7 +66,10 @@ final class LiveProcess: @unchecked Sendable {
     func finish(timeout: Double) -> Int32 {
         let end = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { process.interrupt(); Thread.sleep(forTimeInterval: 0.5) }
+        if process.isRunning {
+            process.interrupt()
+            Thread.sleep(forTimeInterval: 0.5)
+        }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         _ = done.wait(timeout: .now() + 5)

@@ -16,7 +16,10 @@ final class TmuxPane {
         folder = tempDir()
         let env = (["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"].merging(environment) { $1 })
             .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)", "env \(env) sh -c '\(command); exec sleep 600'"])
+        try tmux([
+            "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)",
+            "env \(env) sh -c '\(command); exec sleep 600'",
+        ])
     }
 
     /// Runs tmux on this pane's server and returns what it printed. Through posix_spawn and a file:
@@ -34,7 +37,7 @@ final class TmuxPane {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ["/usr/bin/tmux", "-S", socket] + args
         var cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
+        defer { for arg in cArgs { free(arg) } }
         // The test runner blocks most signals on its threads and posix_spawn hands that mask on: a
         // tmux server started with it never sees SIGCHLD and outlives kill-server. Start with none.
         var attributes = posix_spawnattr_t()
@@ -53,9 +56,14 @@ final class TmuxPane {
     }
 
     func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", "t"])) ?? "" }
-    func value(_ format: String) -> String { ((try? tmux(["display-message", "-p", "-t", "t", format])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+    func value(_ format: String) -> String {
+        ((try? tmux(["display-message", "-p", "-t", "t", format])) ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
     func press(_ key: String) throws { try tmux(["send-keys", "-t", "t", key]) }
-    func resize(width: Int, height: Int) throws { try tmux(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"]) }
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
+    }
 
     /// Waits until the screen shows `text` (or, with `gone`, no longer shows it); returns when, or nil.
     @discardableResult
@@ -78,22 +86,29 @@ final class TmuxPane {
     /// The lobby in a pane, between two readings of the terminal's modes, then its exit status.
     static func lobbyCommand(_ folder: URL, _ args: String = "--demo") -> String {
         let f = folder.path
-        return "stty -g > \(f)/before; \(binary.path) lobby \(args) --events \(f)/events.jsonl; echo EXIT=$?; stty -g > \(f)/after"
+        return
+            "stty -g > \(f)/before; \(binary.path) lobby \(args) --events \(f)/events.jsonl; echo EXIT=$?; stty -g > \(f)/after"
     }
 
     static func events(_ folder: URL) -> [[String: Any]] {
         let text = (try? String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     /// Once the lobby has ended, the terminal is as it was: main screen, cursor shown, the same modes
     /// as before the lobby.
-    static func expectRestored(_ pane: TmuxPane, _ folder: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRestored(
+        _ pane: TmuxPane, _ folder: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(pane.wait(for: "EXIT=", timeout: 5) != nil, sourceLocation: sourceLocation)
         #expect(pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
         #expect(pane.value("#{cursor_flag}") == "1", sourceLocation: sourceLocation)
         let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("after").path), Date() < deadline { usleep(20_000) }
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("after").path), Date() < deadline {
+            usleep(20_000)
+        }
         let before = try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8)
         let after = try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8)
         #expect(!before.isEmpty && before == after, "stty modes", sourceLocation: sourceLocation)
@@ -103,10 +118,13 @@ final class TmuxPane {
     /// below -55 dBFS. Independent of the speech detector under test.
     static func sampleOnsets() throws -> (onsets: [Double], length: Double) {
         let run = try miccheck(["analyze", "--sample", "--format", "jsonl"])
-        var onsets: [Double] = [], quiet = 0.0, last = 0.0
+        var onsets: [Double] = []
+        var quiet = 0.0
+        var last = 0.0
         for line in run.stdout.split(separator: "\n") {
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let t = o["t"] as? Double, let db = o["level_db"] as? Double else { continue }
+                let t = o["t"] as? Double, let db = o["level_db"] as? Double
+            else { continue }
             if db > -45 && quiet >= 0.3 { onsets.append(t) }
             quiet = db < -55 ? quiet + 0.01 : 0
             last = t
@@ -120,8 +138,10 @@ final class TmuxPane {
         let pane = try TmuxPane(Self.lobbyCommand(folder), environment: ["XDG_STATE_HOME": state.path])
         #expect(pane.wait(for: "Before Joining") != nil, "\(pane.screen())")
         #expect(pane.value("#{alternate_on}") == "1", "full screen")
-        for text in ["Setup your audio and video", "You are about to join a call.", "There are 3 more people in the call.",
-                     "Join Call", "Microphone: on", "Camera: off", "Speaker: on"] {
+        for text in [
+            "Setup your audio and video", "You are about to join a call.", "There are 3 more people in the call.",
+            "Join Call", "Microphone: on", "Camera: off", "Speaker: on",
+        ] {
             #expect(pane.screen().contains(text), "\(text)")
         }
         try pane.press("m")
@@ -148,11 +168,13 @@ final class TmuxPane {
         let (onsets, length) = try Self.sampleOnsets()
         #expect(onsets.count >= 2, "the sample has at least two utterances: \(onsets)")
         let loop = (cause / length).rounded(.down)
-        let onset = try #require((onsets.map { $0 + loop * length } + onsets.map { $0 + (loop - 1) * length })
-            .filter { $0 <= cause + 0.05 }.max())
+        let onset = try #require(
+            (onsets.map { $0 + loop * length } + onsets.map { $0 + (loop - 1) * length })
+                .filter { $0 <= cause + 0.05 }.max())
         let latency = noticeClock - (started + onset)
         #expect(latency >= 0 && latency <= 1.0, "notice \(latency) s after the speech began")
-        let hiddenEvent = try #require(events.first { $0["event"] as? String == "muted_notice_hidden" }?["clock"] as? Double)
+        let hiddenEvent = try #require(
+            events.first { $0["event"] as? String == "muted_notice_hidden" }?["clock"] as? Double)
         // Shown for 2 s; the session's clock ticks late when the test machine is loaded.
         #expect(abs(hiddenEvent - noticeClock - 2) < 0.3)
     }
@@ -160,7 +182,8 @@ final class TmuxPane {
     @Test(arguments: [("TERM", 143), ("HUP", 129), ("SEGV", 139), ("ABRT", 134)])
     func theTerminalComesBackAfterASignalOrACrash(signal: String, status: Int) throws {
         let folder = tempDir()
-        let pane = try TmuxPane(Self.lobbyCommand(folder), environment: ["XDG_STATE_HOME": folder.path, "SWIFT_BACKTRACE": "enable=no"])
+        let pane = try TmuxPane(
+            Self.lobbyCommand(folder), environment: ["XDG_STATE_HOME": folder.path, "SWIFT_BACKTRACE": "enable=no"])
         #expect(pane.wait(for: "Before Joining") != nil)
         let pid = try #require(lobbyProcess(eventsPath: folder.appendingPathComponent("events.jsonl").path))
         let kill = Process()
@@ -194,7 +217,8 @@ final class TmuxPane {
     }
 
     @Test func aDismissedPromptStaysDismissedForTheCall() throws {
-        guard !FileManager.default.fileExists(atPath: "/dev/video0") else { return }  // a machine with a camera: no prompt
+        // A machine with a camera: no prompt.
+        guard !FileManager.default.fileExists(atPath: "/dev/video0") else { return }
         let state = tempDir()
         var folder = tempDir()
         var pane = try TmuxPane(Self.lobbyCommand(folder), height: 40, environment: ["XDG_STATE_HOME": state.path])
@@ -220,8 +244,9 @@ final class TmuxPane {
 
     @Test func theExampleFactoryDrawsMicrophoneTiles() throws {
         let folder = tempDir()
-        let pane = try TmuxPane(Self.lobbyCommand(folder, "--demo --tiles microphone --name \"Jo Doe\""),
-                                environment: ["XDG_STATE_HOME": folder.path])
+        let pane = try TmuxPane(
+            Self.lobbyCommand(folder, "--demo --tiles microphone --name \"Jo Doe\""),
+            environment: ["XDG_STATE_HOME": folder.path])
         #expect(pane.wait(for: "Before Joining") != nil)
         #expect(pane.screen().contains("╭─╮") && pane.screen().contains("Jo Doe"))
         try pane.press("Enter")
@@ -254,9 +279,13 @@ func lobbyProcess(eventsPath: String) -> Int32? {
     let deadline = Date().addingTimeInterval(5)
     while Date() < deadline {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { continue }
+            guard let pid = Int32(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else {
+                continue
+            }
             let args = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            if args.contains("lobby") && args.contains(eventsPath) && args.first?.hasSuffix("miccheck") == true { return pid }
+            if args.contains("lobby") && args.contains(eventsPath) && args.first?.hasSuffix("miccheck") == true {
+                return pid
+            }
         }
         usleep(20_000)
     }

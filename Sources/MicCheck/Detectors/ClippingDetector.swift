@@ -66,13 +66,18 @@ public struct ClippingDetector: Sendable {
         // The window's ceiling: its highest flat top; frames at it, and whether anything went above.
         var ceiling: Float = 0
         for f in ring where f.flat > 0 { ceiling = max(ceiling, f.top) }
-        let near = ceiling * 0.9886   // 0.1 dB
+        let near = ceiling * 0.9886  // 0.1 dB
         let above = ceiling * 1.0116
-        var frames = 0, flat = 0, total = 0
+        var frames = 0
+        var flat = 0
+        var total = 0
         for f in ring {
             total += f.samples
             if f.peak > above { return nil }
-            if f.flat > 0 && f.top >= near { frames += 1; flat += f.flat }
+            if f.flat > 0 && f.top >= near {
+                frames += 1
+                flat += f.flat
+            }
         }
         guard frames >= configuration.minimumFrames, flat >= configuration.minimumSamples else { return nil }
         isClipping = true

@@ -11,7 +11,10 @@ public enum MicrophoneWarning: Sendable, Hashable {
 
     /// Which warning, without its figures: a raised warning of a kind replaces the one before.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case noisy = "noisy_microphone", clipping, speechTooQuiet = "speech_too_quiet", wrongSource = "wrong_source"
+        case noisy = "noisy_microphone"
+        case clipping
+        case speechTooQuiet = "speech_too_quiet"
+        case wrongSource = "wrong_source"
 
         /// In words: "noisy microphone", "clipping", "speech too quiet", "wrong source".
         public var displayName: String {
@@ -38,15 +41,19 @@ public enum MicrophoneWarning: Sendable, Hashable {
         let volume = source.map { "the input volume of \($0)" } ?? "your microphone's input volume"
         switch self {
         case .noisy(let kind, let db):
-            return "Your microphone picks up \(kind?.description ?? "background noise") (\(Self.db(db)) dBFS) that others will hear. "
+            return
+                "Your microphone picks up \(kind?.description ?? "background noise") (\(Self.db(db)) dBFS) that others will hear. "
                 + "Move somewhere quieter, or turn on noise suppression."
         case .clipping(let ceiling, let share):
-            return "Your microphone is too loud and distorts: \(Self.percent(share)) of the sound is cut flat at \(Self.db(ceiling)) dBFS. "
+            return
+                "Your microphone is too loud and distorts: \(Self.percent(share)) of the sound is cut flat at \(Self.db(ceiling)) dBFS. "
                 + "Lower \(volume)."
         case .speechTooQuiet(let db):
-            return "Your voice is very quiet (\(Self.db(db)) dBFS while you speak). Raise \(volume), or move closer to the microphone."
+            return
+                "Your voice is very quiet (\(Self.db(db)) dBFS while you speak). Raise \(volume), or move closer to the microphone."
         case .wrongSource(let name):
-            return "You are listening to \(name), the monitor of an output (what the speakers play), not a microphone. Pick a microphone."
+            return
+                "You are listening to \(name), the monitor of an output (what the speakers play), not a microphone. Pick a microphone."
         }
     }
 

@@ -98,8 +98,10 @@ public struct NoisyMicrophoneDetector: Sendable {
     ///   - level: the frame's level at the input's rate.
     ///   - voice: the speech probability; `speaking`: whether an utterance is open.
     ///   - features: the voice detector's features of the same frame (harmonicity, flatness, bands).
-    public mutating func process(level: FrameLevel, voice: Float, speaking isSpeaking: Bool,
-                                 features: VoiceFeatureExtractor) -> Event? {
+    public mutating func process(
+        level: FrameLevel, voice: Float, speaking isSpeaking: Bool,
+        features: VoiceFeatureExtractor
+    ) -> Event? {
         let c = configuration
         let power = Float(dc.power(of: level))
         let db = Decibels.fromPower(Double(power))
@@ -107,9 +109,10 @@ public struct NoisyMicrophoneDetector: Sendable {
         var low: Float = 0
         for b in 0..<3 { low += Decibels.power(features.bandLevelDB(b)) }
         low += max(0, power - Decibels.power(features.levelDB))
-        let frame = Frame(power: power, bin: Int(min(0, max(Self.lowestBin, db)) - Self.lowestBin),
-                          voice: voice, speaking: isSpeaking, harmonicity: features.harmonicity,
-                          flatness: features.bandFlatness, lowPower: min(low, power))
+        let frame = Frame(
+            power: power, bin: Int(min(0, max(Self.lowestBin, db)) - Self.lowestBin),
+            voice: voice, speaking: isSpeaking, harmonicity: features.harmonicity,
+            flatness: features.bandFlatness, lowPower: min(low, power))
         if filled == length { remove(ring[head]) } else { filled += 1 }
         ring[head] = frame
         head = (head + 1) % length
@@ -126,7 +129,8 @@ public struct NoisyMicrophoneDetector: Sendable {
             return .clean
         }
         guard filled == length, speaking == 0, voiceSum / Float(length) < c.maximumVoice,
-              sinceClear >= Int(c.cooldown * fps) else { return nil }
+            sinceClear >= Int(c.cooldown * fps)
+        else { return nil }
         let median = percentile(0.5)
         guard median >= c.noisyLevel, percentile(0.9) - percentile(0.1) <= c.maximumSpread else { return nil }
         isNoisy = true
@@ -166,9 +170,15 @@ public struct NoisyMicrophoneDetector: Sendable {
 
     /// The window's kind of noise, where its measures agree on one.
     private var kind: NoiseKind? {
-        var power: Float = 0, low: Float = 0, harm: Float = 0, flat: Float = 0
+        var power: Float = 0
+        var low: Float = 0
+        var harm: Float = 0
+        var flat: Float = 0
         for f in ring {
-            power += f.power; low += f.lowPower; harm += f.harmonicity; flat += f.flatness
+            power += f.power
+            low += f.lowPower
+            harm += f.harmonicity
+            flat += f.flatness
         }
         let n = Float(length)
         let lowShare = power > 0 ? low / power : 0

@@ -58,9 +58,16 @@ public struct QuietSpeechDetector: Sendable {
             judged = true
             return judge()
         }
-        if judged { power = 0; frames = 0; judged = false }
+        if judged {
+            power = 0
+            frames = 0
+            judged = false
+        }
         guard frames >= Int(configuration.minimumSpeech * fps) else { return nil }
-        defer { power = 0; frames = 0 }
+        defer {
+            power = 0
+            frames = 0
+        }
         return judge()
     }
 

@@ -153,11 +153,17 @@ public struct SilentMicrophoneDetector: Sendable {
         let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
         let quiet = !still && (ac < c.hissLevel || onOffset)
         if quiet {
-            if hissRun == 0 { hissFlatSum = 0; hissMin = ac; hissMax = ac; hissOffset = 0 }
+            if hissRun == 0 {
+                hissFlatSum = 0
+                hissMin = ac
+                hissMax = ac
+                hissOffset = 0
+            }
             hissRun += 1
             hissFlatSum += bandFlatness
             if onOffset { hissOffset += 1 }
-            hissMin = min(hissMin, ac); hissMax = max(hissMax, ac)
+            hissMin = min(hissMin, ac)
+            hissMax = max(hissMax, ac)
         } else {
             hissRun = 0
         }

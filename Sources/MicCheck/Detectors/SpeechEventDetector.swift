@@ -30,8 +30,10 @@ public struct SpeechEventDetector: Sendable {
         /// see ``afterEchoCancellation``.
         public var minimumLevelDB: Float
 
-        public init(startThreshold: Float = 0.8, endThreshold: Float = 0.7, minimumSpeech: Double = 0.01,
-                    hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor) {
+        public init(
+            startThreshold: Float = 0.8, endThreshold: Float = 0.7, minimumSpeech: Double = 0.01,
+            hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor
+        ) {
             self.startThreshold = startThreshold
             self.endThreshold = endThreshold
             self.minimumSpeech = minimumSpeech
@@ -48,7 +50,8 @@ public struct SpeechEventDetector: Sendable {
         /// For audio after echo cancellation, whose residue is faint but speech-like: frames below
         /// -50 dBFS never start speech and a start needs 100 ms at 0.8 or more (ending after 300 ms
         /// below 0.7), while a talker's own voice (-45 dBFS and up at the loudest) still starts it.
-        public static let afterEchoCancellation = Configuration(startThreshold: 0.8, minimumSpeech: 0.1, minimumLevelDB: -50)
+        public static let afterEchoCancellation = Configuration(
+            startThreshold: 0.8, minimumSpeech: 0.1, minimumLevelDB: -50)
     }
 
     public private(set) var configuration: Configuration
@@ -69,7 +72,8 @@ public struct SpeechEventDetector: Sendable {
     /// Takes new settings from the next frame on; whether speech is in progress is kept, and the run of
     /// frames towards the next change starts again.
     public mutating func reconfigure(_ configuration: Configuration) {
-        self = SpeechEventDetector(configuration: configuration, framesPerSecond: framesPerSecond, isSpeaking: isSpeaking)
+        self = SpeechEventDetector(
+            configuration: configuration, framesPerSecond: framesPerSecond, isSpeaking: isSpeaking)
     }
 
     private init(configuration: Configuration, framesPerSecond: Int, isSpeaking: Bool) {
@@ -82,10 +86,18 @@ public struct SpeechEventDetector: Sendable {
     public mutating func process(probability p: Float, levelDB: Float = 0) -> SpeechActivityEvent? {
         if isSpeaking {
             run = p < configuration.endThreshold ? run + 1 : 0
-            if run >= endFrames { isSpeaking = false; run = 0; return .ended }
+            if run >= endFrames {
+                isSpeaking = false
+                run = 0
+                return .ended
+            }
         } else {
             run = p >= configuration.startThreshold && levelDB >= configuration.minimumLevelDB ? run + 1 : 0
-            if run >= startFrames { isSpeaking = true; run = 0; return .started }
+            if run >= startFrames {
+                isSpeaking = true
+                run = 0
+                return .started
+            }
         }
         return nil
     }

@@ -24,9 +24,11 @@ public enum AudioInputError: Error, Sendable, Equatable, CustomStringConvertible
         case .notWAV(let detail): "is not a WAV file (\(detail))"
         case .truncatedHeader(let detail): "ends inside its WAV header (\(detail))"
         case .malformed(let detail): "has a malformed WAV header: \(detail)"
-        case .unsupportedEncoding(let detail): "uses \(detail), which MicCheck does not decode; convert it to PCM or float WAV"
+        case .unsupportedEncoding(let detail):
+            "uses \(detail), which MicCheck does not decode; convert it to PCM or float WAV"
         case .unsupportedFormat(let detail): detail
-        case .nonFiniteSample(let frame): "holds a sample that is not a finite number (NaN or infinity) at frame \(frame)"
+        case .nonFiniteSample(let frame):
+            "holds a sample that is not a finite number (NaN or infinity) at frame \(frame)"
         case .readFailed(let detail): "could not be read: \(detail)"
         }
     }

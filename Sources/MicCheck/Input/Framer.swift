@@ -36,7 +36,9 @@ public struct Framer: Sendable {
     }
 
     /// Feeds samples at ``inputRate``; calls `emit` with every frame they complete.
-    public mutating func process(_ samples: UnsafeBufferPointer<Float>, frame emit: (UnsafeBufferPointer<Float>) -> Void) {
+    public mutating func process(
+        _ samples: UnsafeBufferPointer<Float>, frame emit: (UnsafeBufferPointer<Float>) -> Void
+    ) {
         var start = 0
         while start < samples.count {
             let end = min(samples.count, start + block)

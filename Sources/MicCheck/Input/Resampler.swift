@@ -18,18 +18,18 @@ public struct Resampler: Sendable {
     /// Most filter phases kept in the table.
     public static let maxPhases = 4_096
 
-    private let up: Int       // L
-    private let down: Int     // M
-    private let phases: Int   // rows in the table
-    private let taps: Int     // coefficients per row (2K)
+    private let up: Int  // L
+    private let down: Int  // M
+    private let phases: Int  // rows in the table
+    private let taps: Int  // coefficients per row (2K)
     private let halfWidth: Int  // K
     private var table: [Float]
     // Input history: history[0] is input sample `historyStart`.
     private var history: [Float]
     private var historyCount: Int
     private var historyStart: Int
-    private var centre: Int   // floor of the current output's input position
-    private var phase: Int    // (n * M) mod L
+    private var centre: Int  // floor of the current output's input position
+    private var phase: Int  // (n * M) mod L
     private var flushed = false
 
     /// Input samples accepted per call to ``process(_:output:)``.
@@ -49,13 +49,15 @@ public struct Resampler: Sendable {
         let nyquist = Double(min(inputRate, outputRate)) / 2
         let stopEdge = nyquist
         let passEdge = 0.875 * nyquist
-        let cutoff = (passEdge + stopEdge) / 2 / Double(inputRate)   // cycles per input sample
+        let cutoff = (passEdge + stopEdge) / 2 / Double(inputRate)  // cycles per input sample
         let transition = (stopEdge - passEdge) / Double(inputRate)
         let length = (stopbandAttenuation - 7.95) / (2.285 * 2 * Double.pi * transition) + 1
         let k = max(2, Int((length / 2).rounded(.up)))
         halfWidth = k
         taps = 2 * k
-        let beta = stopbandAttenuation > 50 ? 0.1102 * (stopbandAttenuation - 8.7)
+        let beta =
+            stopbandAttenuation > 50
+            ? 0.1102 * (stopbandAttenuation - 8.7)
             : 0.5842 * pow(stopbandAttenuation - 21, 0.4) + 0.07886 * (stopbandAttenuation - 21)
         let i0beta = besselI0(beta)
         var table = [Float](repeating: 0, count: phases * 2 * k)
@@ -91,7 +93,8 @@ public struct Resampler: Sendable {
 
     /// Feeds up to ``maxInputBlock`` input samples; writes the outputs now computable into `output`.
     /// - Returns: the number of output samples written.
-    public mutating func process(_ input: UnsafeBufferPointer<Float>, output: UnsafeMutableBufferPointer<Float>) -> Int {
+    public mutating func process(_ input: UnsafeBufferPointer<Float>, output: UnsafeMutableBufferPointer<Float>) -> Int
+    {
         precondition(input.count <= Self.maxInputBlock, "feed at most maxInputBlock samples per call")
         history.withUnsafeMutableBufferPointer { h in
             for (i, x) in input.enumerated() { h[historyCount + i] = x }
@@ -116,7 +119,11 @@ public struct Resampler: Sendable {
 
     private mutating func drain(_ output: UnsafeMutableBufferPointer<Float>, centreLimit: Int = .max) -> Int {
         var written = 0
-        let k = halfWidth, taps = taps, up = up, down = down, phases = phases
+        let k = halfWidth
+        let taps = taps
+        let up = up
+        let down = down
+        let phases = phases
         table.withUnsafeBufferPointer { tab in
             history.withUnsafeMutableBufferPointer { h in
                 guard let tableBase = tab.baseAddress, let historyBase = h.baseAddress else { return }
@@ -127,7 +134,10 @@ public struct Resampler: Sendable {
                     output[written] = dot(tableBase + row, UnsafePointer(historyBase + first), taps)
                     written += 1
                     phase += down
-                    while phase >= up { phase -= up; centre += 1 }
+                    while phase >= up {
+                        phase -= up
+                        centre += 1
+                    }
                 }
                 // Drop history no later output needs.
                 let keepFrom = centre - k + 1 - historyStart
@@ -148,16 +158,21 @@ public struct Resampler: Sendable {
 /// rounding).
 @inline(__always)
 func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
-    let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+    let ra = UnsafeRawPointer(a)
+    let rb = UnsafeRawPointer(b)
     var acc = SIMD8<Float>()
     var j = 0
     while j + 8 <= n {
-        acc += ra.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self)
+        acc +=
+            ra.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self)
             * rb.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self)
         j += 8
     }
     var sum = acc.sum()
-    while j < n { sum += a[j] * b[j]; j += 1 }
+    while j < n {
+        sum += a[j] * b[j]
+        j += 1
+    }
     return sum
 }
 
@@ -169,7 +184,8 @@ func gcd(_ a: Int, _ b: Int) -> Int {
 
 /// Modified Bessel function of the first kind, order 0 (series; converges fast for the betas used).
 func besselI0(_ x: Double) -> Double {
-    var sum = 1.0, term = 1.0
+    var sum = 1.0
+    var term = 1.0
     let q = x * x / 4
     for k in 1..<64 {
         term *= q / Double(k * k)

@@ -33,7 +33,8 @@ public final class WAVReader {
         let missing = framesMissing
         guard missing > 0, let declaredFrameCount else { return nil }
         let rate = Double(format.sampleRate)
-        return "\(name): the file ends early: its header announces \(formatSeconds(Double(declaredFrameCount) / rate)) of audio, "
+        return
+            "\(name): the file ends early: its header announces \(formatSeconds(Double(declaredFrameCount) / rate)) of audio, "
             + "it holds \(formatSeconds(Double(declaredFrameCount - missing) / rate)); what it holds was used"
     }
 
@@ -150,21 +151,26 @@ struct WAVHeader {
         }
         if n >= 4, !riff[0..<4].elementsEqual("RIFF".utf8) { throw AudioInputError.notWAV("no RIFF header") }
         if n < 12 { throw AudioInputError.truncatedHeader("\(n) of 12 bytes of the RIFF header") }
-        guard riff[8..<12].elementsEqual("WAVE".utf8) else { throw AudioInputError.notWAV("a RIFF file of another type") }
+        guard riff[8..<12].elementsEqual("WAVE".utf8) else {
+            throw AudioInputError.notWAV("a RIFF file of another type")
+        }
 
         var format: AudioFormat?
         var chunk = [UInt8](repeating: 0, count: 8)
         while true {
             let got = try chunk.withUnsafeMutableBytes { b throws in try source.readFully(into: b) }
             if got == 0 {
-                throw format == nil ? AudioInputError.malformed("no fmt chunk") : AudioInputError.malformed("no data chunk")
+                throw format == nil
+                    ? AudioInputError.malformed("no fmt chunk") : AudioInputError.malformed("no data chunk")
             }
             if got < 8 { throw AudioInputError.truncatedHeader("a chunk header is cut short") }
             let id = String(decoding: chunk[0..<4], as: UTF8.self)
             let size = Int(le32(chunk, 4))
             switch id {
             case "fmt ":
-                guard size >= 16 else { throw AudioInputError.malformed("the fmt chunk is \(size) bytes, fewer than 16") }
+                guard size >= 16 else {
+                    throw AudioInputError.malformed("the fmt chunk is \(size) bytes, fewer than 16")
+                }
                 guard size <= 4_096 else { throw AudioInputError.malformed("the fmt chunk claims \(size) bytes") }
                 var body = [UInt8](repeating: 0, count: size + (size & 1))
                 let read = try body.withUnsafeMutableBytes { b throws in try source.readFully(into: b) }
@@ -189,7 +195,9 @@ struct WAVHeader {
         let blockAlign = Int(le16(b, 12))
         let bits = Int(le16(b, 14))
         if tag == 0xFFFE {
-            guard b.count >= 40 else { throw AudioInputError.malformed("WAVE_FORMAT_EXTENSIBLE without its 40-byte fmt chunk") }
+            guard b.count >= 40 else {
+                throw AudioInputError.malformed("WAVE_FORMAT_EXTENSIBLE without its 40-byte fmt chunk")
+            }
             tag = Int(le16(b, 24))
         }
         guard channels > 0 else { throw AudioInputError.unsupportedFormat("has zero channels") }
@@ -230,7 +238,8 @@ struct WAVHeader {
         case 0x55: throw AudioInputError.unsupportedEncoding("MP3")
         default:
             let hex = String(tag, radix: 16, uppercase: true)
-            throw AudioInputError.unsupportedEncoding("format tag 0x\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)")
+            throw AudioInputError.unsupportedEncoding(
+                "format tag 0x\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)")
         }
         return AudioFormat(sampleRate: rate, channels: channels, encoding: encoding)
     }

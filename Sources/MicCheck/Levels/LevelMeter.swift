@@ -19,11 +19,19 @@ public struct FrameLevel: Sendable, Equatable {
     /// The largest magnitude among those flat runs (0 when there are none).
     public var flatTop: Float = 0
 
-    public init(index: Int, rmsDB: Float, peakDB: Float, minimum: Float, maximum: Float, meanSquare: Double,
-                mean: Double = 0, flatSamples: Int = 0, flatTop: Float = 0) {
-        self.index = index; self.rmsDB = rmsDB; self.peakDB = peakDB
-        self.minimum = minimum; self.maximum = maximum; self.meanSquare = meanSquare
-        self.mean = mean; self.flatSamples = flatSamples; self.flatTop = flatTop
+    public init(
+        index: Int, rmsDB: Float, peakDB: Float, minimum: Float, maximum: Float, meanSquare: Double,
+        mean: Double = 0, flatSamples: Int = 0, flatTop: Float = 0
+    ) {
+        self.index = index
+        self.rmsDB = rmsDB
+        self.peakDB = peakDB
+        self.minimum = minimum
+        self.maximum = maximum
+        self.meanSquare = meanSquare
+        self.mean = mean
+        self.flatSamples = flatSamples
+        self.flatTop = flatTop
     }
 
     /// All samples of the frame hold the same value.
@@ -47,7 +55,12 @@ public struct DCTracker: Sendable {
 
     /// Feeds a frame; returns its power without the offset (linear mean square).
     public mutating func power(of level: FrameLevel) -> Double {
-        if started { offset += 0.02 * (level.mean - offset) } else { offset = level.mean; started = true }
+        if started {
+            offset += 0.02 * (level.mean - offset)
+        } else {
+            offset = level.mean
+            started = true
+        }
         return level.power(removing: offset)
     }
 }
@@ -93,9 +106,16 @@ public struct LevelMeter: Sendable {
         var i = 0
         while i < samples.count {
             // Up to the end of the current frame, in locals (the same sums in the same order).
-            let n = min(samples.count - i, max(1, frameEnd - sampleIndex))   // 1: rates under 100 Hz never end a frame
-            var sq = sumSquares, s1 = sum, pk = peak, l = lo, h = hi
-            var prev = previous, r = run, flat = flatSamples, top = flatTop
+            let n = min(samples.count - i, max(1, frameEnd - sampleIndex))  // 1: rates under 100 Hz never end a frame
+            var sq = sumSquares
+            var s1 = sum
+            var pk = peak
+            var l = lo
+            var h = hi
+            var prev = previous
+            var r = run
+            var flat = flatSamples
+            var top = flatTop
             for k in i..<(i + n) {
                 let x = samples[k]
                 sq += Double(x) * Double(x)
@@ -115,8 +135,15 @@ public struct LevelMeter: Sendable {
                     prev = x
                 }
             }
-            sumSquares = sq; sum = s1; peak = pk; lo = l; hi = h
-            previous = prev; run = r; flatSamples = flat; flatTop = top
+            sumSquares = sq
+            sum = s1
+            peak = pk
+            lo = l
+            hi = h
+            previous = prev
+            run = r
+            flatSamples = flat
+            flatTop = top
             count += n
             sampleIndex += n
             i += n
@@ -126,11 +153,20 @@ public struct LevelMeter: Sendable {
 
     private mutating func emit(_ onFrame: (FrameLevel) -> Void) {
         let ms = count > 0 ? sumSquares / Double(count) : 0
-        onFrame(FrameLevel(index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
-                           minimum: lo, maximum: hi, meanSquare: ms, mean: count > 0 ? sum / Double(count) : 0,
-                           flatSamples: flatSamples, flatTop: flatTop))
+        onFrame(
+            FrameLevel(
+                index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
+                minimum: lo, maximum: hi, meanSquare: ms, mean: count > 0 ? sum / Double(count) : 0,
+                flatSamples: flatSamples, flatTop: flatTop))
         frameIndex += 1
         frameEnd = (frameIndex + 1) * sampleRate / Self.framesPerSecond
-        sumSquares = 0; sum = 0; peak = 0; lo = .infinity; hi = -.infinity; count = 0; flatSamples = 0; flatTop = 0
+        sumSquares = 0
+        sum = 0
+        peak = 0
+        lo = .infinity
+        hi = -.infinity
+        count = 0
+        flatSamples = 0
+        flatTop = 0
     }
 }

@@ -12,14 +12,22 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// How frames of a steady background are kept from being speech (the voice detector only).
     public var background: SteadyBackgroundGate.Configuration
 
-    public init(detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
-                frame: SpeechFrameDecision.Configuration = .default,
-                silence: SilentMicrophoneDetector.Configuration = .default,
-                noise: NoisyMicrophoneDetector.Configuration = .default,
-                clipping: ClippingDetector.Configuration = .default,
-                quietSpeech: QuietSpeechDetector.Configuration = .default,
-                background: SteadyBackgroundGate.Configuration = .default) {
-        self.detector = detector; self.speech = speech; self.frame = frame; self.silence = silence
-        self.noise = noise; self.clipping = clipping; self.quietSpeech = quietSpeech; self.background = background
+    public init(
+        detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
+        frame: SpeechFrameDecision.Configuration = .default,
+        silence: SilentMicrophoneDetector.Configuration = .default,
+        noise: NoisyMicrophoneDetector.Configuration = .default,
+        clipping: ClippingDetector.Configuration = .default,
+        quietSpeech: QuietSpeechDetector.Configuration = .default,
+        background: SteadyBackgroundGate.Configuration = .default
+    ) {
+        self.detector = detector
+        self.speech = speech
+        self.frame = frame
+        self.silence = silence
+        self.noise = noise
+        self.clipping = clipping
+        self.quietSpeech = quietSpeech
+        self.background = background
     }
 }

@@ -24,9 +24,16 @@ public struct AnalysisFrame: Sendable, Equatable {
     /// later, so this turns on and off that many frames before the events' times.
     public var isSpeaking: Bool
 
-    public init(index: Int, time: Double, levelDB: Float, peakDB: Float, probability: Float, isSpeech: Bool, isSpeaking: Bool) {
-        self.index = index; self.time = time; self.levelDB = levelDB; self.peakDB = peakDB
-        self.probability = probability; self.isSpeech = isSpeech; self.isSpeaking = isSpeaking
+    public init(
+        index: Int, time: Double, levelDB: Float, peakDB: Float, probability: Float, isSpeech: Bool, isSpeaking: Bool
+    ) {
+        self.index = index
+        self.time = time
+        self.levelDB = levelDB
+        self.peakDB = peakDB
+        self.probability = probability
+        self.isSpeech = isSpeech
+        self.isSpeaking = isSpeaking
     }
 }
 
@@ -58,8 +65,9 @@ public enum AnalysisEvent: Sendable, Equatable {
     public var time: Double {
         switch self {
         case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t),
-             .noisyMicrophone(let t, _, _), .microphoneClean(let t), .clipping(let t, _, _), .clippingEnded(let t),
-             .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _): t
+            .noisyMicrophone(let t, _, _), .microphoneClean(let t), .clipping(let t, _, _), .clippingEnded(let t),
+            .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _):
+            t
         }
     }
 

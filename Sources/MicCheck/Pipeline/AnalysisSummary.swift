@@ -62,8 +62,10 @@ public struct AnalysisSummary: Sendable, Equatable {
             let name = kind.displayName
             let detail: String
             switch first.warning {
-            case .noisy(let noise, let db): detail = "\(noise?.description ?? "unclear kind"), \(MicrophoneWarning.db(db)) dBFS"
-            case .clipping(let ceiling, let share): detail = "\(MicrophoneWarning.percent(share)) at \(MicrophoneWarning.db(ceiling)) dBFS"
+            case .noisy(let noise, let db):
+                detail = "\(noise?.description ?? "unclear kind"), \(MicrophoneWarning.db(db)) dBFS"
+            case .clipping(let ceiling, let share):
+                detail = "\(MicrophoneWarning.percent(share)) at \(MicrophoneWarning.db(ceiling)) dBFS"
             case .speechTooQuiet(let db): detail = "\(MicrophoneWarning.db(db)) dBFS"
             case .wrongSource(let name): detail = name
             }
@@ -95,11 +97,17 @@ public func fixed(_ value: Double, _ decimals: Int) -> String {
 
 /// ``fixed(_:_:)``'s text appended to `bytes` as UTF-8 (ASCII), digit by digit, with no string made.
 public func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-    guard value.isFinite else { bytes.append(UInt8(ascii: "0")); return }
+    guard value.isFinite else {
+        bytes.append(UInt8(ascii: "0"))
+        return
+    }
     var scale = 1
     for _ in 0..<max(0, decimals) { scale *= 10 }
     let scaled = (abs(value) * Double(scale)).rounded()
-    guard scaled < 9e15 else { bytes.append(contentsOf: String(value).utf8); return }
+    guard scaled < 9e15 else {
+        bytes.append(contentsOf: String(value).utf8)
+        return
+    }
     let n = Int(scaled)
     if value < 0 && n != 0 { bytes.append(UInt8(ascii: "-")) }
     appendDigits(n / scale, minimumCount: 1, to: &bytes)
@@ -111,7 +119,7 @@ public func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8
 
 /// The decimal digits of `n` (0 or more), zero-padded on the left to `minimumCount`.
 private func appendDigits(_ n: Int, minimumCount: Int, to bytes: inout [UInt8]) {
-    var digits: (UInt64, UInt64) = (0, 0)   // up to 32 digits, most significant last; no buffer allocated
+    var digits: (UInt64, UInt64) = (0, 0)  // up to 32 digits, most significant last; no buffer allocated
     var count = 0
     var rest = n
     withUnsafeMutableBytes(of: &digits) { d in
@@ -120,7 +128,10 @@ private func appendDigits(_ n: Int, minimumCount: Int, to bytes: inout [UInt8]) 
             rest /= 10
             count += 1
         } while rest > 0 && count < 16
-        while count < min(minimumCount, 16) { d[count] = UInt8(ascii: "0"); count += 1 }
+        while count < min(minimumCount, 16) {
+            d[count] = UInt8(ascii: "0")
+            count += 1
+        }
         for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
     }
 }

@@ -24,7 +24,7 @@ package struct Analyzer: Sendable {
     private let block: Int
     private var meter: LevelMeter
     private var framer: Framer
-    private var pending: [FrameLevel]   // native-rate levels waiting for their 16 kHz frame
+    private var pending: [FrameLevel]  // native-rate levels waiting for their 16 kHz frame
     private var pendingHead = 0
     private var pendingCount = 0
     private var vad: VoiceActivityDetector
@@ -55,8 +55,10 @@ package struct Analyzer: Sendable {
 
     /// - Parameter model: the voice model; another than the bundled one is for evaluating retrained
     ///   models, and must read ``VoiceFeatureExtractor/count`` or ``VoiceFeatureExtractor/coreCount`` features.
-    package init(inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0,
-                model: VoiceActivityModel = .bundled) {
+    package init(
+        inputRate: Int, configuration: Configuration = Configuration(), startTime: Double = 0,
+        model: VoiceActivityModel = .bundled
+    ) {
         precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")
         self.inputRate = inputRate
         self.configuration = configuration
@@ -64,8 +66,10 @@ package struct Analyzer: Sendable {
         block = max(1, inputRate / LevelMeter.framesPerSecond)
         meter = LevelMeter(sampleRate: inputRate)
         framer = Framer(inputRate: inputRate)
-        pending = [FrameLevel](repeating: FrameLevel(index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
-                                                     minimum: 0, maximum: 0, meanSquare: 0), count: 64)
+        pending = [FrameLevel](
+            repeating: FrameLevel(
+                index: 0, rmsDB: Decibels.floor, peakDB: Decibels.floor,
+                minimum: 0, maximum: 0, meanSquare: 0), count: 64)
         vad = VoiceActivityDetector(model: model)
         background = SteadyBackgroundGate(configuration: configuration.background)
         lookahead = configuration.detector == .vad ? model.lookahead : 0
@@ -138,8 +142,9 @@ package struct Analyzer: Sendable {
     private mutating func analyseFrame(_ frame: UnsafeBufferPointer<Float>, emit: (AnalysisOutput) -> Void) {
         // The model's answer, held down on frames of a steady background (the noisy-microphone
         // detector's verdict of the frame before counts: a background it names is not speech).
-        let prob = background.process(probability: vad.process(frame: frame), features: vad.features,
-                                      steadyNoiseNamed: noise.namesSteadyBackground)
+        let prob = background.process(
+            probability: vad.process(frame: frame), features: vad.features,
+            steadyNoiseNamed: noise.namesSteadyBackground)
         let level: FrameLevel
         if pendingCount > 0 {
             level = pending[pendingHead]
@@ -147,11 +152,22 @@ package struct Analyzer: Sendable {
             pendingCount -= 1
         } else {
             // The input ended inside this frame: measure it from the 16 kHz signal.
-            var ms = 0.0, sum = 0.0, peak: Float = 0, lo = Float.infinity, hi = -Float.infinity
-            for x in frame { ms += Double(x * x); sum += Double(x); peak = max(peak, abs(x)); lo = min(lo, x); hi = max(hi, x) }
+            var ms = 0.0
+            var sum = 0.0
+            var peak: Float = 0
+            var lo = Float.infinity
+            var hi = -Float.infinity
+            for x in frame {
+                ms += Double(x * x)
+                sum += Double(x)
+                peak = max(peak, abs(x))
+                lo = min(lo, x)
+                hi = max(hi, x)
+            }
             ms /= Double(frame.count)
-            level = FrameLevel(index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
-                               minimum: lo, maximum: hi, meanSquare: ms, mean: sum / Double(frame.count))
+            level = FrameLevel(
+                index: frameIndex, rmsDB: Decibels.fromPower(ms), peakDB: Decibels.fromAmplitude(Double(peak)),
+                minimum: lo, maximum: hi, meanSquare: ms, mean: sum / Double(frame.count))
         }
         let t = time(ofFrame: frameIndex)
         let silenceEvent = silence.process(level: level, bandFlatness: vad.features.bandFlatness)
@@ -167,8 +183,11 @@ package struct Analyzer: Sendable {
         case .level:
             speechEvent = levelRule.process(levelDB: level.rmsDB)
             let isSpeech = levelRule.isSpeaking
-            emit(.frame(AnalysisFrame(index: frameIndex, time: t, levelDB: level.rmsDB, peakDB: level.peakDB,
-                                      probability: levelRule.score, isSpeech: isSpeech, isSpeaking: isSpeech)))
+            emit(
+                .frame(
+                    AnalysisFrame(
+                        index: frameIndex, time: t, levelDB: level.rmsDB, peakDB: level.peakDB,
+                        probability: levelRule.score, isSpeech: isSpeech, isSpeaking: isSpeech)))
         }
         switch silenceEvent {
         case .silent(let sig): emit(.event(.microphoneSilent(time: t, signature: sig)))
@@ -187,7 +206,9 @@ package struct Analyzer: Sendable {
 
     /// The microphone's health besides a dead device: background noise, clipping, quiet speech. The
     /// speech probability is the model's latest (with look-ahead, that of a frame 30 ms earlier).
-    private mutating func healthEvents(level: FrameLevel, probability: Float, time t: Double, emit: (AnalysisOutput) -> Void) {
+    private mutating func healthEvents(
+        level: FrameLevel, probability: Float, time t: Double, emit: (AnalysisOutput) -> Void
+    ) {
         let speaking = configuration.detector == .vad ? speech.isSpeaking : levelRule.isSpeaking
         switch noise.process(level: level, voice: probability, speaking: speaking, features: vad.features) {
         case .noisy(let kind, let db): emit(.event(.noisyMicrophone(time: t, noise: kind, levelDB: db)))
@@ -213,8 +234,11 @@ package struct Analyzer: Sendable {
         awaitingCount -= 1
         let index = recordIndex
         recordIndex += 1
-        emit(.frame(AnalysisFrame(index: index, time: time(ofFrame: index), levelDB: level.rmsDB, peakDB: level.peakDB,
-                                  probability: probability, isSpeech: frameDecision.process(probability: probability),
-                                  isSpeaking: speech.isSpeaking)))
+        emit(
+            .frame(
+                AnalysisFrame(
+                    index: index, time: time(ofFrame: index), levelDB: level.rmsDB, peakDB: level.peakDB,
+                    probability: probability, isSpeech: frameDecision.process(probability: probability),
+                    isSpeaking: speech.isSpeaking)))
     }
 }

@@ -7,7 +7,8 @@ extension DecodingError {
     public static func sentence(for error: any Error, whole: String) -> String {
         func place(_ path: [any CodingKey]) -> String {
             guard !path.isEmpty else { return whole }
-            return path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+            return path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".")
+                .description
         }
         func lowercasedFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }
         switch error {
@@ -16,7 +17,8 @@ extension DecodingError {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "\(place(context.codingPath)): \(lowercasedFirst(context.debugDescription))"
         case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not JSON" : "\(place(context.codingPath)): \(lowercasedFirst(context.debugDescription))"
+            return context.codingPath.isEmpty
+                ? "it is not JSON" : "\(place(context.codingPath)): \(lowercasedFirst(context.debugDescription))"
         default:
             return "it cannot be read (\(error))"
         }

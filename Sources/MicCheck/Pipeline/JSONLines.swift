@@ -119,7 +119,9 @@ public enum JSONLines {
 
     /// One file's summary (`analyze --format json`): its format, speech, loudness, the microphone's
     /// verdict, how often each warning was raised, and its events.
-    public static func summary(file: String, format: AudioFormat, summary s: AnalysisSummary, events: [AnalysisEvent]) -> String {
+    public static func summary(
+        file: String, format: AudioFormat, summary s: AnalysisSummary, events: [AnalysisEvent]
+    ) -> String {
         var fields: [(String, JSONValue)] = [
             ("file", .string(file)),
             ("sample_rate", .int(format.sampleRate)),

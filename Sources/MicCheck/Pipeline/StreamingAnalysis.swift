@@ -21,8 +21,10 @@ public struct StreamingAnalysis: Sendable {
     ///   - startTime: the time of the first frame, in seconds.
     /// - Throws: ``AnalysisError/unsupportedSampleRate(_:)`` when `sampleRate` is not one of
     ///   ``AudioFormat/supportedSampleRates``.
-    public init(sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(),
-                model: VoiceActivityModel = .bundled, startTime: Double = 0) throws(AnalysisError) {
+    public init(
+        sampleRate: Int, configuration: AnalysisConfiguration = AnalysisConfiguration(),
+        model: VoiceActivityModel = .bundled, startTime: Double = 0
+    ) throws(AnalysisError) {
         try Self.check(sampleRate)
         self.model = model
         analyzer = Analyzer(inputRate: sampleRate, configuration: configuration, startTime: startTime, model: model)
@@ -44,12 +46,16 @@ public struct StreamingAnalysis: Sendable {
     }
 
     // Disjoint stored properties as two inout arguments: no copy of the order's buffer.
-    private static func process(_ samples: UnsafeBufferPointer<Float>, _ analyzer: inout Analyzer,
-                                _ order: inout TimeOrderedRecords, _ emit: (AnalysisOutput) -> Void) {
+    private static func process(
+        _ samples: UnsafeBufferPointer<Float>, _ analyzer: inout Analyzer,
+        _ order: inout TimeOrderedRecords, _ emit: (AnalysisOutput) -> Void
+    ) {
         analyzer.process(samples) { order.add($0, emit: emit) }
     }
 
-    private static func finish(_ analyzer: inout Analyzer, _ order: inout TimeOrderedRecords, _ emit: (AnalysisOutput) -> Void) {
+    private static func finish(
+        _ analyzer: inout Analyzer, _ order: inout TimeOrderedRecords, _ emit: (AnalysisOutput) -> Void
+    ) {
         analyzer.finish { order.add($0, emit: emit) }
         order.flush(emit: emit)
     }
@@ -64,14 +70,17 @@ public struct StreamingAnalysis: Sendable {
     /// source that was away). Returns the time the new stream starts at.
     /// - Throws: ``AnalysisError/unsupportedSampleRate(_:)`` (the current stream is then finished).
     @discardableResult
-    public mutating func restart(sampleRate: Int, notBefore: Double = 0,
-                                 emit: (AnalysisOutput) -> Void) throws(AnalysisError) -> Double {
+    public mutating func restart(
+        sampleRate: Int, notBefore: Double = 0,
+        emit: (AnalysisOutput) -> Void
+    ) throws(AnalysisError) -> Double {
         finish(emit: emit)
         try Self.check(sampleRate)
         let frames = Double(LevelMeter.framesPerSecond)
         // (Less a microsecond, so that a time on a boundary, give or take rounding, stays on it.)
         let resume = (max(analyzer.endTime, notBefore) * frames - 1e-4).rounded(.up) / frames
-        analyzer = Analyzer(inputRate: sampleRate, configuration: analyzer.configuration, startTime: resume, model: model)
+        analyzer = Analyzer(
+            inputRate: sampleRate, configuration: analyzer.configuration, startTime: resume, model: model)
         return resume
     }
 

@@ -16,7 +16,12 @@ package struct TimeOrderedRecords: Sendable {
             guard !held.isEmpty else { return }
             var kept = 0
             for e in held {
-                if e.time <= lastFrameTime + 1e-9 { emit(.event(e)) } else { held[kept] = e; kept += 1 }
+                if e.time <= lastFrameTime + 1e-9 {
+                    emit(.event(e))
+                } else {
+                    held[kept] = e
+                    kept += 1
+                }
             }
             held.removeLast(held.count - kept)
         case .event(let e):

@@ -87,7 +87,10 @@ public struct Ducker: Sendable {
         }
         if i < samples.count && gain != 1 {
             let g = gain
-            while i < samples.count { samples[i] *= g; i += 1 }
+            while i < samples.count {
+                samples[i] *= g
+                i += 1
+            }
         }
     }
 }

@@ -7,7 +7,8 @@ public enum StateDirectory {
     /// A relative `XDG_STATE_HOME` is ignored, as the XDG rules ask.
     public static func standard(_ name: String? = nil, environment: [String: String]? = nil) -> String {
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
         return state + "/miccheck" + (name.map { "/" + $0 } ?? "")
     }
@@ -66,7 +67,8 @@ public final class MemoryStateStorage: StateStorage, @unchecked Sendable {
     public init(_ files: [String: Data] = [:]) { self.files = files }
 
     private func withFiles<T>(_ body: (inout [String: Data]) -> T) -> T {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return body(&files)
     }
 
@@ -96,8 +98,10 @@ public final class MemoryStateStorage: StateStorage, @unchecked Sendable {
 /// Reading and writing one JSON state file in a ``StateStorage``.
 public enum JSONStateFile {
     /// Writes `value` to `path` atomically, creating the folder when needed.
-    public static func write<Value: Encodable>(_ value: Value, to path: String,
-                                               in storage: any StateStorage = FileStateStorage()) throws {
+    public static func write<Value: Encodable>(
+        _ value: Value, to path: String,
+        in storage: any StateStorage = FileStateStorage()
+    ) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try storage.write(encoder.encode(value), to: path)
@@ -106,9 +110,11 @@ public enum JSONStateFile {
     /// The value in `path`, or nil when there is no such file. A file that does not parse is renamed
     /// to `PATH.corrupt` (never deleted: it may hold something the user wants) and reported through
     /// `warn` as one sentence naming `what` it was.
-    public static func read<Value: Decodable>(_ type: Value.Type, from path: String, what: String,
-                                              in storage: any StateStorage = FileStateStorage(),
-                                              warn: (String) -> Void) -> Value? {
+    public static func read<Value: Decodable>(
+        _ type: Value.Type, from path: String, what: String,
+        in storage: any StateStorage = FileStateStorage(),
+        warn: (String) -> Void
+    ) -> Value? {
         guard let data = storage.contents(at: path) else { return nil }
         do {
             return try JSONDecoder().decode(Value.self, from: data)

@@ -49,13 +49,21 @@ public struct SteadyBackgroundGate: Sendable {
         /// The probability a frame of the steady background is given at most.
         public var ceiling: Float
 
-        public init(enabled: Bool = true, window: Double = 5, maximumSpread: Float = 10, unsteadyBands: Int = 2,
-                    minimumRise: Float = 3, standoutBands: Int = 2, standoutFrames: Int = 2, settle: Double = 1,
-                    hold: Double = 0.4, ceiling: Float = 0.3) {
-            self.enabled = enabled; self.window = window; self.maximumSpread = maximumSpread
-            self.unsteadyBands = unsteadyBands; self.minimumRise = minimumRise
-            self.standoutBands = standoutBands; self.standoutFrames = standoutFrames; self.settle = settle
-            self.hold = hold; self.ceiling = ceiling
+        public init(
+            enabled: Bool = true, window: Double = 5, maximumSpread: Float = 10, unsteadyBands: Int = 2,
+            minimumRise: Float = 3, standoutBands: Int = 2, standoutFrames: Int = 2, settle: Double = 1,
+            hold: Double = 0.4, ceiling: Float = 0.3
+        ) {
+            self.enabled = enabled
+            self.window = window
+            self.maximumSpread = maximumSpread
+            self.unsteadyBands = unsteadyBands
+            self.minimumRise = minimumRise
+            self.standoutBands = standoutBands
+            self.standoutFrames = standoutFrames
+            self.settle = settle
+            self.hold = hold
+            self.ceiling = ceiling
         }
 
         public static let `default` = Configuration()
@@ -64,7 +72,7 @@ public struct SteadyBackgroundGate: Sendable {
     }
 
     static let lowestBin = -120
-    static let bins = 121   // -120...0 dBFS, 1 dB each
+    static let bins = 121  // -120...0 dBFS, 1 dB each
     static let refreshFrames = 10
 
     public let configuration: Configuration
@@ -148,14 +156,20 @@ public struct SteadyBackgroundGate: Sendable {
     /// The window's spread, and from a steady window the portrait, from the histograms.
     private mutating func refresh() {
         sinceRefresh = 0
-        let lo = Int32(Double(filled) * 0.1), hi = Int32(Double(filled) * 0.9)
+        let lo = Int32(Double(filled) * 0.1)
+        let hi = Int32(Double(filled) * 0.9)
         histogram.withUnsafeBufferPointer { h in
             for b in 0..<bands {
-                var seen: Int32 = 0, p10 = -1, p90 = Self.bins - 1
+                var seen: Int32 = 0
+                var p10 = -1
+                var p90 = Self.bins - 1
                 for bin in 0..<Self.bins {
                     seen += h[bin * bands + b]
                     if p10 < 0 && seen > lo { p10 = bin }
-                    if seen > hi { p90 = bin; break }
+                    if seen > hi {
+                        p90 = bin
+                        break
+                    }
                 }
                 ninetieth[b] = Float(p90 + Self.lowestBin)
                 spreads[b] = Float(p90 - max(0, p10))
@@ -167,7 +181,10 @@ public struct SteadyBackgroundGate: Sendable {
             for i in 1..<s.count {
                 let v = s[i]
                 var j = i
-                while j > 0 && s[j - 1] > v { s[j] = s[j - 1]; j -= 1 }
+                while j > 0 && s[j - 1] > v {
+                    s[j] = s[j - 1]
+                    j -= 1
+                }
                 s[j] = v
             }
             spread = s[max(0, bands - 1 - configuration.unsteadyBands)]

@@ -19,7 +19,9 @@ public struct VoiceActivityDetector: Sendable {
     /// A detector with another model (it must read ``VoiceFeatureExtractor/count`` or
     /// ``VoiceFeatureExtractor/coreCount`` features).
     public init(model: VoiceActivityModel) {
-        precondition(VoiceFeatureExtractor.supports(featureCount: model.featureCount), "the model must read the extractor's features")
+        precondition(
+            VoiceFeatureExtractor.supports(featureCount: model.featureCount),
+            "the model must read the extractor's features")
         features = VoiceFeatureExtractor()
         self.model = model
         state = VoiceActivityModel.State(for: model)

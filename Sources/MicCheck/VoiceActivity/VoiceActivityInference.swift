@@ -28,7 +28,7 @@ extension VoiceActivityModel {
 
         /// Forgets the stream so far.
         public mutating func reset() {
-            for i in h.indices { h[i] = 0 }   // hPairs is made from h anew every frame
+            for i in h.indices { h[i] = 0 }  // hPairs is made from h anew every frame
         }
     }
 
@@ -48,7 +48,7 @@ extension VoiceActivityModel {
                                 }
                             }
                             Self.multiply(dense, UnsafeBufferPointer(x), bias: denseBias, into: a)
-                            let ap = UnsafeMutableRawPointer(a.baseAddress!)   // sized in State.init, never empty
+                            let ap = UnsafeMutableRawPointer(a.baseAddress!)  // sized in State.init, never empty
                             for k in 0..<(dense.height / 8) {
                                 let v = ap.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
                                 ap.storeBytes(of: Self.tanh(v), toByteOffset: 32 * k, as: SIMD8<Float>.self)
@@ -59,9 +59,11 @@ extension VoiceActivityModel {
                             }
                             state.hPairs.withUnsafeMutableBufferPointer { pairs in
                                 Self.pairUp(UnsafeBufferPointer(hs), into: pairs)
-                                Self.multiply(recurrentGates, UnsafeBufferPointer(pairs), bias: recurrentGateBias, into: gh)
+                                Self.multiply(
+                                    recurrentGates, UnsafeBufferPointer(pairs), bias: recurrentGateBias, into: gh)
                             }
-                            let ip = UnsafeRawPointer(gi.baseAddress!), rp = UnsafeRawPointer(gh.baseAddress!)
+                            let ip = UnsafeRawPointer(gi.baseAddress!)
+                            let rp = UnsafeRawPointer(gh.baseAddress!)
                             let hp = UnsafeMutableRawPointer(hs.baseAddress!)
                             var out = SIMD8<Float>()
                             output.withUnsafeBufferPointer { wo in
@@ -90,13 +92,15 @@ extension VoiceActivityModel {
     /// y = M·x + b, eight rows at a time: each block of rows accumulates column × x[column]. Four
     /// blocks go together, so each x[column] is read once per 32 rows.
     @inline(__always)
-    private static func multiply(_ m: Matrix, _ x: UnsafeBufferPointer<Float>, bias: [Float],
-                                 into y: UnsafeMutableBufferPointer<Float>) {
+    private static func multiply(
+        _ m: Matrix, _ x: UnsafeBufferPointer<Float>, bias: [Float],
+        into y: UnsafeMutableBufferPointer<Float>
+    ) {
         m.values.withUnsafeBufferPointer { w in
             bias.withUnsafeBufferPointer { b in
-                let wp = UnsafeRawPointer(w.baseAddress!)   // non-empty: rows, columns > 0
-                let bp = UnsafeRawPointer(b.baseAddress!)   // height > 0
-                let yp = UnsafeMutableRawPointer(y.baseAddress!)   // sized to the height in State.init
+                let wp = UnsafeRawPointer(w.baseAddress!)  // non-empty: rows, columns > 0
+                let bp = UnsafeRawPointer(b.baseAddress!)  // height > 0
+                let yp = UnsafeMutableRawPointer(y.baseAddress!)  // sized to the height in State.init
                 let columnBytes = m.height * 4
                 let blocks = m.height / 8
                 var k = 0
@@ -138,8 +142,8 @@ extension VoiceActivityModel {
     /// 16-bit integers, written four times over. Values outside [−1, 1] are clamped, and NaN reads as 0.
     @inline(__always)
     private static func pairUp(_ x: UnsafeBufferPointer<Float>, into pairs: UnsafeMutableBufferPointer<Int16>) {
-        let xp = UnsafeRawPointer(x.baseAddress!)   // sized in State.init, never empty
-        let pp = UnsafeMutableRawPointer(pairs.baseAddress!)   // four times x's count
+        let xp = UnsafeRawPointer(x.baseAddress!)  // sized in State.init, never empty
+        let pp = UnsafeMutableRawPointer(pairs.baseAddress!)  // four times x's count
         let one = SIMD8<Float>(repeating: 1)
         for k in 0..<(x.count / 8) {
             var v = xp.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
@@ -151,10 +155,12 @@ extension VoiceActivityModel {
             let shifted = v * PairedMatrix.inputScale + 12_582_912
             let q = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
             // Lanes 2i and 2i + 1 as one 32-bit word (low half first), repeated over 16 bytes.
-            let low = q.evenHalf & 0xFFFF, high = q.oddHalf &<< 16
+            let low = q.evenHalf & 0xFFFF
+            let high = q.oddHalf &<< 16
             let words = SIMD4<UInt32>(truncatingIfNeeded: low | high)
             for i in 0..<4 {
-                pp.storeBytes(of: SIMD4<UInt32>(repeating: words[i]), toByteOffset: 64 * k + 16 * i, as: SIMD4<UInt32>.self)
+                pp.storeBytes(
+                    of: SIMD4<UInt32>(repeating: words[i]), toByteOffset: 64 * k + 16 * i, as: SIMD4<UInt32>.self)
             }
         }
     }
@@ -163,50 +169,75 @@ extension VoiceActivityModel {
     /// multiply-add of pairs into 32-bit sums, four rows a vector and 32 rows at a time, so each pair of
     /// inputs is read once per 32 rows; the sums are scaled back to Float at the end.
     @inline(__always)
-    private static func multiply(_ m: PairedMatrix, _ pairs: UnsafeBufferPointer<Int16>, bias: [Float],
-                                 into y: UnsafeMutableBufferPointer<Float>) {
+    private static func multiply(
+        _ m: PairedMatrix, _ pairs: UnsafeBufferPointer<Int16>, bias: [Float],
+        into y: UnsafeMutableBufferPointer<Float>
+    ) {
         /// Four rows' sums over one column pair: w holds the rows' pairs, x the input pair four times.
         @inline(__always) func madd(_ w: SIMD8<Int16>, _ x: SIMD8<Int16>) -> SIMD4<Int32> {
             let p = SIMD8<Int32>(truncatingIfNeeded: w) &* SIMD8<Int32>(truncatingIfNeeded: x)
-            return p.evenHalf &+ p.oddHalf   // compiles to one pmaddwd
+            return p.evenHalf &+ p.oddHalf  // compiles to one pmaddwd
         }
         m.values.withUnsafeBufferPointer { w in
             m.rowScale.withUnsafeBufferPointer { sc in
                 bias.withUnsafeBufferPointer { b in
-                    let wp = UnsafeRawPointer(w.baseAddress!)   // non-empty: rows, columns > 0
-                    let xp = UnsafeRawPointer(pairs.baseAddress!)   // sized in State.init
-                    let sp = UnsafeRawPointer(sc.baseAddress!), bp = UnsafeRawPointer(b.baseAddress!)   // height > 0
-                    let yp = UnsafeMutableRawPointer(y.baseAddress!)   // sized to the height in State.init
+                    let wp = UnsafeRawPointer(w.baseAddress!)  // non-empty: rows, columns > 0
+                    let xp = UnsafeRawPointer(pairs.baseAddress!)  // sized in State.init
+                    let sp = UnsafeRawPointer(sc.baseAddress!)
+                    let bp = UnsafeRawPointer(b.baseAddress!)  // height > 0
+                    let yp = UnsafeMutableRawPointer(y.baseAddress!)  // sized to the height in State.init
                     let pairBytes = m.height &* 4
                     func finish(_ sums: SIMD4<Int32>, _ block: Int) {
                         let o = 16 &* block
-                        let v = SIMD4<Float>(sums) * sp.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
+                        let v =
+                            SIMD4<Float>(sums) * sp.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
                             + bp.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
                         yp.storeBytes(of: v, toByteOffset: o, as: SIMD4<Float>.self)
                     }
                     let blocks = m.height / 4
                     var k = 0
                     while k + 8 <= blocks {
-                        var s0 = SIMD4<Int32>(), s1 = SIMD4<Int32>(), s2 = SIMD4<Int32>(), s3 = SIMD4<Int32>()
-                        var s4 = SIMD4<Int32>(), s5 = SIMD4<Int32>(), s6 = SIMD4<Int32>(), s7 = SIMD4<Int32>()
+                        var s0 = SIMD4<Int32>()
+                        var s1 = SIMD4<Int32>()
+                        var s2 = SIMD4<Int32>()
+                        var s3 = SIMD4<Int32>()
+                        var s4 = SIMD4<Int32>()
+                        var s5 = SIMD4<Int32>()
+                        var s6 = SIMD4<Int32>()
+                        var s7 = SIMD4<Int32>()
                         var offset = 16 &* k
                         for p in 0..<m.pairs {
                             let x = xp.loadUnaligned(fromByteOffset: 16 &* p, as: SIMD8<Int16>.self)
-                            func row(_ i: Int) -> SIMD8<Int16> { wp.loadUnaligned(fromByteOffset: offset &+ 16 &* i, as: SIMD8<Int16>.self) }
-                            s0 &+= madd(row(0), x); s1 &+= madd(row(1), x); s2 &+= madd(row(2), x); s3 &+= madd(row(3), x)
-                            s4 &+= madd(row(4), x); s5 &+= madd(row(5), x); s6 &+= madd(row(6), x); s7 &+= madd(row(7), x)
+                            func row(_ i: Int) -> SIMD8<Int16> {
+                                wp.loadUnaligned(fromByteOffset: offset &+ 16 &* i, as: SIMD8<Int16>.self)
+                            }
+                            s0 &+= madd(row(0), x)
+                            s1 &+= madd(row(1), x)
+                            s2 &+= madd(row(2), x)
+                            s3 &+= madd(row(3), x)
+                            s4 &+= madd(row(4), x)
+                            s5 &+= madd(row(5), x)
+                            s6 &+= madd(row(6), x)
+                            s7 &+= madd(row(7), x)
                             offset &+= pairBytes
                         }
-                        finish(s0, k); finish(s1, k + 1); finish(s2, k + 2); finish(s3, k + 3)
-                        finish(s4, k + 4); finish(s5, k + 5); finish(s6, k + 6); finish(s7, k + 7)
+                        finish(s0, k)
+                        finish(s1, k + 1)
+                        finish(s2, k + 2)
+                        finish(s3, k + 3)
+                        finish(s4, k + 4)
+                        finish(s5, k + 5)
+                        finish(s6, k + 6)
+                        finish(s7, k + 7)
                         k += 8
                     }
                     while k < blocks {
                         var s = SIMD4<Int32>()
                         var offset = 16 &* k
                         for p in 0..<m.pairs {
-                            s &+= madd(wp.loadUnaligned(fromByteOffset: offset, as: SIMD8<Int16>.self),
-                                       xp.loadUnaligned(fromByteOffset: 16 &* p, as: SIMD8<Int16>.self))
+                            s &+= madd(
+                                wp.loadUnaligned(fromByteOffset: offset, as: SIMD8<Int16>.self),
+                                xp.loadUnaligned(fromByteOffset: 16 &* p, as: SIMD8<Int16>.self))
                             offset &+= pairBytes
                         }
                         finish(s, k)

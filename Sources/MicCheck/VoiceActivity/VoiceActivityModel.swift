@@ -94,12 +94,12 @@ public struct VoiceActivityModel: Sendable, Equatable {
     let inputMean: [Float]
     let inputScale: [Float]
     let dense: Matrix
-    let denseBias: [Float]       // padded like dense's rows
-    let inputGates: PairedMatrix       // 3·hidden × dense, each gate padded to a multiple of 8 rows
-    let recurrentGates: PairedMatrix   // 3·hidden × hidden, padded the same way
+    let denseBias: [Float]  // padded like dense's rows
+    let inputGates: PairedMatrix  // 3·hidden × dense, each gate padded to a multiple of 8 rows
+    let recurrentGates: PairedMatrix  // 3·hidden × hidden, padded the same way
     let inputGateBias: [Float]
     let recurrentGateBias: [Float]
-    let output: [Float]          // hidden, padded
+    let output: [Float]  // hidden, padded
     let outputBias: Float
 
     /// What can be wrong with a model file.
@@ -118,10 +118,19 @@ public struct VoiceActivityModel: Sendable, Equatable {
     }
 
     private struct File: Decodable {
-        struct Layer: Decodable { let inputs: Int; let outputs: Int; let weights: [Float]; let bias: [Float] }
+        struct Layer: Decodable {
+            let inputs: Int
+            let outputs: Int
+            let weights: [Float]
+            let bias: [Float]
+        }
         struct GRU: Decodable {
-            let inputs: Int; let hidden: Int
-            let inputWeights: [Float]; let recurrentWeights: [Float]; let inputBias: [Float]; let recurrentBias: [Float]
+            let inputs: Int
+            let hidden: Int
+            let inputWeights: [Float]
+            let recurrentWeights: [Float]
+            let inputBias: [Float]
+            let recurrentBias: [Float]
         }
         let format: String
         let version: Int
@@ -137,7 +146,9 @@ public struct VoiceActivityModel: Sendable, Equatable {
     }
 
     private static func firstDifference(_ a: [String], _ b: [String]) -> String {
-        guard let i = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) else { return "\(a.count) names, \(b.count) expected" }
+        guard let i = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) else {
+            return "\(a.count) names, \(b.count) expected"
+        }
         return "feature \(i) is \(a[i]), expected \(b[i])"
     }
 
@@ -151,7 +162,9 @@ public struct VoiceActivityModel: Sendable, Equatable {
         guard file.format == "miccheck-vad", file.version == 1 else {
             throw .notAModel("format \(file.format) version \(file.version)")
         }
-        let d = file.features, w = file.dense.outputs, h = file.gru.hidden
+        let d = file.features
+        let w = file.dense.outputs
+        let h = file.gru.hidden
         guard d > 0, w > 0, h > 0 else { throw .shape("empty layers") }
         // Before any product of widths: a width near Int.max would overflow them (found by fuzzing).
         guard d <= Self.maximumWidth, w <= Self.maximumWidth, h <= Self.maximumWidth else {
@@ -159,30 +172,47 @@ public struct VoiceActivityModel: Sendable, Equatable {
         }
         func check(_ ok: Bool, _ what: String) throws(LoadError) { if !ok { throw .shape(what) } }
         try check(file.inputMean.count == d && file.inputScale.count == d, "input standardisation")
-        try check(file.dense.inputs == d && file.dense.weights.count == w * d && file.dense.bias.count == w, "dense layer")
-        try check(file.gru.inputs == w && file.gru.inputWeights.count == 3 * h * w && file.gru.recurrentWeights.count == 3 * h * h
-                  && file.gru.inputBias.count == 3 * h && file.gru.recurrentBias.count == 3 * h, "GRU layer")
-        try check(file.output.inputs == h && file.output.outputs == 1 && file.output.weights.count == h
-                  && file.output.bias.count == 1, "output layer")
-        let all = [file.inputMean, file.inputScale, file.dense.weights, file.dense.bias, file.gru.inputWeights,
-                   file.gru.recurrentWeights, file.gru.inputBias, file.gru.recurrentBias, file.output.weights, file.output.bias]
+        try check(
+            file.dense.inputs == d && file.dense.weights.count == w * d && file.dense.bias.count == w, "dense layer")
+        try check(
+            file.gru.inputs == w && file.gru.inputWeights.count == 3 * h * w
+                && file.gru.recurrentWeights.count == 3 * h * h
+                && file.gru.inputBias.count == 3 * h && file.gru.recurrentBias.count == 3 * h, "GRU layer")
+        try check(
+            file.output.inputs == h && file.output.outputs == 1 && file.output.weights.count == h
+                && file.output.bias.count == 1, "output layer")
+        let all = [
+            file.inputMean, file.inputScale, file.dense.weights, file.dense.bias, file.gru.inputWeights,
+            file.gru.recurrentWeights, file.gru.inputBias, file.gru.recurrentBias, file.output.weights,
+            file.output.bias,
+        ]
         try check(all.allSatisfy { $0.allSatisfy(\.isFinite) }, "a weight is not a finite number")
         if let names = file.featureNames {
             let expected = Array(VoiceFeatureExtractor.names.prefix(d))
-            try check(names == expected, "the model was trained on other features than this MicCheck computes (\(Self.firstDifference(names, expected)))")
+            try check(
+                names == expected,
+                "the model was trained on other features than this MicCheck computes (\(Self.firstDifference(names, expected)))"
+            )
         }
         let lookahead = file.lookahead ?? 0
-        try check((0...Self.maximumLookahead).contains(lookahead), "a look-ahead of \(lookahead) frames (at most \(Self.maximumLookahead))")
+        try check(
+            (0...Self.maximumLookahead).contains(lookahead),
+            "a look-ahead of \(lookahead) frames (at most \(Self.maximumLookahead))")
         self.lookahead = lookahead
-        featureCount = d; denseWidth = w; hiddenWidth = h
-        inputMean = file.inputMean; inputScale = file.inputScale
+        featureCount = d
+        denseWidth = w
+        hiddenWidth = h
+        inputMean = file.inputMean
+        inputScale = file.inputScale
         // Each gate's h rows start at a multiple of 8: gate g, unit j goes to g·hp + j.
-        let wp = Self.padded(w), hp = Self.padded(h)
+        let wp = Self.padded(w)
+        let hp = Self.padded(h)
         let gate = { (r: Int) in r / h * hp + r % h }
         dense = Matrix(rows: w, columns: d, values: file.dense.weights, height: wp)
         denseBias = Self.spread(file.dense.bias, count: wp)
         inputGates = PairedMatrix(rows: 3 * h, columns: w, values: file.gru.inputWeights, height: 3 * hp, place: gate)
-        recurrentGates = PairedMatrix(rows: 3 * h, columns: h, values: file.gru.recurrentWeights, height: 3 * hp, place: gate)
+        recurrentGates = PairedMatrix(
+            rows: 3 * h, columns: h, values: file.gru.recurrentWeights, height: 3 * hp, place: gate)
         inputGateBias = Self.spread(file.gru.inputBias, count: 3 * hp, place: gate)
         recurrentGateBias = Self.spread(file.gru.recurrentBias, count: 3 * hp, place: gate)
         output = Self.spread(file.output.weights, count: hp)
@@ -202,7 +232,8 @@ public struct VoiceActivityModel: Sendable, Equatable {
     /// The model trained for MicCheck, from the package's resources (loaded once).
     public static let bundled: VoiceActivityModel = {
         guard let url = bundledURL else {
-            preconditionFailure("MicCheck's resource bundle has no VoiceActivityModel.json; the installation is incomplete")
+            preconditionFailure(
+                "MicCheck's resource bundle has no VoiceActivityModel.json; the installation is incomplete")
         }
         do { return try VoiceActivityModel(contentsOf: url) } catch {
             preconditionFailure("MicCheck's bundled voice activity model is damaged: \(error)")

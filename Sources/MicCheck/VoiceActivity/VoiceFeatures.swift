@@ -25,12 +25,20 @@ public struct VoiceFeatureExtractor: Sendable {
     /// The features' names, in their order: the layout that a model file names (`featureNames`) and
     /// training reads (`miccheck features --names`).
     public static let names: [String] = {
-        var n = ["level", "mean_snr", "speech_snr", "max_snr", "harmonicity", "pitch", "band_flatness", "centroid", "tilt", "flux"]
+        var n = [
+            "level", "mean_snr", "speech_snr", "max_snr", "harmonicity", "pitch", "band_flatness", "centroid", "tilt",
+            "flux",
+        ]
         n += (0..<8).map { "band_pair_snr_\($0)" }
-        n += ["harmonicity_fast", "harmonicity_slow", "voiced_share", "pitch_movement", "syllable_modulation",
-              "snr_short", "snr_long", "flux_average", "snr_variance", "level_deviation"]
+        n += [
+            "harmonicity_fast", "harmonicity_slow", "voiced_share", "pitch_movement", "syllable_modulation",
+            "snr_short", "snr_long", "flux_average", "snr_variance", "level_deviation",
+        ]
         n += (0..<16).map { "band_shape_\($0)" }
-        n += ["shape_change_fast", "shape_change_slow", "shape_change_short", "voicing_flips", "contrast_modulation", "consonant_share"]
+        n += [
+            "shape_change_fast", "shape_change_slow", "shape_change_short", "voicing_flips", "contrast_modulation",
+            "consonant_share",
+        ]
         return n
     }()
 
@@ -47,7 +55,7 @@ public struct VoiceFeatureExtractor: Sendable {
     /// Half the window's size: the autocorrelation only needs 0–4 kHz, so it is taken at 8 kHz (even lags).
     private var acFFT = RealFFT(size: windowLength / 2)
     private let window: [Float]
-    private let windowAC: [Float]   // autocorrelation of the window, normalised, per lag
+    private let windowAC: [Float]  // autocorrelation of the window, normalised, per lag
     private let bandStart: [Int]
     private let bandEnd: [Int]
     private let powerScale: Float
@@ -104,8 +112,8 @@ public struct VoiceFeatureExtractor: Sendable {
     /// The number of bands ``bandLevelDB(_:)`` reads.
     public static var bands: Int { bandCount }
 
-    static let minLag = 32    // 500 Hz
-    static let maxLag = 200   // 80 Hz
+    static let minLag = 32  // 500 Hz
+    static let maxLag = 200  // 80 Hz
 
     public init() {
         let n = Self.windowLength
@@ -124,9 +132,12 @@ public struct VoiceFeatureExtractor: Sendable {
         // Mel-spaced bands from 80 to 7600 Hz.
         let mel = { (f: Double) in 2595 * log10(1 + f / 700) }
         let hz = { (m: Double) in 700 * (pow(10, m / 2595) - 1) }
-        let lo = mel(80), hi = mel(7600)
+        let lo = mel(80)
+        let hi = mel(7600)
         let binHz = Double(Self.sampleRate) / Double(n)
-        var edges = (0...Self.bandCount).map { Int((hz(lo + (hi - lo) * Double($0) / Double(Self.bandCount)) / binHz).rounded()) }
+        var edges = (0...Self.bandCount).map {
+            Int((hz(lo + (hi - lo) * Double($0) / Double(Self.bandCount)) / binHz).rounded())
+        }
         for i in 1..<edges.count where edges[i] <= edges[i - 1] { edges[i] = edges[i - 1] + 1 }
         bandStart = Array(edges[0..<Self.bandCount])
         bandEnd = Array(edges[1...])
@@ -143,11 +154,12 @@ public struct VoiceFeatureExtractor: Sendable {
     /// ``coreCount`` when it has room for no more.
     public mutating func process(frame: UnsafeBufferPointer<Float>, into features: UnsafeMutableBufferPointer<Float>) {
         precondition(frame.count == Self.frameLength && features.count >= Self.coreCount)
-        let n = Self.windowLength, hop = Self.frameLength
+        let n = Self.windowLength
+        let hop = Self.frameLength
         // Slide the analysis window by one frame.
         signal.withUnsafeMutableBufferPointer { s in
-            guard let base = s.baseAddress, let new = frame.baseAddress else { return }   // n > hop > 0
-            base.update(from: base + hop, count: n - hop)   // overlapping, front to back: a memmove
+            guard let base = s.baseAddress, let new = frame.baseAddress else { return }  // n > hop > 0
+            base.update(from: base + hop, count: n - hop)  // overlapping, front to back: a memmove
             (base + (n - hop)).update(from: new, count: hop)
         }
         scratch.withUnsafeMutableBufferPointer { sc in
@@ -178,7 +190,8 @@ public struct VoiceFeatureExtractor: Sendable {
     /// found by parabolic interpolation.
     private mutating func harmonicityAndLag() {
         let m = Self.windowLength / 2
-        let loBin = 3, hiBin = m / 2
+        let loBin = 3
+        let hiBin = m / 2
         scratch.withUnsafeMutableBufferPointer { sc in
             power.withUnsafeBufferPointer { p in
                 // Bins below loBin and their mirror images stay zero; the rest is written below.
@@ -192,22 +205,28 @@ public struct VoiceFeatureExtractor: Sendable {
             }
         }
         scratch.withUnsafeBufferPointer { acFFT.transform(UnsafeBufferPointer(rebasing: $0[0..<m])) }
-        var best: Float = 0, bestLag: Float = 0
+        var best: Float = 0
+        var bestLag: Float = 0
         acFFT.real.withUnsafeBufferPointer { r in
             windowAC.withUnsafeBufferPointer { wac in
                 let r0 = r[0]
                 guard r0 > 1e-12 else { return }
                 for half in (Self.minLag / 2)...(Self.maxLag / 2) {
-                    let a = r[half - 1], b = r[half], c = r[half + 1]
+                    let a = r[half - 1]
+                    let b = r[half]
+                    let c = r[half + 1]
                     guard b >= a, b >= c else { continue }
                     // Vertex of the parabola through the three even lags around the peak.
                     let curve = a - 2 * b + c
                     let shift: Float = curve < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curve)) : 0
                     let peak = b - 0.25 * (a - c) * shift
                     let lag = 2 * (Float(half) + shift)
-                    let index = min(Int(lag + 0.5), wac.count - 1)   // lag > 0: rounds half away from zero, as rounded()
+                    let index = min(Int(lag + 0.5), wac.count - 1)  // lag > 0: rounds half away from zero, as rounded()
                     let v = peak / (r0 * wac[index])
-                    if v > best { best = v; bestLag = lag }
+                    if v > best {
+                        best = v
+                        bestLag = lag
+                    }
                 }
             }
         }
@@ -231,8 +250,12 @@ public struct VoiceFeatureExtractor: Sendable {
 
     private mutating func bandFeatures(into f: UnsafeMutableBufferPointer<Float>) {
         let bands = Self.bandCount
-        var total: Float = 0, low: Float = 0, high: Float = 0, centroidNum: Float = 0
-        var logSum: Float = 0, linSum: Float = 0
+        var total: Float = 0
+        var low: Float = 0
+        var high: Float = 0
+        var centroidNum: Float = 0
+        var logSum: Float = 0
+        var linSum: Float = 0
         let binHz = Float(Self.sampleRate) / Float(Self.windowLength)
         power.withUnsafeBufferPointer { p in
             bandDB.withUnsafeMutableBufferPointer { bdb in
@@ -247,7 +270,8 @@ public struct VoiceFeatureExtractor: Sendable {
                             total += e
                             if Float(end[b]) * binHz <= 1000 { low += e } else { high += e }
                             let perBin = e / Float(end[b] - start[b]) + 1e-14
-                            logSum += log(perBin); linSum += perBin
+                            logSum += log(perBin)
+                            linSum += perBin
                             bdb[b] = max(-120, 10 * log10(e + 1e-12))
                         }
                     }
@@ -259,11 +283,18 @@ public struct VoiceFeatureExtractor: Sendable {
         bandFlatness = exp(logSum / Float(bands)) / (linSum / Float(bands))
         if !started {
             started = true
-            for b in 0..<bands { floorDB[b] = bandDB[b]; previousBandDB[b] = bandDB[b] }
+            for b in 0..<bands {
+                floorDB[b] = bandDB[b]
+                previousBandDB[b] = bandDB[b]
+            }
         }
-        var snrSum: Float = 0, snrSpeech: Float = 0, snrMax: Float = 0, flux: Float = 0
+        var snrSum: Float = 0
+        var snrSpeech: Float = 0
+        var snrMax: Float = 0
+        var flux: Float = 0
         var speechBands: Float = 0
-        var fricativeSNR: Float = 0, formantSNR: Float = 0
+        var fricativeSNR: Float = 0
+        var formantSNR: Float = 0
         var prevSNR: Float = 0
         let head = historyHead * bands
         // One exclusive access per buffer for the whole loop (no copy-on-write check per element).
@@ -275,14 +306,26 @@ public struct VoiceFeatureExtractor: Sendable {
                             for b in 0..<bands {
                                 let e = bdb[b]
                                 var fl = floor[b]
-                                if e < fl { fl += 0.3 * (e - fl) } else { fl += max(0.01, 0.002 * (e - fl)); fl = min(fl, e) }
+                                if e < fl {
+                                    fl += 0.3 * (e - fl)
+                                } else {
+                                    fl += max(0.01, 0.002 * (e - fl))
+                                    fl = min(fl, e)
+                                }
                                 floor[b] = fl
                                 let snr = min(60, max(0, e - fl))
                                 snrSum += snr
                                 snrMax = max(snrMax, snr)
                                 let lo = Float(start[b]) * binHz
-                                if lo >= 250, lo < 3400 { snrSpeech += snr; speechBands += 1 }
-                                if Self.fricativeBands.contains(b) { fricativeSNR += snr } else if Self.formantBands.contains(b) { formantSNR += snr }
+                                if lo >= 250, lo < 3400 {
+                                    snrSpeech += snr
+                                    speechBands += 1
+                                }
+                                if Self.fricativeBands.contains(b) {
+                                    fricativeSNR += snr
+                                } else if Self.formantBands.contains(b) {
+                                    formantSNR += snr
+                                }
                                 flux += max(0, e - previous[b])
                                 previous[b] = e
                                 if b % 2 == 1 { f[10 + b / 2] = (snr + prevSNR) / 40 } else { prevSNR = snr }
@@ -330,8 +373,9 @@ public struct VoiceFeatureExtractor: Sendable {
         f[27] = (level - levelAvg) / 20
         shapeChanges(bands: bands, meanSNR: meanSNR, into: f)
         if f.count >= Self.count {
-            articulation(fricativeSNR: fricativeSNR / Float(Self.fricativeBands.count),
-                         formantSNR: formantSNR / Float(Self.formantBands.count), into: f)
+            articulation(
+                fricativeSNR: fricativeSNR / Float(Self.fricativeBands.count),
+                formantSNR: formantSNR / Float(Self.formantBands.count), into: f)
         }
         // Spectral shape: each band's level relative to the frame's mean band level.
         var meanBand: Float = 0
@@ -347,12 +391,18 @@ public struct VoiceFeatureExtractor: Sendable {
     /// the fricative bands above their floor and evenly filled (noise-like, as /s/, /f/, /t/), not one
     /// band's tone as a bird's chirp.
     /// `fricativeSNR` and `formantSNR`: the mean level over the floor (dB) of those bands this frame.
-    private mutating func articulation(fricativeSNR high: Float, formantSNR low: Float, into f: UnsafeMutableBufferPointer<Float>) {
+    private mutating func articulation(
+        fricativeSNR high: Float, formantSNR low: Float, into f: UnsafeMutableBufferPointer<Float>
+    ) {
         voicingFlips += 0.02 * (abs(voiced - previousVoiced) - voicingFlips)
         previousVoiced = voiced
-        var highMax: Float = -120, highMean: Float = 0
+        var highMax: Float = -120
+        var highMean: Float = 0
         bandDB.withUnsafeBufferPointer { level in
-            for b in Self.fricativeBands { highMax = max(highMax, level[b]); highMean += level[b] }
+            for b in Self.fricativeBands {
+                highMax = max(highMax, level[b])
+                highMean += level[b]
+            }
         }
         highMean /= Float(Self.fricativeBands.count)
         let contrast = high - low
@@ -372,9 +422,10 @@ public struct VoiceFeatureExtractor: Sendable {
     private mutating func shapeChanges(bands: Int, meanSNR: Float, into f: UnsafeMutableBufferPointer<Float>) {
         let frames = Self.historyFrames
         let now = historyHead * bands
-        let past = (historyHead + 1) % frames * bands            // 100 ms ago: the oldest kept
+        let past = (historyHead + 1) % frames * bands  // 100 ms ago: the oldest kept
         let recent = (historyHead + frames - 4) % frames * bands  // 40 ms ago
-        var far: Float = 0, near: Float = 0
+        var far: Float = 0
+        var near: Float = 0
         snrHistory.withUnsafeMutableBufferPointer { h in
             for b in 0..<bands {
                 h[now + b] -= meanSNR

@@ -21,7 +21,9 @@ public enum BundledSample {
 
     /// The sample as a source: in real time as a microphone (once, or over and over with `loop`), or as
     /// fast as possible.
-    public static func source(pacing: WAVFileSource.Pacing, loop: Bool = false) throws(AudioSourceError) -> WAVFileSource {
+    public static func source(
+        pacing: WAVFileSource.Pacing, loop: Bool = false
+    ) throws(AudioSourceError) -> WAVFileSource {
         let label = pacing == .realTime ? "the bundled sample (played in real time)" : name
         let first = try reader()
         let again: @Sendable () -> WAVReader? = { try? BundledSample.reader() }

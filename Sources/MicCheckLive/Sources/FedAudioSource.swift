@@ -31,7 +31,8 @@ public final class FedAudioSource: AudioSource, Sendable {
     ///   - capacity: how many samples may wait for the reader (default: 2 s at `sampleRate`).
     public init(sampleRate: Int, label: String, capacity: Int? = nil) {
         self.label = label
-        state = Mutex(State(storage: [Float](repeating: 0, count: max(1, capacity ?? 2 * sampleRate)), rate: sampleRate))
+        state = Mutex(
+            State(storage: [Float](repeating: 0, count: max(1, capacity ?? 2 * sampleRate)), rate: sampleRate))
     }
 
     public var sampleRate: Int { state.withLock { $0.rate } }
@@ -78,7 +79,9 @@ public final class FedAudioSource: AudioSource, Sendable {
         wake.signal()
     }
 
-    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead {
+    public func read(
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+    ) throws(AudioSourceError) -> AudioRead {
         let deadline = DispatchTime.now() + timeout
         while true {
             let result = state.withLock { s -> AudioRead? in

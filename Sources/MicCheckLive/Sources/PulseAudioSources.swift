@@ -1,206 +1,229 @@
 #if canImport(MicCheckPulse)
-public import MicCheck
-public import MicCheckPulse
-#if canImport(MicCheckVoiceProcessing)
-import MicCheckVoiceProcessing
-#endif
+    public import MicCheck
+    public import MicCheckPulse
+    #if canImport(MicCheckVoiceProcessing)
+        import MicCheckVoiceProcessing
+    #endif
 
-extension AudioSourceError {
-    /// A PulseAudio failure as a source error.
-    public init(_ error: PulseError) {
-        let kind: Kind = switch error.kind {
-        case .noServer: .noServer
-        case .accessDenied: .accessDenied
-        case .noSuchSource: .noSuchSource
-        case .connectionLost: .connectionLost
-        case .failed: .failed
-        }
-        self.init(kind, error.message)
-    }
-}
-
-/// A PulseAudio (or PipeWire-Pulse) source as an audio source: reconnects when the server comes back
-/// and falls back to the default source when its own disappears (`PulseMicrophone`).
-public final class PulseAudioSource: AudioSource, @unchecked Sendable {
-    // @unchecked Sendable: the wrapped `PulseMicrophone` is itself Sendable under the same contract
-    // (one reading thread; `stop()` from anywhere); this class adds no state of its own.
-    public let microphone: PulseMicrophone
-
-    public init(microphone: PulseMicrophone) { self.microphone = microphone }
-
-    /// Opens `source` (default: the server's default source) on `server` (default: PULSE_SERVER, then the
-    /// user's own server); `notice` hears of reconnections and fallbacks, on the reading thread.
-    public convenience init(source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
-                            notice: @escaping (PulseMicrophone.Notice) -> Void = { _ in }) throws(AudioSourceError) {
-        do {
-            self.init(microphone: try PulseMicrophone(source: source, server: server, reconnectWindow: reconnectWindow, notify: notice))
-        } catch {
-            throw AudioSourceError(error)
+    extension AudioSourceError {
+        /// A PulseAudio failure as a source error.
+        public init(_ error: PulseError) {
+            let kind: Kind =
+                switch error.kind {
+                case .noServer: .noServer
+                case .accessDenied: .accessDenied
+                case .noSuchSource: .noSuchSource
+                case .connectionLost: .connectionLost
+                case .failed: .failed
+                }
+            self.init(kind, error.message)
         }
     }
 
-    public var label: String {
-        guard let s = microphone.source else { return "no source" }
-        return "\(s.description) (\(s.name))"
-    }
-    public var monitorSource: String? { microphone.monitorSource }
-    public var sampleRate: Int { microphone.sampleRate }
-    public var droppedSamples: Int { microphone.droppedSamples }
-    public func stop() { microphone.stop() }
+    /// A PulseAudio (or PipeWire-Pulse) source as an audio source: reconnects when the server comes back
+    /// and falls back to the default source when its own disappears (`PulseMicrophone`).
+    public final class PulseAudioSource: AudioSource, @unchecked Sendable {
+        // @unchecked Sendable: the wrapped `PulseMicrophone` is itself Sendable under the same contract
+        // (one reading thread; `stop()` from anywhere); this class adds no state of its own.
+        public let microphone: PulseMicrophone
 
-    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead {
-        let read: PulseMicrophone.Read
-        do { read = try microphone.read(into: buffer, timeout: timeout) } catch { throw AudioSourceError(error) }
-        return switch read {
-        case .samples(let n): .samples(n)
-        case .idle: .idle
-        case .restarted: .restarted
-        case .stopped: .stopped
+        public init(microphone: PulseMicrophone) { self.microphone = microphone }
+
+        /// Opens `source` (default: the server's default source) on `server` (default: PULSE_SERVER, then the
+        /// user's own server); `notice` hears of reconnections and fallbacks, on the reading thread.
+        public convenience init(
+            source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
+            notice: @escaping (PulseMicrophone.Notice) -> Void = { _ in }
+        ) throws(AudioSourceError) {
+            do {
+                self.init(
+                    microphone: try PulseMicrophone(
+                        source: source, server: server, reconnectWindow: reconnectWindow, notify: notice))
+            } catch {
+                throw AudioSourceError(error)
+            }
         }
-    }
-}
 
-#if canImport(MicCheckVoiceProcessing)
-/// A PulseAudio microphone through voice processing, with the default output's monitor (what the
-/// loudspeakers play) as the echo reference. Delivers processed audio at 16 kHz.
-public final class VoiceProcessedSource: AudioSource, @unchecked Sendable {
-    // @unchecked Sendable: `microphone` is Sendable under its own contract (one reading thread,
-    // `stop()` from anywhere). Everything else (`far`, `stream`, buffers, counters) is used only by
-    // `read(into:timeout:)`, on the one reading thread.
-    public let microphone: PulseMicrophone
-    private let server: String?
-    private let configuration: VoiceProcessingConfiguration
-    private var far: PulseSinkMonitor?
-    private var stream: VoiceProcessingStream
-    private var nearBlock = [Float](repeating: 0, count: 2_048)
-    private var farBlock = [Float](repeating: 0, count: 4_096)
-    /// Samples each capture had dropped when last looked at (a stalled reader overflows its ring).
-    private var nearDropped = 0
-    private var farDropped = 0
-    /// What to say about the echo reference, taken by the caller.
-    public private(set) var notices: [String] = []
-
-    /// A near-end frame waits at most this long for the far end (late under load, or suspended);
-    /// the far-end audio that arrives after that is skipped, so the two stay aligned.
-    static let farWait = 0.1
-
-    /// Starts voice processing on `microphone`, with the default output's monitor of `server` as the echo reference.
-    public init(microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration) throws(AudioSourceError) {
-        self.microphone = microphone
-        self.server = server
-        self.configuration = configuration
-        do {
-            (far, stream) = try Self.connect(microphone: microphone, server: server, configuration: configuration)
-        } catch {
-            throw AudioSourceError(.failed, "voice processing could not start: \(error)")
+        public var label: String {
+            guard let s = microphone.source else { return "no source" }
+            return "\(s.description) (\(s.name))"
         }
-        nearDropped = microphone.droppedSamples
-        if far == nil { notices.append(Self.noReference) }
-    }
+        public var monitorSource: String? { microphone.monitorSource }
+        public var sampleRate: Int { microphone.sampleRate }
+        public var droppedSamples: Int { microphone.droppedSamples }
+        public func stop() { microphone.stop() }
 
-    public static let noReference = "miccheck: no echo reference (the default output has no monitor); echo cancellation has nothing to cancel."
-
-    private static func connect(microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration)
-        throws -> (PulseSinkMonitor?, VoiceProcessingStream)
-    {
-        let far = try? PulseSinkMonitor(server: server)
-        // Start both from the same instant: the microphone has been capturing since it opened, and
-        // pairing its backlog with the far end's first frames would put the echo that much later than
-        // its reference (seconds under load, beyond what the canceller can find).
-        microphone.discardBuffered()
-        far?.discardBuffered()
-        let stream = try VoiceProcessingStream(
-            configuration: configuration, nearRate: microphone.sampleRate,
-            farRate: far?.sampleRate ?? microphone.sampleRate, maximumFarWait: farWait)
-        return (far, stream)
-    }
-
-    public var monitorSource: String? { microphone.monitorSource }
-    public var label: String {
-        guard let s = microphone.source else { return "no source" }
-        return "\(s.description) (\(s.name)) through voice processing"
-            + (far.map { ", echo reference \($0.sinkName)" } ?? "")
-    }
-    public var sampleRate: Int { configuration.sampleRate }
-    public var droppedSamples: Int { microphone.droppedSamples }
-    public func stop() { microphone.stop() }
-
-    public func takeNotices() -> [String] { defer { notices = [] }; return notices }
-
-    /// What the echo canceller measured: the echo delay, how much echo it removed, and how often
-    /// the echo reference was missing or late. Read on the reading thread, after the last read.
-    public var closingNote: String? {
-        guard far != nil else { return nil }
-        let m = stream.processor.metrics
-        var parts: [String] = []
-        parts.append(stream.echoDelayMilliseconds.map { "echo delay \($0) ms" } ?? "no echo delay found")
-        if let e = m.averageEchoReturnLossEnhancementDB { parts.append("echo removed \(fixed(Double(e), 1)) dB on average") }
-        parts.append("\(stream.framesWithoutFar) frames without the echo reference")
-        if stream.farSamplesDropped > 0 { parts.append("\(stream.farSamplesDropped) reference samples dropped") }
-        return "miccheck: voice processing: " + parts.joined(separator: ", ") + "."
-    }
-
-    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead {
-        do { return try process(into: buffer, timeout: timeout) } catch let error as PulseError {
-            throw AudioSourceError(error)
-        } catch {
-            throw AudioSourceError(.failed, "voice processing failed: \(error)")
+        public func read(
+            into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+        ) throws(AudioSourceError) -> AudioRead {
+            let read: PulseMicrophone.Read
+            do { read = try microphone.read(into: buffer, timeout: timeout) } catch { throw AudioSourceError(error) }
+            return switch read {
+            case .samples(let n): .samples(n)
+            case .idle: .idle
+            case .restarted: .restarted
+            case .stopped: .stopped
+            }
         }
     }
 
-    private func process(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> AudioRead {
-        // Processed audio is at most 16/8 of the near-end samples plus a frame: keep within `buffer`.
-        let limit = min(nearBlock.count, max(1, (buffer.count - configuration.frameLength) / 2))
-        let read = try nearBlock.withUnsafeMutableBufferPointer {
-            try microphone.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<limit]), timeout: timeout)
-        }
-        switch read {
-        case .samples(let n):
-            // Dropped blocks are gaps in time: keep the two captures paired across them.
-            let nearLost = microphone.droppedSamples - nearDropped
-            nearDropped += nearLost
-            stream.nearSamplesLost(nearLost)
-            drainFar()
-            var made = 0
-            try nearBlock.withUnsafeBufferPointer { near in
-                try stream.pushNear(UnsafeBufferPointer(rebasing: near[0..<n])) { processed in
-                    for (i, x) in processed.enumerated() where made + i < buffer.count { buffer[made + i] = x }
-                    made += processed.count
+    #if canImport(MicCheckVoiceProcessing)
+        /// A PulseAudio microphone through voice processing, with the default output's monitor (what the
+        /// loudspeakers play) as the echo reference. Delivers processed audio at 16 kHz.
+        public final class VoiceProcessedSource: AudioSource, @unchecked Sendable {
+            // @unchecked Sendable: `microphone` is Sendable under its own contract (one reading thread,
+            // `stop()` from anywhere). Everything else (`far`, `stream`, buffers, counters) is used only by
+            // `read(into:timeout:)`, on the one reading thread.
+            public let microphone: PulseMicrophone
+            private let server: String?
+            private let configuration: VoiceProcessingConfiguration
+            private var far: PulseSinkMonitor?
+            private var stream: VoiceProcessingStream
+            private var nearBlock = [Float](repeating: 0, count: 2_048)
+            private var farBlock = [Float](repeating: 0, count: 4_096)
+            /// Samples each capture had dropped when last looked at (a stalled reader overflows its ring).
+            private var nearDropped = 0
+            private var farDropped = 0
+            /// What to say about the echo reference, taken by the caller.
+            public private(set) var notices: [String] = []
+
+            /// A near-end frame waits at most this long for the far end (late under load, or suspended);
+            /// the far-end audio that arrives after that is skipped, so the two stay aligned.
+            static let farWait = 0.1
+
+            /// Starts voice processing on `microphone`, with the default output's monitor of `server` as the echo reference.
+            public init(
+                microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration
+            ) throws(AudioSourceError) {
+                self.microphone = microphone
+                self.server = server
+                self.configuration = configuration
+                do {
+                    (far, stream) = try Self.connect(
+                        microphone: microphone, server: server, configuration: configuration)
+                } catch {
+                    throw AudioSourceError(.failed, "voice processing could not start: \(error)")
+                }
+                nearDropped = microphone.droppedSamples
+                if far == nil { notices.append(Self.noReference) }
+            }
+
+            public static let noReference =
+                "miccheck: no echo reference (the default output has no monitor); echo cancellation has nothing to cancel."
+
+            private static func connect(
+                microphone: PulseMicrophone, server: String?, configuration: VoiceProcessingConfiguration
+            )
+                throws -> (PulseSinkMonitor?, VoiceProcessingStream)
+            {
+                let far = try? PulseSinkMonitor(server: server)
+                // Start both from the same instant: the microphone has been capturing since it opened, and
+                // pairing its backlog with the far end's first frames would put the echo that much later than
+                // its reference (seconds under load, beyond what the canceller can find).
+                microphone.discardBuffered()
+                far?.discardBuffered()
+                let stream = try VoiceProcessingStream(
+                    configuration: configuration, nearRate: microphone.sampleRate,
+                    farRate: far?.sampleRate ?? microphone.sampleRate, maximumFarWait: farWait)
+                return (far, stream)
+            }
+
+            public var monitorSource: String? { microphone.monitorSource }
+            public var label: String {
+                guard let s = microphone.source else { return "no source" }
+                return "\(s.description) (\(s.name)) through voice processing"
+                    + (far.map { ", echo reference \($0.sinkName)" } ?? "")
+            }
+            public var sampleRate: Int { configuration.sampleRate }
+            public var droppedSamples: Int { microphone.droppedSamples }
+            public func stop() { microphone.stop() }
+
+            public func takeNotices() -> [String] {
+                defer { notices = [] }
+                return notices
+            }
+
+            /// What the echo canceller measured: the echo delay, how much echo it removed, and how often
+            /// the echo reference was missing or late. Read on the reading thread, after the last read.
+            public var closingNote: String? {
+                guard far != nil else { return nil }
+                let m = stream.processor.metrics
+                var parts: [String] = []
+                parts.append(stream.echoDelayMilliseconds.map { "echo delay \($0) ms" } ?? "no echo delay found")
+                if let e = m.averageEchoReturnLossEnhancementDB {
+                    parts.append("echo removed \(fixed(Double(e), 1)) dB on average")
+                }
+                parts.append("\(stream.framesWithoutFar) frames without the echo reference")
+                if stream.farSamplesDropped > 0 {
+                    parts.append("\(stream.farSamplesDropped) reference samples dropped")
+                }
+                return "miccheck: voice processing: " + parts.joined(separator: ", ") + "."
+            }
+
+            public func read(
+                into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+            ) throws(AudioSourceError) -> AudioRead {
+                do { return try process(into: buffer, timeout: timeout) } catch let error as PulseError {
+                    throw AudioSourceError(error)
+                } catch {
+                    throw AudioSourceError(.failed, "voice processing failed: \(error)")
                 }
             }
-            return made > 0 ? .samples(min(made, buffer.count)) : .idle
-        case .idle:
-            drainFar()
-            return .idle
-        case .restarted:
-            // A new stream, perhaps at another rate, perhaps on a new server: start again.
-            far?.close()
-            (far, stream) = try Self.connect(microphone: microphone, server: server, configuration: configuration)
-            (nearDropped, farDropped) = (microphone.droppedSamples, 0)
-            if far == nil { notices.append(Self.noReference) }
-            return .restarted
-        case .stopped:
-            far?.close()
-            return .stopped
-        }
-    }
 
-    private func drainFar() {
-        guard let far else { return }
-        let farLost = far.stream.ring.droppedSamples - farDropped
-        farDropped += farLost
-        stream.farSamplesLost(farLost)
-        while true {
-            let m = farBlock.withUnsafeMutableBufferPointer { far.read(into: $0) }
-            if m == 0 { break }
-            farBlock.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[0..<m])) }
-        }
-    }
-}
-#endif
+            private func process(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> AudioRead {
+                // Processed audio is at most 16/8 of the near-end samples plus a frame: keep within `buffer`.
+                let limit = min(nearBlock.count, max(1, (buffer.count - configuration.frameLength) / 2))
+                let read = try nearBlock.withUnsafeMutableBufferPointer {
+                    try microphone.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<limit]), timeout: timeout)
+                }
+                switch read {
+                case .samples(let n):
+                    // Dropped blocks are gaps in time: keep the two captures paired across them.
+                    let nearLost = microphone.droppedSamples - nearDropped
+                    nearDropped += nearLost
+                    stream.nearSamplesLost(nearLost)
+                    drainFar()
+                    var made = 0
+                    try nearBlock.withUnsafeBufferPointer { near in
+                        try stream.pushNear(UnsafeBufferPointer(rebasing: near[0..<n])) { processed in
+                            for (i, x) in processed.enumerated() where made + i < buffer.count { buffer[made + i] = x }
+                            made += processed.count
+                        }
+                    }
+                    return made > 0 ? .samples(min(made, buffer.count)) : .idle
+                case .idle:
+                    drainFar()
+                    return .idle
+                case .restarted:
+                    // A new stream, perhaps at another rate, perhaps on a new server: start again.
+                    far?.close()
+                    (far, stream) = try Self.connect(
+                        microphone: microphone, server: server, configuration: configuration)
+                    (nearDropped, farDropped) = (microphone.droppedSamples, 0)
+                    if far == nil { notices.append(Self.noReference) }
+                    return .restarted
+                case .stopped:
+                    far?.close()
+                    return .stopped
+                }
+            }
 
-extension PulseMicrophone {
-    /// The source, as "Description (name)", when it is an output's monitor rather than a microphone.
-    public var monitorSource: String? { source.flatMap { $0.isMonitor ? "\($0.description) (\($0.name))" : nil } }
-}
+            private func drainFar() {
+                guard let far else { return }
+                let farLost = far.stream.ring.droppedSamples - farDropped
+                farDropped += farLost
+                stream.farSamplesLost(farLost)
+                while true {
+                    let m = farBlock.withUnsafeMutableBufferPointer { far.read(into: $0) }
+                    if m == 0 { break }
+                    farBlock.withUnsafeBufferPointer { stream.pushFar(UnsafeBufferPointer(rebasing: $0[0..<m])) }
+                }
+            }
+        }
+    #endif
+
+    extension PulseMicrophone {
+        /// The source, as "Description (name)", when it is an output's monitor rather than a microphone.
+        public var monitorSource: String? { source.flatMap { $0.isMonitor ? "\($0.description) (\($0.name))" : nil } }
+    }
 #endif

@@ -35,8 +35,10 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     ///   - label: what the user is listening to (default: `name`).
     ///   - reopen: makes a fresh reader of the same audio when one ends, to play it over and over
     ///     (nil: play once). A reader at another rate ends the source.
-    public init(reader: WAVReader, name: String, label: String? = nil, pacing: Pacing,
-                reopen: (@Sendable () -> WAVReader?)? = nil) {
+    public init(
+        reader: WAVReader, name: String, label: String? = nil, pacing: Pacing,
+        reopen: (@Sendable () -> WAVReader?)? = nil
+    ) {
         self.reader = reader
         self.name = name
         self.label = label ?? name
@@ -61,7 +63,9 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
         wake.signal()
     }
 
-    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead {
+    public func read(
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+    ) throws(AudioSourceError) -> AudioRead {
         if stopping.load(ordering: .acquiring) { return .stopped }
         var wanted = buffer.count
         if pacing == .realTime {
@@ -97,7 +101,9 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
 
     /// A reader's error as a source error naming the file.
     public static func error(_ error: any Error, name: String) -> AudioSourceError {
-        guard let e = error as? AudioInputError else { return AudioSourceError(.unreadable, "\(name): could not be read: \(error)") }
+        guard let e = error as? AudioInputError else {
+            return AudioSourceError(.unreadable, "\(name): could not be read: \(error)")
+        }
         if case .readFailed = e { return AudioSourceError(.unreadable, "\(name): \(e.description)") }
         return AudioSourceError(.badData, "\(name): \(e.description)")
     }

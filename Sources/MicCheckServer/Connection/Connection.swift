@@ -24,8 +24,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// unthrottled stream cannot take the cores from the others. 0: no bound (batch use).
     public var maxAudioSpeed: Double
 
-    public init(maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
-                maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4) {
+    public init(
+        maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
+        maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4
+    ) {
         self.maxAudioSpeed = maxAudioSpeed
         self.maxMessageBytes = maxMessageBytes
         self.maxFramesPerMessage = maxFramesPerMessage
@@ -152,8 +154,10 @@ public enum Connection {
         }
     }
 
-    private static func read(_ inbound: WebSocketInboundStream, limits: ConnectionLimits, counters: Counters,
-                             into input: AsyncStream<Input>.Continuation) async {
+    private static func read(
+        _ inbound: WebSocketInboundStream, limits: ConnectionLimits, counters: Counters,
+        into input: AsyncStream<Input>.Continuation
+    ) async {
         var assembler = MessageAssembler(maxBytes: limits.maxMessageBytes, maxFrames: limits.maxFramesPerMessage)
         do {
             for try await frame in inbound {
@@ -173,7 +177,9 @@ public enum Connection {
         }
     }
 
-    private static func write(_ outputs: AsyncStream<Output>, to outbound: WebSocketOutboundWriter, counters: Counters) async {
+    private static func write(
+        _ outputs: AsyncStream<Output>, to outbound: WebSocketOutboundWriter, counters: Counters
+    ) async {
         for await item in outputs {
             switch item {
             case .texts(let texts):
@@ -182,7 +188,8 @@ public enum Connection {
                     counters.written.add(text.utf8.count, ordering: .relaxed)
                 }
             case .close(let error):
-                try? await outbound.close(WebSocketErrorCode(codeNumber: Int(error.code.rawValue)), reason: error.reason)
+                try? await outbound.close(
+                    WebSocketErrorCode(codeNumber: Int(error.code.rawValue)), reason: error.reason)
             }
         }
     }
@@ -234,7 +241,9 @@ public enum Connection {
             return now - lastWritten.at > limits.idleTimeout
         }
 
-        mutating func run<Endpoint: ConnectionEndpoint>(_ endpoint: inout Endpoint, _ inputs: AsyncStream<Input>) async -> Ending {
+        mutating func run<Endpoint: ConnectionEndpoint>(
+            _ endpoint: inout Endpoint, _ inputs: AsyncStream<Input>
+        ) async -> Ending {
             await endpoint.opened { send($0) }
             flush()
             for await item in inputs {
@@ -258,9 +267,14 @@ public enum Connection {
                 case .tick:
                     let now = Connection.now()
                     if now - lastHeard > limits.idleTimeout {
-                        ending = .failed(ProtocolError("nothing received for \(Int(limits.idleTimeout)) s (send audio or {\"type\": \"keep_alive\"})"))
+                        ending = .failed(
+                            ProtocolError(
+                                "nothing received for \(Int(limits.idleTimeout)) s (send audio or {\"type\": \"keep_alive\"})"
+                            ))
                     } else if readsNothing(now: now) {
-                        ending = .failed(ProtocolError("the client reads nothing: what was sent \(Int(limits.idleTimeout)) s ago is unread"))
+                        ending = .failed(
+                            ProtocolError(
+                                "the client reads nothing: what was sent \(Int(limits.idleTimeout)) s ago is unread"))
                     } else {
                         await endpoint.tick(now: now) { send($0) }
                     }
@@ -270,7 +284,10 @@ public enum Connection {
                     ending = .failed(ProtocolError("the server is shutting down", code: .goingAway))
                 }
                 if overflowed, ending == nil {
-                    ending = .failed(ProtocolError("the client reads too slowly: \(limits.outboxLimit) messages or \(limits.outboxBytes >> 10) KiB are waiting"))
+                    ending = .failed(
+                        ProtocolError(
+                            "the client reads too slowly: \(limits.outboxLimit) messages or \(limits.outboxBytes >> 10) KiB are waiting"
+                        ))
                 }
                 if let ending { return ending }
                 flush()
@@ -338,7 +355,9 @@ protocol ConnectionEndpoint: Sendable {
     static var tickInterval: Duration { get }
     mutating func opened(send: (Connection.Message) -> Void) async
     /// Returns false when the endpoint is done (the connection then closes normally once its messages are out).
-    mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool
+    mutating func received(
+        _ message: InboundMessage, now: Double, send: (Connection.Message) -> Void
+    ) async throws(ProtocolError) -> Bool
     mutating func tick(now: Double, send: (Connection.Message) -> Void) async
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async
     /// The connection ended, however it ended.

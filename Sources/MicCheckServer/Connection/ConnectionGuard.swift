@@ -20,8 +20,10 @@ public struct AdmissionLimits: Sendable, Equatable {
     /// Bytes the head may hold: 431 and closed past it.
     public var maxHeadBytes: Int
 
-    public init(maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 256,
-                headTimeout: Double = 10, maxHeadBytes: Int = 32_768) {
+    public init(
+        maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 256,
+        headTimeout: Double = 10, maxHeadBytes: Int = 32_768
+    ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.headTimeout = headTimeout
@@ -53,7 +55,9 @@ final class ConnectionCounts: Sendable {
     /// Counts a connection from `address`; nil when admitted, else why it is refused.
     func open(_ address: String) -> String? {
         counts.withLock { c in
-            if c.total >= limits.maxConnections { return "the server holds \(limits.maxConnections) connections, its most" }
+            if c.total >= limits.maxConnections {
+                return "the server holds \(limits.maxConnections) connections, its most"
+            }
             if c.byAddress[address, default: 0] >= limits.maxConnectionsPerAddress {
                 return "\(address) holds \(limits.maxConnectionsPerAddress) connections, the most one address may"
             }
@@ -134,7 +138,9 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
                 }
                 head = []
             } else if head.count > counts.limits.maxHeadBytes {
-                answer(context, "431 Request Header Fields Too Large", "a request head over \(counts.limits.maxHeadBytes) bytes")
+                answer(
+                    context, "431 Request Header Fields Too Large",
+                    "a request head over \(counts.limits.maxHeadBytes) bytes")
                 return
             }
         }
@@ -161,7 +167,8 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     /// Where the head ends (its CR LF CR LF), if it has.
     static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
             return i
         }
         return nil
@@ -173,7 +180,9 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "content-length" else { continue }
             let value = parts[1].trimmingCharacters(in: .whitespaces)
-            if value.isEmpty || !value.allSatisfy(\.isASCII) || !value.allSatisfy(\.isNumber) { return "Content-Length must be a number of bytes" }
+            if value.isEmpty || !value.allSatisfy(\.isASCII) || !value.allSatisfy(\.isNumber) {
+                return "Content-Length must be a number of bytes"
+            }
         }
         return nil
     }
@@ -184,7 +193,8 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         headDone = true
         refused = refused ?? reason
         let body = reason + "\n"
-        let text = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+        let text =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
             + "Connection: close\r\n\r\n" + body
         let channel = context.channel
         context.writeAndFlush(NIOAny(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }

@@ -1,6 +1,6 @@
 import Hummingbird
-import MicCheck
 import HummingbirdWebSocket
+import MicCheck
 import NIOCore
 
 /// `/v1/vad` on a ``Connection``: the ``VADSession`` protocol, nothing else.
@@ -17,7 +17,9 @@ struct VADEndpoint: ConnectionEndpoint {
 
     mutating func opened(send: (Connection.Message) -> Void) async { send(session.created()) }
 
-    mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
+    mutating func received(
+        _ message: InboundMessage, now: Double, send: (Connection.Message) -> Void
+    ) async throws(ProtocolError) -> Bool {
         if let text = message.text { return try session.text(text, emit: send) != .close }
         try await paced(message, rate: session.settings.sampleRate, now: now, &pace)
         try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: send) }
@@ -53,11 +55,17 @@ struct CallEndpoint: ConnectionEndpoint {
 
     mutating func opened(send: (Connection.Message) -> Void) async { send(channel.welcome(call: call)) }
 
-    mutating func received(_ message: InboundMessage, now: Double, send: (Connection.Message) -> Void) async throws(ProtocolError) -> Bool {
+    mutating func received(
+        _ message: InboundMessage, now: Double, send: (Connection.Message) -> Void
+    ) async throws(ProtocolError) -> Bool {
         var actions: [CallChannel.Action] = []
         if let text = message.text {
             actions = try channel.text(text, now: now - start, emit: send)
-        } else if try await paced(message, rate: channel.sampleRate, now: now, &pace), let action = try message.withBinary({ bytes throws(ProtocolError) in try channel.audio(bytes, now: now - start, emit: send) }) ?? nil {
+        } else if try await paced(message, rate: channel.sampleRate, now: now, &pace),
+            let action = try message.withBinary({ bytes throws(ProtocolError) in
+                try channel.audio(bytes, now: now - start, emit: send)
+            }) ?? nil
+        {
             actions = [action]
         }
         for action in actions { await perform(action, send: send) }
@@ -97,9 +105,11 @@ struct CallEndpoint: ConnectionEndpoint {
         case .resync: await sendSnapshot(send: send)
         case .signal(let to, let payload):
             if !(await presence.signal(call: call, from: id, to: to, payload: payload)) {
-                send(Connection.Message(text: JSONValue.object([
-                    ("type", .string("error")), ("message", .string("no participant \(to) in the call")),
-                ]).encoded, isLevel: false))
+                send(
+                    Connection.Message(
+                        text: JSONValue.object([
+                            ("type", .string("error")), ("message", .string("no participant \(to) in the call")),
+                        ]).encoded, isLevel: false))
             }
         }
     }
@@ -107,7 +117,9 @@ struct CallEndpoint: ConnectionEndpoint {
 
 /// Waits, when a binary message of 16-bit PCM at `rate` would take the stream past its pace. Returns true.
 @discardableResult
-func paced(_ message: InboundMessage, rate: Int, now: Double, _ pace: inout AudioPace) async throws(ProtocolError) -> Bool {
+func paced(
+    _ message: InboundMessage, rate: Int, now: Double, _ pace: inout AudioPace
+) async throws(ProtocolError) -> Bool {
     guard case .binary(let buffer) = message, pace.speed > 0 else { return true }
     let wait = pace.received(Double(buffer.readableBytes / 2) / Double(rate), now: now)
     if wait > 0.001 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }

@@ -38,11 +38,12 @@ struct ClientFrame: Sendable, Equatable {
     }
 
     init(_ frame: WebSocketDataFrame) {
-        let kind: Kind = switch frame.opcode {
-        case .text: .text
-        case .binary: .binary
-        case .continuation: .continuation
-        }
+        let kind: Kind =
+            switch frame.opcode {
+            case .text: .text
+            case .binary: .binary
+            case .continuation: .continuation
+            }
         self.init(kind, frame.data, fin: frame.fin)
     }
 }

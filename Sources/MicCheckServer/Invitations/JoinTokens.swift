@@ -31,7 +31,9 @@ public struct Invitation: Sendable, Equatable {
 
 /// Why a join token was refused, in a sentence for the HTTP answer and the log.
 public struct InvitationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case missing, malformed, badSignature, expired, notYetValid, otherCall, badClaims }
+    public enum Kind: String, Sendable {
+        case missing, malformed, badSignature, expired, notYetValid, otherCall, badClaims
+    }
     public var kind: Kind
     public var description: String
 
@@ -100,9 +102,11 @@ public struct JoinTokens: Sendable {
     /// other JWT libraries expect them).
     public func mint(_ invitation: Invitation, issued: Date = Date()) async throws -> String {
         func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
-        return try await keys.sign(Claims(call: invitation.call, name: invitation.name, role: invitation.role,
-                                          iat: IssuedAtClaim(value: whole(issued)),
-                                          exp: ExpirationClaim(value: whole(invitation.expires))))
+        return try await keys.sign(
+            Claims(
+                call: invitation.call, name: invitation.name, role: invitation.role,
+                iat: IssuedAtClaim(value: whole(issued)),
+                exp: ExpirationClaim(value: whole(invitation.expires))))
     }
 
     /// The invitation `token` carries for `call`, or why it is refused: none given, not a token, signed
@@ -111,13 +115,17 @@ public struct JoinTokens: Sendable {
         guard let token, !token.isEmpty else {
             throw InvitationError(.missing, "this call needs a join token (?token=…); ask its host for an invitation")
         }
-        let claims = try await verified(token, as: Claims.self,
-                                        claims: "the join token does not name a call, a name and a known role (host, speaker, listener)")
+        let claims = try await verified(
+            token, as: Claims.self,
+            claims: "the join token does not name a call, a name and a known role (host, speaker, listener)")
         guard claims.call == call else {
             throw InvitationError(.otherCall, "the join token is for another call")
         }
         guard case .success(let name) = ParticipantName.checked(claims.name) else {
-            throw InvitationError(.badClaims, "the join token's name cannot be a participant's (\(ParticipantName.maxCharacters) characters at most, no control characters)")
+            throw InvitationError(
+                .badClaims,
+                "the join token's name cannot be a participant's (\(ParticipantName.maxCharacters) characters at most, no control characters)"
+            )
         }
         return Invitation(call: claims.call, name: name, role: claims.role, expires: claims.exp.value)
     }
@@ -125,8 +133,10 @@ public struct JoinTokens: Sendable {
     /// A token for `/v1/vad` that lasts until `expires`.
     public func mintStream(expires: Date, issued: Date = Date()) async throws -> String {
         func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
-        return try await keys.sign(StreamClaims(aud: AudienceClaim(value: [Self.streamAudience]), iat: IssuedAtClaim(value: whole(issued)),
-                                                exp: ExpirationClaim(value: whole(expires))))
+        return try await keys.sign(
+            StreamClaims(
+                aud: AudienceClaim(value: [Self.streamAudience]), iat: IssuedAtClaim(value: whole(issued)),
+                exp: ExpirationClaim(value: whole(expires))))
     }
 
     /// Checks a token for `/v1/vad`: this server's, for the stream audience, within its times.
@@ -134,22 +144,29 @@ public struct JoinTokens: Sendable {
         guard let token, !token.isEmpty else {
             throw InvitationError(.missing, "this server's /v1/vad needs a token (?token=…; miccheck token --vad)")
         }
-        _ = try await verified(token, as: StreamClaims.self, claims: "the token is not one for /v1/vad (miccheck token --vad)")
+        _ = try await verified(
+            token, as: StreamClaims.self, claims: "the token is not one for /v1/vad (miccheck token --vad)")
     }
 
     /// `token`'s claims, checked: its size, its header (HS256, no key id), its signature with this server's
     /// secret, and its times.
-    private func verified<C: JWTPayload>(_ token: String, as: C.Type, claims: String) async throws(InvitationError) -> C {
+    private func verified<C: JWTPayload>(_ token: String, as: C.Type, claims: String) async throws(InvitationError) -> C
+    {
         guard token.utf8.count <= Self.maximumTokenBytes else {
-            throw InvitationError(.malformed, "the join token is over \(Self.maximumTokenBytes) bytes; MicCheck's are a few hundred")
+            throw InvitationError(
+                .malformed, "the join token is over \(Self.maximumTokenBytes) bytes; MicCheck's are a few hundred")
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerData = Self.base64URL(parts[0]),
-              let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            let header = try? JSONDecoder().decode(Header.self, from: headerData)
+        else {
             throw InvitationError(.malformed, "the join token is not a token (three base64url parts)")
         }
         guard header.alg == "HS256", header.kid == nil else {
-            throw InvitationError(.badSignature, "the join token's header names \(header.alg)\(header.kid.map { " and key \($0)" } ?? ""); this server signs with HS256 and one key")
+            throw InvitationError(
+                .badSignature,
+                "the join token's header names \(header.alg)\(header.kid.map { " and key \($0)" } ?? ""); this server signs with HS256 and one key"
+            )
         }
         do {
             return try await keys.verify(token, as: C.self)

@@ -13,8 +13,10 @@ public enum ParticipantName {
     public static func checked(_ raw: String) -> Result<String, NameError> {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty { return .failure(.empty) }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .lineSeparator
-                                                  || $0.properties.generalCategory == .paragraphSeparator }) {
+        if name.unicodeScalars.contains(where: {
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .lineSeparator
+                || $0.properties.generalCategory == .paragraphSeparator
+        }) {
             return .failure(.controlCharacters)
         }
         if name.count > maxCharacters { return .failure(.tooLong) }
@@ -33,7 +35,8 @@ public enum ParticipantName {
             case .empty: "a name that is not empty"
             case .controlCharacters: "a name without control characters"
             case .tooLong: "a name of at most \(ParticipantName.maxCharacters) characters"
-            case .tooHeavy: "a name of at most \(ParticipantName.maxScalars) code points and \(ParticipantName.maxBytes) bytes (combining marks count)"
+            case .tooHeavy:
+                "a name of at most \(ParticipantName.maxScalars) code points and \(ParticipantName.maxBytes) bytes (combining marks count)"
             }
         }
     }

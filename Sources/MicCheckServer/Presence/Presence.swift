@@ -18,8 +18,10 @@ public struct PresenceMember: Sendable, Equatable {
     }
 
     var json: JSONValue {
-        .object([("id", .string(id)), ("name", .string(name)), ("audio", .bool(audio)), ("video", .bool(video)),
-                 ("speaking", .bool(speaking))])
+        .object([
+            ("id", .string(id)), ("name", .string(name)), ("audio", .bool(audio)), ("video", .bool(video)),
+            ("speaking", .bool(speaking)),
+        ])
     }
 }
 
@@ -44,7 +46,9 @@ public enum PresenceEvent: Sendable, Equatable {
     public var json: JSONValue {
         switch self {
         case .snapshot(let v, let members):
-            .object([("type", .string("presence")), ("version", .int(v)), ("participants", .array(members.map(\.json)))])
+            .object([
+                ("type", .string("presence")), ("version", .int(v)), ("participants", .array(members.map(\.json))),
+            ])
         case .joined(let v, let m):
             .object([("type", .string("joined")), ("version", .int(v)), ("participant", m.json)])
         case .updated(let v, let m):
@@ -95,7 +99,8 @@ public actor MemoryPresence: PresenceStore {
     public init(backlog: Int = 256) { self.backlog = backlog }
 
     public func subscribe(call id: String, subscriber: String) -> AsyncStream<PresenceEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PresenceEvent.self, bufferingPolicy: .bufferingOldest(backlog))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PresenceEvent.self, bufferingPolicy: .bufferingOldest(backlog))
         var call = calls[id] ?? Call()
         call.subscribers[subscriber]?.finish()
         call.subscribers[subscriber] = continuation
@@ -129,7 +134,8 @@ public actor MemoryPresence: PresenceStore {
 
     public func update(call id: String, member: PresenceMember) {
         guard var call = calls[id], let i = call.members.firstIndex(where: { $0.id == member.id }),
-              call.members[i] != member else { return }
+            call.members[i] != member
+        else { return }
         call.version += 1
         call.members[i] = member
         publish(.updated(version: call.version, member), in: call)

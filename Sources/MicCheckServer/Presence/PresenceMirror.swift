@@ -169,7 +169,9 @@ public struct PresenceMirror: Sendable, Equatable {
         return [.publish(delta.event)]
     }
 
-    private mutating func settle(version newVersion: Int, members newMembers: [PresenceMember], as next: State) -> [Action] {
+    private mutating func settle(
+        version newVersion: Int, members newMembers: [PresenceMember], as next: State
+    ) -> [Action] {
         let news = fresh || newVersion != version || newMembers != members
         version = newVersion
         members = newMembers

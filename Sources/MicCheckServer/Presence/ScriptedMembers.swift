@@ -1,5 +1,5 @@
-public import ServiceLifecycle
 public import MicCheckCall
+public import ServiceLifecycle
 
 /// The members of a call description (`serve --call FILE`), present in the call from the start, their
 /// speaking following the file's script: a call to try the pages against with one browser.
@@ -14,7 +14,8 @@ public struct ScriptedMembers: Service {
 
     public func run() async throws {
         for m in call.participants {
-            await presence.join(call: call.id, member: PresenceMember(id: m.id, name: m.name, audio: true, video: false))
+            await presence.join(
+                call: call.id, member: PresenceMember(id: m.id, name: m.name, audio: true, video: false))
         }
         // Until the server shuts down (a signal): then the members leave like everyone else.
         try? await cancelWhenGracefulShutdown { try await script() }
@@ -28,8 +29,11 @@ public struct ScriptedMembers: Service {
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             // The script as the terminal lobby plays it; no video (these members send none).
             for p in call.participants(at: t) {
-                await presence.update(call: call.id, member: PresenceMember(id: p.id, name: p.name, audio: true, video: false,
-                                                                            speaking: p.isSpeaking))
+                await presence.update(
+                    call: call.id,
+                    member: PresenceMember(
+                        id: p.id, name: p.name, audio: true, video: false,
+                        speaking: p.isSpeaking))
             }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -51,8 +51,10 @@ public struct CallChannel: Sendable {
     public let sampleRate: Int
 
     /// - Parameter now: seconds on the connection's clock (the microphone check's grace and stall times).
-    public init(id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], invitedName: String? = nil,
-                sampleRate: Int = 16_000, model: VoiceActivityModel = .bundled, now: Double) throws(ProtocolError) {
+    public init(
+        id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], invitedName: String? = nil,
+        sampleRate: Int = 16_000, model: VoiceActivityModel = .bundled, now: Double
+    ) throws(ProtocolError) {
         self.id = id
         self.capabilities = capabilities
         self.invitedName = invitedName
@@ -69,28 +71,35 @@ public struct CallChannel: Sendable {
 
     /// The first message: who this connection is, and the audio it expects.
     public func welcome(call: String) -> Connection.Message {
-        Connection.Message(text: JSONValue.object([
-            ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
-            ("sample_rate", .int(sampleRate)), ("encoding", .string("pcm_s16le")),
-            ("capabilities", .array(capabilities.map(\.rawValue).sorted().map { .string($0) })),
-            ("name", invitedName.map { .string($0) } ?? .null),
-            ("muted_notice", .string(MutedIndicator.text)),
-        ]).encoded, isLevel: false)
+        Connection.Message(
+            text: JSONValue.object([
+                ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
+                ("sample_rate", .int(sampleRate)), ("encoding", .string("pcm_s16le")),
+                ("capabilities", .array(capabilities.map(\.rawValue).sorted().map { .string($0) })),
+                ("name", invitedName.map { .string($0) } ?? .null),
+                ("muted_notice", .string(MutedIndicator.text)),
+            ]).encoded, isLevel: false)
     }
 
     /// A binary message: the page's microphone. Returns the presence update when the participant starts
     /// or stops speaking.
-    public mutating func audio(_ bytes: UnsafeRawBufferPointer, now: Double, emit: (Connection.Message) -> Void) throws(ProtocolError) -> Action? {
+    public mutating func audio(
+        _ bytes: UnsafeRawBufferPointer, now: Double, emit: (Connection.Message) -> Void
+    ) throws(ProtocolError) -> Action? {
         let n = try PCM16.decode(bytes, into: &pcm)
         var records: [AnalysisOutput] = []
-        pcm.withUnsafeBufferPointer { b in stream.process(UnsafeBufferPointer(rebasing: b[0..<n])) { records.append($0) } }
+        pcm.withUnsafeBufferPointer { b in
+            stream.process(UnsafeBufferPointer(rebasing: b[0..<n])) { records.append($0) }
+        }
         let wasSpeaking = speaking
         for r in records { apply(r, now: now, emit: emit) }
         return wasSpeaking != speaking ? memberChange() : nil
     }
 
     /// A text message.
-    public mutating func text(_ text: String, now: Double, emit: (Connection.Message) -> Void) throws(ProtocolError) -> [Action] {
+    public mutating func text(
+        _ text: String, now: Double, emit: (Connection.Message) -> Void
+    ) throws(ProtocolError) -> [Action] {
         let m = try ClientMessage(text)
         switch m.type {
         case "devices":
@@ -115,8 +124,9 @@ public struct CallChannel: Sendable {
             case .failure(let why): throw ProtocolError("join needs \(why)")
             }
             guard member == nil else { throw ProtocolError("join when already in the call") }
-            member = PresenceMember(id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
-                                    speaking: settings.audioOn && speaking)
+            member = PresenceMember(
+                id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
+                speaking: settings.audioOn && speaking)
             return member.map { [.join($0)] } ?? []
         case "leave":
             try m.only(["type"], in: "leave")
@@ -183,16 +193,18 @@ public struct CallChannel: Sendable {
     }
 
     private mutating func updateIndicator() {
-        indicator.update(settings: settings, capabilities: capabilities,
-                         microphone: Permission(status: .granted))
+        indicator.update(
+            settings: settings, capabilities: capabilities,
+            microphone: Permission(status: .granted))
     }
 
     private func noticeMessage(show: Bool) -> Connection.Message {
         let duration = Int((indicator.notice.configuration.displayDuration * 1000).rounded())
-        return Connection.Message(text: JSONValue.object([
-            ("type", .string("muted_notice")), ("show", .bool(show)), ("text", .string(MutedIndicator.text)),
-            ("duration_ms", .int(duration)),
-        ]).encoded, isLevel: false)
+        return Connection.Message(
+            text: JSONValue.object([
+                ("type", .string("muted_notice")), ("show", .bool(show)), ("text", .string(MutedIndicator.text)),
+                ("duration_ms", .int(duration)),
+            ]).encoded, isLevel: false)
     }
 
     /// The meter and the check's state; sent when 100 ms of audio have passed, on a tick, or a toggle.
@@ -219,7 +231,9 @@ package enum Signal {
     /// `sender`: what the sending participant may send; a description whose media sections send more is
     /// refused (a listener's page that adds a microphone and renegotiates). Nil: not checked (a signal
     /// from another node, which checked it).
-    package static func check(_ data: ClientMessage, sender: Set<OwnCapability>? = nil) throws(ProtocolError) -> JSONValue {
+    package static func check(
+        _ data: ClientMessage, sender: Set<OwnCapability>? = nil
+    ) throws(ProtocolError) -> JSONValue {
         try data.only(["description", "candidate"], in: "signal data")
         if let d = try data.object("description") {
             try d.only(["type", "sdp"], in: "a description")
@@ -228,8 +242,10 @@ package enum Signal {
             }
             let sdp = try d.string("sdp") ?? ""
             guard sdp.utf8.count <= 32_768 else { throw ProtocolError("a description's sdp is over 32 KiB") }
-            if let sender, let medium = SessionDescription.sentMedia(sdp).first(where: { !Self.may(sender, send: $0) }) {
-                throw ProtocolError("this participant may not send \(medium): its description's m=\(medium) section sends")
+            if let sender, let medium = SessionDescription.sentMedia(sdp).first(where: { !Self.may(sender, send: $0) })
+            {
+                throw ProtocolError(
+                    "this participant may not send \(medium): its description's m=\(medium) section sends")
             }
             return .object([("description", .object([("type", .string(type)), ("sdp", .string(sdp))]))])
         }
@@ -241,7 +257,9 @@ package enum Signal {
             var fields: [(String, JSONValue)] = [("candidate", .string(candidate))]
             if let mid = try c.string("sdpMid") { fields.append(("sdpMid", .string(mid))) }
             if let index = try c.number("sdpMLineIndex") {
-                guard let i = Int(exactly: index), (0...64).contains(i) else { throw ProtocolError("sdpMLineIndex must be a small whole number") }
+                guard let i = Int(exactly: index), (0...64).contains(i) else {
+                    throw ProtocolError("sdpMLineIndex must be a small whole number")
+                }
                 fields.append(("sdpMLineIndex", .int(i)))
             }
             if let u = try c.string("usernameFragment") { fields.append(("usernameFragment", .string(u))) }

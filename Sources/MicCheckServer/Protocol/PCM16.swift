@@ -8,7 +8,8 @@ enum PCM16 {
         let n = bytes.count / 2
         if samples.count < n { samples = [Float](repeating: 0, count: n) }
         for i in 0..<n {
-            let lo = UInt16(bytes[2 * i]), hi = UInt16(bytes[2 * i + 1])
+            let lo = UInt16(bytes[2 * i])
+            let hi = UInt16(bytes[2 * i + 1])
             samples[i] = Float(Int16(bitPattern: lo | hi << 8)) / 32_768
         }
         return n

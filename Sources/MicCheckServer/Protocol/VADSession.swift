@@ -41,7 +41,9 @@ public struct VADSession: Sendable {
 
         public init() {}
 
-        static let names: Set<String> = ["sample_rate", "threshold", "prefix_padding_ms", "silence_duration_ms", "min_speech_ms", "muted"]
+        static let names: Set<String> = [
+            "sample_rate", "threshold", "prefix_padding_ms", "silence_duration_ms", "min_speech_ms", "muted",
+        ]
 
         /// The detector's configuration these settings make.
         public var speech: SpeechEventDetector.Configuration {
@@ -60,7 +62,8 @@ public struct VADSession: Sendable {
             if let rate = try message.number("sample_rate") {
                 guard let r = Int(exactly: rate), AudioFormat.supportedSampleRates.contains(r) else {
                     let rates = AudioFormat.supportedSampleRates
-                    throw ProtocolError("sample_rate must be a whole number from \(rates.lowerBound) to \(rates.upperBound)")
+                    throw ProtocolError(
+                        "sample_rate must be a whole number from \(rates.lowerBound) to \(rates.upperBound)")
                 }
                 sampleRate = r
             }
@@ -74,7 +77,9 @@ public struct VADSession: Sendable {
             muted = try message.bool("muted") ?? muted
         }
 
-        private static func milliseconds(_ m: ClientMessage, _ key: String, _ range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+        private static func milliseconds(
+            _ m: ClientMessage, _ key: String, _ range: ClosedRange<Int>
+        ) throws(ProtocolError) -> Int? {
             guard let v = try m.number(key) else { return nil }
             guard let ms = Int(exactly: v), range.contains(ms) else {
                 throw ProtocolError("\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -87,12 +92,15 @@ public struct VADSession: Sendable {
             var fields: [String: JSONInput] = [:]
             for (key, value) in query {
                 if key == "muted" {
-                    guard value == "true" || value == "false" else { throw ProtocolError("muted must be true or false") }
+                    guard value == "true" || value == "false" else {
+                        throw ProtocolError("muted must be true or false")
+                    }
                     fields[key] = .bool(value == "true")
                 } else if let n = Double(value) {
                     fields[key] = .number(n)
                 } else {
-                    throw ProtocolError(Self.names.contains(key) ? "\(key) must be a number" : "the session has no field \"\(key)\"")
+                    throw ProtocolError(
+                        Self.names.contains(key) ? "\(key) must be a number" : "the session has no field \"\(key)\"")
                 }
             }
             try apply(ClientMessage(fields: fields, type: "query"))
@@ -128,8 +136,10 @@ public struct VADSession: Sendable {
     private var closed = false
 
     /// - Parameter limits: what the server enforces (message size, idle timeout), announced to the client.
-    public init(settings: Settings = Settings(), model: VoiceActivityModel = .bundled,
-                limits: [(String, JSONValue)] = []) throws(ProtocolError) {
+    public init(
+        settings: Settings = Settings(), model: VoiceActivityModel = .bundled,
+        limits: [(String, JSONValue)] = []
+    ) throws(ProtocolError) {
         self.settings = settings
         self.limits = limits
         var analysis = AnalysisConfiguration()
@@ -150,14 +160,18 @@ public struct VADSession: Sendable {
             fields += limits
             session = .object(fields)
         }
-        return Connection.Message(text: JSONValue.object([("type", .string("session.created")), ("session", session)]).encoded, isLevel: false)
+        return Connection.Message(
+            text: JSONValue.object([("type", .string("session.created")), ("session", session)]).encoded, isLevel: false
+        )
     }
 
     /// Milliseconds of audio received.
     public var audioMs: Double { streamStartMs + Double(samplesIn) * 1000 / Double(settings.sampleRate) }
 
     /// A binary message: PCM samples.
-    public mutating func audio(_ bytes: UnsafeRawBufferPointer, emit: (Connection.Message) -> Void) throws(ProtocolError) {
+    public mutating func audio(
+        _ bytes: UnsafeRawBufferPointer, emit: (Connection.Message) -> Void
+    ) throws(ProtocolError) {
         guard !closed else { throw ProtocolError("audio after close_stream") }
         let n = try PCM16.decode(bytes, into: &pcm)
         samplesIn += n
@@ -167,8 +181,10 @@ public struct VADSession: Sendable {
     }
 
     // Disjoint stored properties as inout arguments: the analysis and the translation side by side.
-    private static func analyse(_ samples: UnsafeBufferPointer<Float>, _ stream: inout StreamingAnalysis,
-                                _ messages: inout Translator, _ emit: (Connection.Message) -> Void) {
+    private static func analyse(
+        _ samples: UnsafeBufferPointer<Float>, _ stream: inout StreamingAnalysis,
+        _ messages: inout Translator, _ emit: (Connection.Message) -> Void
+    ) {
         stream.process(samples) { messages.translate($0, emit) }
     }
 
@@ -182,16 +198,25 @@ public struct VADSession: Sendable {
             return .none
         case "session.update":
             try m.only(["type", "session"], in: "session.update")
-            guard let session = try m.object("session") else { throw ProtocolError("session.update needs a \"session\" object") }
+            guard let session = try m.object("session") else {
+                throw ProtocolError("session.update needs a \"session\" object")
+            }
             var next = settings
             try next.apply(session)
             try update(to: next, emit: emit)
-            emit(Connection.Message(text: JSONValue.object([("type", .string("session.updated")), ("session", settings.json)]).encoded, isLevel: false))
+            emit(
+                Connection.Message(
+                    text: JSONValue.object([("type", .string("session.updated")), ("session", settings.json)]).encoded,
+                    isLevel: false))
             return .none
         case "close_stream":
             try m.only(["type"], in: "close_stream")
             finish(emit: emit)
-            emit(Connection.Message(text: JSONValue.object([("type", .string("session.closed")), ("audio_ms", .int(Int(audioMs.rounded())))]).encoded, isLevel: false))
+            emit(
+                Connection.Message(
+                    text: JSONValue.object([
+                        ("type", .string("session.closed")), ("audio_ms", .int(Int(audioMs.rounded()))),
+                    ]).encoded, isLevel: false))
             return .close
         default:
             throw ProtocolError("unknown message type \"\(m.type)\"")
@@ -205,12 +230,16 @@ public struct VADSession: Sendable {
         Self.finish(&stream, &messages, emit)
     }
 
-    private static func finish(_ stream: inout StreamingAnalysis, _ messages: inout Translator, _ emit: (Connection.Message) -> Void) {
+    private static func finish(
+        _ stream: inout StreamingAnalysis, _ messages: inout Translator, _ emit: (Connection.Message) -> Void
+    ) {
         stream.finish { messages.translate($0, emit) }
     }
 
-    private static func restart(_ stream: inout StreamingAnalysis, _ messages: inout Translator, rate: Int, at seconds: Double,
-                                _ emit: (Connection.Message) -> Void) throws(AnalysisError) {
+    private static func restart(
+        _ stream: inout StreamingAnalysis, _ messages: inout Translator, rate: Int, at seconds: Double,
+        _ emit: (Connection.Message) -> Void
+    ) throws(AnalysisError) {
         try stream.restart(sampleRate: rate, notBefore: seconds) { messages.translate($0, emit) }
     }
 
@@ -255,8 +284,10 @@ extension VADSession {
                 framesInLevel = 0
                 let level = JSONValue.object([
                     ("type", .string("level")), ("audio_ms", .int(Self.ms(f.time + 0.01))),
-                    ("level_db", .number(Double(levelDB), decimals: 1)), ("peak_db", .number(Double(peakDB), decimals: 1)),
-                    ("speech_probability", .number(Double(probability), decimals: 3)), ("speaking", .bool(f.isSpeaking)),
+                    ("level_db", .number(Double(levelDB), decimals: 1)),
+                    ("peak_db", .number(Double(peakDB), decimals: 1)),
+                    ("speech_probability", .number(Double(probability), decimals: 3)),
+                    ("speaking", .bool(f.isSpeaking)),
                 ])
                 emit(Connection.Message(text: level.encoded, isLevel: true))
             case .event(let e):
@@ -270,15 +301,22 @@ extension VADSession {
                 if notice.isMuted {
                     mutedUtterance = true
                     let show = notice.speechStarted(at: t)
-                    return .object([("type", .string("muted_speech_started")), ("audio_ms", .int(Self.ms(t))),
-                                    ("audio_start_ms", .int(Self.ms(start))), ("notice", .bool(show))])
+                    return .object([
+                        ("type", .string("muted_speech_started")), ("audio_ms", .int(Self.ms(t))),
+                        ("audio_start_ms", .int(Self.ms(start))), ("notice", .bool(show)),
+                    ])
                 }
-                return .object([("type", .string("speech_started")), ("audio_ms", .int(Self.ms(t))), ("audio_start_ms", .int(Self.ms(start)))])
+                return .object([
+                    ("type", .string("speech_started")), ("audio_ms", .int(Self.ms(t))),
+                    ("audio_start_ms", .int(Self.ms(start))),
+                ])
             case .speechEnded(let t):
                 // An utterance keeps the name it started with, though `muted` changed in between.
                 let name = mutedUtterance ? "muted_speech_stopped" : "speech_stopped"
                 mutedUtterance = false
-                return .object([("type", .string(name)), ("audio_ms", .int(Self.ms(t))), ("audio_end_ms", .int(Self.ms(t)))])
+                return .object([
+                    ("type", .string(name)), ("audio_ms", .int(Self.ms(t))), ("audio_end_ms", .int(Self.ms(t))),
+                ])
             default:
                 // The microphone's events: the JSON Lines fields, `t` as `audio_ms`.
                 var fields: [(String, JSONValue)] = [("type", .string(e.name)), ("audio_ms", .int(Self.ms(e.time)))]

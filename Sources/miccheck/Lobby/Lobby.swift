@@ -4,11 +4,12 @@ import MicCheck
 import MicCheckCall
 import MicCheckLive
 import MicCheckTerminal
+
 #if canImport(MicCheckPulse)
-import MicCheckPulse
+    import MicCheckPulse
 #endif
 #if canImport(CTerminal)
-import CTerminal
+    import CTerminal
 #endif
 
 enum TileStyle: String, ExpressibleByArgument, CaseIterable {
@@ -54,7 +55,9 @@ struct Lobby: ParsableCommand {
     var events: String?
 
     func validate() throws {
-        if demo && (source != nil || server != nil) { throw ValidationError("--demo does not use a server or a source.") }
+        if demo && (source != nil || server != nil) {
+            throw ValidationError("--demo does not use a server or a source.")
+        }
         if let source, source.isEmpty { throw ValidationError("--source needs a source name.") }
         if let name, name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name needs a name.") }
     }
@@ -63,24 +66,30 @@ struct Lobby: ParsableCommand {
         let description = try loadCall()
         let log = try events.map { path in
             do throws(EventLog.OpenError) { return try EventLog(path: path) } catch {
-                throw CommandFailure(message: "miccheck: \(path): the event log cannot be written (\(error.reason)).", status: ExitStatus.runtimeFailure)
+                throw CommandFailure(
+                    message: "miccheck: \(path): the event log cannot be written (\(error.reason)).",
+                    status: ExitStatus.runtimeFailure)
             }
         }
         let clock = ContinuousCallClock()
         var permissions = Permissions(camera: CameraProbe.probe())
         let (source, microphonePermission) = try openSource()
         permissions.microphone = microphonePermission
-        var loop = LobbyLoop(call: description, log: log, clock: clock,
-                             factory: tiles == .microphone ? MicrophoneTileFactory() : DefaultCallViewFactory())
+        var loop = LobbyLoop(
+            call: description, log: log, clock: clock,
+            factory: tiles == .microphone ? MicrophoneTileFactory() : DefaultCallViewFactory())
         let dismissed = loop.store.dismissed(inCall: description.id) { loop.warnings.append("miccheck: \($0).") }
-        let me = Participant(id: "me", name: name ?? ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "You",
-                             isLocalUser: true)
-        var session = CallSession(call: description, localUser: me, permissions: permissions, dismissed: dismissed,
-                                  microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
-                                  at: clock.now)
+        let me = Participant(
+            id: "me",
+            name: name ?? ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "You",
+            isLocalUser: true)
+        var session = CallSession(
+            call: description, localUser: me, permissions: permissions, dismissed: dismissed,
+            microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
+            at: clock.now)
         let audio = source.map { LiveAnalysis(source: $0) }
         let signal = try loop.run(&session, audio: audio)
-        loop.warnings.forEach { printError($0) }
+        for warning in loop.warnings { printError(warning) }
         if signal != 0 { throw ExitCode(128 + signal) }
         if case .finished(let joined) = session.phase {
             print(joined ? "miccheck: you left the call." : "miccheck: the lobby was closed without joining.")
@@ -89,7 +98,8 @@ struct Lobby: ParsableCommand {
 
     private func loadCall() throws -> CallDescription {
         guard let call else {
-            return demo ? .demo : CallDescription(id: "local", capabilities: [.sendAudio, .sendVideo], participants: [])
+            return demo
+                ? .demo : CallDescription(id: "local", capabilities: [.sendAudio, .sendVideo], participants: [])
         }
         return try loadCallFile(call)
     }
@@ -102,11 +112,12 @@ struct Lobby: ParsableCommand {
         do {
             if demo { return (try BundledSample.source(pacing: .realTime, loop: true), granted) }
             #if canImport(MicCheckPulse)
-            return (try PulseAudioSource(source: source, server: server, reconnectWindow: 10), granted)
+                return (try PulseAudioSource(source: source, server: server, reconnectWindow: 10), granted)
             #else
-            throw AudioSourceError(.noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
+                throw AudioSourceError(
+                    .noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
             #endif
-        } catch where error.kind == .accessDenied {
+        } catch  where error.kind == .accessDenied {
             var denied = Permission()
             denied.resolve(granted: false, reason: "the sound server refused to record (\(error.message))")
             return (nil, denied)

@@ -19,53 +19,75 @@ struct LobbyLoop {
     private var failureShown = false
     private var lastSpeechStart: Double?
 
-    init(call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory,
-         store: any PromptDismissalStore = PermissionPromptDismissals.standard()) {
+    init(
+        call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory,
+        store: any PromptDismissalStore = PermissionPromptDismissals.standard()
+    ) {
         (self.call, self.log, self.clock, self.factory, self.store) = (call, log, clock, factory, store)
     }
 
     /// Runs until the session finishes or a signal comes; returns the signal (0: none).
     mutating func run(_ session: inout CallSession, audio: LiveAnalysis?) throws -> Int32 {
         #if canImport(CTerminal)
-        let screen: TerminalScreen
-        do {
-            screen = try TerminalScreen()
-        } catch {
-            throw CommandFailure(message: "miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.", status: ExitStatus.usage)
-        }
-        let snapshots = LiveSnapshots(clock: { [clock] in clock.now })
-        audio?.start(onRecord: snapshots.consume, onEnd: snapshots.ended)
-        defer { audio?.stop() }
-        log?.write([("event", .string("started")), ("call", .string(call.id)), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: clock.now)
-        var signal: Int32 = 0
-        while !session.isFinished {
-            signal = screen.takeSignal()
-            if signal != 0 { break }
-            let input = screen.read(timeout: 0.05)
-            let now = clock.now
-            var happened: [SessionEvent] = []
-            switch input {
-            case .key(let key): happened += session.handle(key, at: now)
-            case .resized: log?.write([("event", .string("resized")), ("width", .int(screen.size.width)), ("height", .int(screen.size.height))], clock: now)
-            case .none: break
+            let screen: TerminalScreen
+            do {
+                screen = try TerminalScreen()
+            } catch {
+                throw CommandFailure(
+                    message:
+                        "miccheck: lobby needs a terminal (stdin and stdout a terminal, and TERM set to a known one); `miccheck listen` works without.",
+                    status: ExitStatus.usage)
             }
-            if audio != nil { happened += microphone(snapshots.take(), session: &session, at: now) }
-            happened += session.advance(to: now)
-            for event in happened { record(event, at: now) }
-            if session.isFinished { break }
-            let size = screen.size
-            screen.paint(render(session.view(factory: factory), width: size.width, height: size.height, glyphs: screen.glyphs))
-        }
-        screen.stop()
-        if signal != 0 { log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now) }
-        return signal
+            let snapshots = LiveSnapshots(clock: { [clock] in clock.now })
+            audio?.start(onRecord: snapshots.consume, onEnd: snapshots.ended)
+            defer { audio?.stop() }
+            log?.write(
+                [
+                    ("event", .string("started")), ("call", .string(call.id)), ("width", .int(screen.size.width)),
+                    ("height", .int(screen.size.height)),
+                ], clock: clock.now)
+            var signal: Int32 = 0
+            while !session.isFinished {
+                signal = screen.takeSignal()
+                if signal != 0 { break }
+                let input = screen.read(timeout: 0.05)
+                let now = clock.now
+                var happened: [SessionEvent] = []
+                switch input {
+                case .key(let key): happened += session.handle(key, at: now)
+                case .resized:
+                    log?.write(
+                        [
+                            ("event", .string("resized")), ("width", .int(screen.size.width)),
+                            ("height", .int(screen.size.height)),
+                        ], clock: now)
+                case .none: break
+                }
+                if audio != nil { happened += microphone(snapshots.take(), session: &session, at: now) }
+                happened += session.advance(to: now)
+                for event in happened { record(event, at: now) }
+                if session.isFinished { break }
+                let size = screen.size
+                screen.paint(
+                    render(
+                        session.view(factory: factory), width: size.width, height: size.height, glyphs: screen.glyphs))
+            }
+            screen.stop()
+            if signal != 0 {
+                log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now)
+            }
+            return signal
         #else
-        throw CommandFailure(message: "miccheck: this build of miccheck has no terminal UI (it needs ncurses).", status: ExitStatus.unavailable)
+            throw CommandFailure(
+                message: "miccheck: this build of miccheck has no terminal UI (it needs ncurses).",
+                status: ExitStatus.unavailable)
         #endif
     }
 
     /// What the microphone's analysis brought since the last look.
-    private mutating func microphone(_ s: LiveSnapshots.Snapshot, session: inout CallSession, at now: Double) -> [SessionEvent] {
+    private mutating func microphone(
+        _ s: LiveSnapshots.Snapshot, session: inout CallSession, at now: Double
+    ) -> [SessionEvent] {
         var happened: [SessionEvent] = []
         if let started = s.startedAt, !reportedStart {
             reportedStart = true
@@ -102,7 +124,8 @@ struct LobbyLoop {
             do {
                 try store.dismiss(kind, inCall: call.id) { warnings.append("miccheck: \($0).") }
             } catch {
-                warnings.append("miccheck: \(store.location): the dismissal could not be saved (\(error.localizedDescription)).")
+                warnings.append(
+                    "miccheck: \(store.location): the dismissal could not be saved (\(error.localizedDescription)).")
             }
         }
     }
@@ -116,10 +139,10 @@ struct LobbyLoop {
         case .joined(let s):
             f += [("audio", .bool(s.audioOn)), ("video", .bool(s.videoOn)), ("speaker", .bool(s.speakerOn))]
         case .promptShown(let kind), .promptDismissed(let kind): f.append(("prompt", .string(kind.rawValue)))
-        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind): f.append(("warning", .string(kind.rawValue)))
+        case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind):
+            f.append(("warning", .string(kind.rawValue)))
         default: break
         }
         return f
     }
 }
-

@@ -20,7 +20,8 @@ struct MicrophoneTileFactory: CallViewFactory {
                 symbol = ["[ video ]"]
             } else {
                 // A microphone: head, stand, base; its head filled while they speak.
-                symbol = canvas.glyphs == .unicode
+                symbol =
+                    canvas.glyphs == .unicode
                     ? [speaking ? "╭█╮" : "╭─╮", speaking ? "│█│" : "│ │", "╰┬╯", "─┴─"]
                     : [speaking ? "(#)" : "( )", speaking ? "|#|" : "| |", "\\_/", "-+-"]
             }
