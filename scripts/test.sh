@@ -27,7 +27,8 @@ address|thread)
     export TSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/tsan.supp:halt_on_error=0:second_deadlock_stack=1:handle_segv=0" ;;
 *) echo "test.sh: MICCHECK_SANITIZE must be address or thread" >&2; exit 64 ;;
 esac
-bash scripts/setup.sh postgresql
+# nodejs: the browser code's style check (scripts/lint-js.mjs).
+bash scripts/setup.sh postgresql nodejs
 
 # A private PulseAudio server for the whole run, so that nothing in the tests can reach the user's own
 # server: every client started from here finds this one. Tests that kill or reconfigure a server start
@@ -55,6 +56,10 @@ rm -f "$log"
 live=$(python3 scripts/tagged-suites.py live)
 tests() { swift test --skip-build "${san[@]}" "$@" 2>&1 | grep -v -E "^\s*[◇↳]"; }
 status=0
+# Style, checked before anything runs: Swift by the toolchain's `swift format` (.swift-format), the browser
+# code by scripts/lint-js.mjs (Python's by ruff, in training-tests.sh).
+swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || status=1
+node scripts/lint-js.mjs || status=1
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.
     tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || status=1

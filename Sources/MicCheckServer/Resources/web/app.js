@@ -9,13 +9,22 @@ const callId = (params.get('call') || 'call').replace(/[^A-Za-z0-9_-]/g, '').sli
 const processing = params.get('audio_processing') !== 'off';
 const store = {
   get(key, fallback) {
-    try { const v = localStorage.getItem(`miccheck.${key}`); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+    try {
+      const v = localStorage.getItem(`miccheck.${key}`);
+      return v === null ? fallback : JSON.parse(v);
+    } catch { return fallback; }
   },
-  set(key, value) { try { localStorage.setItem(`miccheck.${key}`, JSON.stringify(value)); } catch { /* private mode */ } },
+  set(key, value) {
+    try { localStorage.setItem(`miccheck.${key}`, JSON.stringify(value)); } catch { /* private mode */ }
+  },
 };
 
 // Choices, remembered in the browser and used after joining (as LiveKit's PreJoin does).
-const prefs = Object.assign({ audio: true, video: true, speaker: true, micId: '', cameraId: '', speakerId: '' }, store.get('devices', {}));
+// The toggles: the lobby's button, the call's button, and the setting they change.
+const TOGGLES = [['toggle-audio', 'call-audio', 'audio'], ['toggle-video', 'call-video', 'video'],
+  ['toggle-speaker', 'call-speaker', 'speaker']];
+const prefs = Object.assign({ audio: true, video: true, speaker: true, micId: '', cameraId: '', speakerId: '' },
+  store.get('devices', {}));
 const state = {
   me: null, joined: false, version: null, members: new Map(), peers: new Map(),
   stream: null, audioContext: null, worklet: null, ws: null, mutedNoticeOff: store.get(`muted-off.${callId}`, false),
@@ -37,7 +46,8 @@ function savePrefs() { store.set('devices', prefs); }
 function connect() {
   // An invitation's join token comes in the page's address and goes to the server with the connection.
   const token = params.get('token');
-  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/v1/call?call=${encodeURIComponent(callId)}`
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${scheme}://${location.host}/v1/call?call=${encodeURIComponent(callId)}`
     + (token ? `&token=${encodeURIComponent(token)}` : ''));
   ws.binaryType = 'arraybuffer';
   state.ws = ws;
@@ -61,11 +71,13 @@ function connect() {
     if (e.code >= 4400 && e.code < 4500) {
       $('connection').hidden = false;
       $('connection').textContent = e.code === 4401
-        ? `This invitation cannot be used: ${e.reason}. Ask for a new link.` : `The server refused this page: ${e.reason}.`;
+        ? `This invitation cannot be used: ${e.reason}. Ask for a new link.`
+        : `The server refused this page: ${e.reason}.`;
       $('join').disabled = true;
       return;
     }
-    // Refused before it opened (a proxy, an older server): a browser shows no reason (1006), so ask once why. An invitation that the
+    // Refused before it opened (a proxy, an older server): a browser shows no reason (1006), so ask once why.
+    // An invitation that the
     // server refuses (401: expired, another call's, not this server's) will not work on a retry either.
     if (!opened) {
       const refusal = await refusedInvitation(token);
@@ -88,7 +100,8 @@ function connect() {
 // be reached: then the page just tries again).
 async function refusedInvitation(token) {
   try {
-    const r = await fetch(`/v1/calls/${encodeURIComponent(callId)}` + (token ? `?token=${encodeURIComponent(token)}` : ''));
+    const query = token ? `?token=${encodeURIComponent(token)}` : '';
+    const r = await fetch(`/v1/calls/${encodeURIComponent(callId)}${query}`);
     if (r.status !== 401) return null;
     const text = await r.text();
     try { return JSON.parse(text).error.message; } catch { return text.trim() || 'refused'; }
@@ -111,7 +124,10 @@ function allowed(key) {
 function toggledOn(key) { return prefs[key] && allowed(key); }
 
 function sendDevices() {
-  send({ type: 'devices', audio: toggledOn('audio') && !state.denied.microphone, video: toggledOn('video') && !state.denied.camera });
+  send({
+    type: 'devices', audio: toggledOn('audio') && !state.denied.microphone,
+    video: toggledOn('video') && !state.denied.camera,
+  });
 }
 
 function receive(m) {
@@ -136,7 +152,10 @@ function receive(m) {
       if (state.version === null || m.version > state.version + 1) { send({ type: 'resync' }); return; }
       if (m.version <= state.version) return;
       state.version = m.version;
-      if (m.type === 'left') { state.members.delete(m.id); closePeer(m.id); } else state.members.set(m.participant.id, m.participant);
+      if (m.type === 'left') {
+        state.members.delete(m.id);
+        closePeer(m.id);
+      } else state.members.set(m.participant.id, m.participant);
       if (m.type === 'joined' && m.participant.id === state.me) startPeers();
       membersChanged();
       break;
@@ -238,19 +257,24 @@ function showMicrophone(m) {
   const warning = $('mic-warning');
   warning.hidden = !m.not_working;
   warning.textContent = m.not_working || '';
-  $('mic-warnings').replaceChildren(...m.warnings.map((w) => { const li = document.createElement('li'); li.textContent = w; return li; }));
+  $('mic-warnings').replaceChildren(...m.warnings.map((w) => {
+    const li = document.createElement('li');
+    li.textContent = w;
+    return li;
+  }));
 }
 
 function othersCount() { return [...state.members.keys()].filter((id) => id !== state.me).length; }
 
 function membersChanged() {
   const n = othersCount();
-  $('count').textContent = n === 0 ? 'Nobody else is in the call yet.' : n === 1 ? 'There is 1 more person in the call.' : `There are ${n} more people in the call.`;
+  $('count').textContent = n === 0 ? 'Nobody else is in the call yet.'
+    : n === 1 ? 'There is 1 more person in the call.' : `There are ${n} more people in the call.`;
   if (state.joined) renderTiles();
 }
 
 function applyToggles() {
-  for (const [lobby, call, key] of [['toggle-audio', 'call-audio', 'audio'], ['toggle-video', 'call-video', 'video'], ['toggle-speaker', 'call-speaker', 'speaker']]) {
+  for (const [lobby, call, key] of TOGGLES) {
     for (const id of [lobby, call]) {
       // A toggle the invitation's role forbids is off and cannot be turned on.
       $(id).disabled = !allowed(key);
@@ -287,7 +311,8 @@ function showPermissionPrompt() {
   const kind = microphone && camera ? 'camera-and-microphone' : microphone ? 'microphone' : 'camera';
   if (store.get(`prompt-dismissed.${callId}`, []).includes(kind)) return;
   const texts = {
-    'camera-and-microphone': ['Camera and microphone access required', 'The call lets you speak and show video, but this page cannot use your camera or your microphone.'],
+    'camera-and-microphone': ['Camera and microphone access required',
+      'The call lets you speak and show video, but this page cannot use your camera or your microphone.'],
     camera: ['Camera access required', 'The call lets you show video, but this page cannot use your camera.'],
     microphone: ['Microphone access required', 'The call lets you speak, but this page cannot use your microphone.'],
   }[kind];
@@ -408,7 +433,9 @@ function peer(id) {
       if (track.kind === 'audio') sender.track.enabled = toggledOn('audio');
     }
   }
-  pc.onicecandidate = (e) => { if (e.candidate) send({ type: 'signal', to: id, data: { candidate: e.candidate.toJSON() } }); };
+  pc.onicecandidate = (e) => {
+    if (e.candidate) send({ type: 'signal', to: id, data: { candidate: e.candidate.toJSON() } });
+  };
   pc.ontrack = (e) => {
     p.stream.addTrack(e.track);
     e.track.onmute = e.track.onunmute = e.track.onended = () => renderTiles();
@@ -429,7 +456,8 @@ async function startPeers() {
     if (id === state.me || state.peers.has(id)) continue;
     const { pc } = peer(id);
     await pc.setLocalDescription(await pc.createOffer());
-    send({ type: 'signal', to: id, data: { description: { type: pc.localDescription.type, sdp: pc.localDescription.sdp } } });
+    const description = { type: pc.localDescription.type, sdp: pc.localDescription.sdp };
+    send({ type: 'signal', to: id, data: { description } });
   }
 }
 
@@ -441,7 +469,8 @@ async function onSignal(from, data) {
       for (const c of p.pending.splice(0)) await p.pc.addIceCandidate(c);
       if (data.description.type === 'offer') {
         await p.pc.setLocalDescription(await p.pc.createAnswer());
-        send({ type: 'signal', to: from, data: { description: { type: p.pc.localDescription.type, sdp: p.pc.localDescription.sdp } } });
+        const description = { type: p.pc.localDescription.type, sdp: p.pc.localDescription.sdp };
+        send({ type: 'signal', to: from, data: { description } });
       }
     } else if (data.candidate) {
       if (p.pc.remoteDescription) await p.pc.addIceCandidate(data.candidate); else p.pending.push(data.candidate);
@@ -457,7 +486,7 @@ function wire() {
   $('name').value = store.get('name', params.get('name') || '');
   if (params.get('name')) $('name').value = params.get('name');
   $('name').addEventListener('input', showPreview);
-  for (const [a, b, key] of [['toggle-audio', 'call-audio', 'audio'], ['toggle-video', 'call-video', 'video'], ['toggle-speaker', 'call-speaker', 'speaker']]) {
+  for (const [a, b, key] of TOGGLES) {
     $(a).addEventListener('click', () => toggle(key));
     $(b).addEventListener('click', () => toggle(key));
   }
@@ -466,7 +495,9 @@ function wire() {
   $('speaker-select').addEventListener('change', async (e) => {
     prefs.speakerId = e.target.value;
     savePrefs();
-    for (const v of document.querySelectorAll('video.remote')) if (v.setSinkId) await v.setSinkId(prefs.speakerId).catch(() => {});
+    for (const v of document.querySelectorAll('video.remote')) {
+      if (v.setSinkId) await v.setSinkId(prefs.speakerId).catch(() => {});
+    }
   });
   $('join').addEventListener('click', () => { state.audioContext?.resume(); join(); });
   $('leave').addEventListener('click', leave);
