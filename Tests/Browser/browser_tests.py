@@ -321,6 +321,95 @@ class InvitationTests(unittest.TestCase):
             server.wait(10)
             server.stdout.close()
 
+    def test_7_listener_cannot_send_media(self):
+        """A listener's page that takes the microphone anyway, adds it to its peer connection and sends the
+        renegotiated offer itself (the page's own code would not) is closed by the server with 1008, and the
+        host never receives audio from it.
+
+        The host's page records every RTCPeerConnection it makes and every track they receive (an init
+        script, before the page's own): the check is that no `track` event of kind audio ever fires there,
+        and that no connection of the host counts inbound audio bytes. Both would show the listener's
+        microphone had the offer been relayed (applying an offer whose m=audio section sends fires `track`
+        at once), and neither depends on which tiles the host still shows once the listener is gone. The
+        host sends the listener its video, so the listener's page receiving it shows the call was really
+        connected."""
+        env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
+        server = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
+        base = "http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", server.stdout.readline()).group(1)
+
+        def link(name, role):
+            token = subprocess.run([ARGS.binary, "token", "--call", "stage", "--name", name, "--role", role], env=env,
+                                   check=True, capture_output=True, text=True).stdout.strip()
+            return f"{base}/?call=stage&token={token}&audio_processing=off"
+        listener, host = browser(SPEECH), browser(SPEECH)
+        try:
+            host.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+                const Native = window.RTCPeerConnection;
+                window.__pcs = []; window.__tracks = [];
+                window.RTCPeerConnection = function (...args) {
+                  const pc = new Native(...args);
+                  window.__pcs.push(pc);
+                  pc.addEventListener('track', (e) => window.__tracks.push(e.track.kind));
+                  return pc;
+                };
+                window.RTCPeerConnection.prototype = Native.prototype;"""})
+            # The listener joins first, so that the host's offer gives their connection audio and video sections.
+            listener.get(link("Lin Listener", "listener"))
+            wait(listener, "return document.getElementById('toggle-audio').disabled && !document.getElementById('join').disabled",
+                 what="the listener's lobby")
+            listener.find_element(By.ID, "join").click()
+            host.get(link("Hal Host", "host"))
+            wait(host, "return document.getElementById('count').textContent === 'There is 1 more person in the call.'",
+                 what="the host's lobby")
+            host.find_element(By.ID, "join").click()
+            host_id = host.execute_script("return window.miccheck.me")
+            wait(listener, f"""const p = window.miccheck.peers.get({json.dumps(host_id)});
+                               return p && p.pc.connectionState === 'connected' && p.stream.getVideoTracks().length > 0""",
+                 20, what="the host's video at the listener")
+            sdp = listener.execute_async_script("""
+                const done = arguments[0], state = window.miccheck;
+                state.ws.addEventListener('close', (e) => { window.__closed = {code: e.code, reason: e.reason}; });
+                (async () => {
+                  const mic = await navigator.mediaDevices.getUserMedia({audio: true});
+                  let sdp = '';
+                  for (const [id, p] of state.peers) {
+                    p.pc.addTrack(mic.getAudioTracks()[0], mic);
+                    await p.pc.setLocalDescription(await p.pc.createOffer());
+                    sdp = p.pc.localDescription.sdp;
+                    state.ws.send(JSON.stringify({type: 'signal', to: id,
+                      data: {description: {type: p.pc.localDescription.type, sdp}}}));
+                  }
+                  done(sdp);
+                })().catch((e) => done('failed: ' + e));""")
+            self.assertRegex(sdp, r"m=audio [^\r\n]*\r?\n(?:(?!m=)[^\r\n]*\r?\n)*a=sendrecv", "an offer that sends audio")
+            closed = wait(listener, "return window.__closed", what="the listener's connection closed by the server")
+            self.assertEqual(closed["code"], 1008)
+            self.assertEqual(closed["reason"], "this participant may not send audio: its description's m=audio section sends")
+            wait(listener, "return document.getElementById('connection').textContent.startsWith("
+                           "'Disconnected from the server: this participant may not send audio')", what="the page's reason")
+            time.sleep(3)  # time for audio to arrive, had the offer gone through
+            received = host.execute_async_script("""
+                const done = arguments[0];
+                (async () => {
+                  let bytes = 0;
+                  for (const pc of window.__pcs) {
+                    if (pc.connectionState === 'closed') continue;
+                    for (const r of (await pc.getStats()).values())
+                      if (r.type === 'inbound-rtp' && r.kind === 'audio') bytes += r.bytesReceived || 0;
+                  }
+                  done({tracks: window.__tracks, bytes, connections: window.__pcs.length});
+                })().catch((e) => done({error: String(e)}));""")
+            self.assertNotIn("error", received)
+            self.assertGreater(received["connections"], 0, "the host connected to the listener")
+            self.assertNotIn("audio", received["tracks"], "the host received no audio track")
+            self.assertEqual(received["bytes"], 0, "nor any audio bytes")
+        finally:
+            listener.quit()
+            host.quit()
+            server.terminate()
+            server.wait(10)
+            server.stdout.close()
+
 
 def main():
     global ARGS, WORK, SERVER, BASE, SPEECH, SILENT
