@@ -1,8 +1,8 @@
 import HummingbirdWebSocket
-import NIOCore
+package import NIOCore
 
 /// A client's message, whole.
-enum InboundMessage: Sendable, Equatable {
+package enum InboundMessage: Sendable, Equatable {
     case text(String)
     case binary(ByteBuffer)
 
@@ -12,7 +12,7 @@ enum InboundMessage: Sendable, Equatable {
     }
 
     /// The bytes of a binary message.
-    func withBinary<R>(_ body: (UnsafeRawBufferPointer) throws(ProtocolError) -> R) throws(ProtocolError) -> R? {
+    package func withBinary<R>(_ body: (UnsafeRawBufferPointer) throws(ProtocolError) -> R) throws(ProtocolError) -> R? {
         guard case .binary(let buffer) = self else { return nil }
         do {
             return try buffer.withUnsafeReadableBytes { bytes in try body(bytes) }
@@ -25,13 +25,13 @@ enum InboundMessage: Sendable, Equatable {
 }
 
 /// One data frame from a client, as the WebSocket layer hands it over (control frames it answers itself).
-struct ClientFrame: Sendable, Equatable {
-    enum Kind: Sendable, Equatable { case text, binary, continuation }
+package struct ClientFrame: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable { case text, binary, continuation }
     var kind: Kind
     var data: ByteBuffer
     var fin: Bool
 
-    init(_ kind: Kind, _ data: ByteBuffer, fin: Bool = true) {
+    package init(_ kind: Kind, _ data: ByteBuffer, fin: Bool = true) {
         self.kind = kind
         self.data = data
         self.fin = fin
@@ -52,20 +52,20 @@ struct ClientFrame: Sendable, Equatable {
 /// `maxFrames` frames (empty frames count: a message of endless empty continuations costs memory and
 /// time, not bytes), text that is UTF-8 (RFC 6455: 1007 otherwise), and frames in the order the protocol
 /// allows (1002 otherwise). Pure: the connection's reader feeds it frame by frame.
-struct MessageAssembler: Sendable {
+package struct MessageAssembler: Sendable {
     let maxBytes: Int
     let maxFrames: Int
     private var opcode: ClientFrame.Kind?
     private var buffer = ByteBuffer()
     private var frames = 0
 
-    init(maxBytes: Int, maxFrames: Int = 64) {
+    package init(maxBytes: Int, maxFrames: Int = 64) {
         self.maxBytes = maxBytes
         self.maxFrames = maxFrames
     }
 
     /// Adds a frame; returns the message it completes.
-    mutating func add(_ frame: ClientFrame) throws(ProtocolError) -> InboundMessage? {
+    package mutating func add(_ frame: ClientFrame) throws(ProtocolError) -> InboundMessage? {
         switch (frame.kind, opcode) {
         case (.continuation, nil):
             throw ProtocolError("a continuation frame with no message to continue", code: .protocolError)
