@@ -361,6 +361,9 @@ class InvitationTests(unittest.TestCase):
             host.get(link("Hal Host", "host"))
             wait(host, "return document.getElementById('count').textContent === 'There is 1 more person in the call.'",
                  what="the host's lobby")
+            # The page offers what it has when it joins: its camera and microphone first.
+            wait(host, "const s = window.miccheck.stream; return !!s && s.getVideoTracks().length > 0 && s.getAudioTracks().length > 0",
+                 what="the host's camera and microphone")
             host.find_element(By.ID, "join").click()
             host_id = host.execute_script("return window.miccheck.me")
             wait(listener, f"""const p = window.miccheck.peers.get({json.dumps(host_id)});
