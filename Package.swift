@@ -133,7 +133,8 @@ let package = Package(
         .executableTarget(
             name: "miccheck",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckServer", "MicCheckPresencePostgres",
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckServer",
+                "MicCheckPresencePostgres",
                 .target(name: "CTerminal", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
@@ -143,10 +144,14 @@ let package = Package(
             swiftSettings: strict
         ),
         // Examples: small apps on the public API only, built with everything else and run by the tests.
-        .executableTarget(name: "MutedNotice", dependencies: ["MicCheck", "MicCheckLive"], path: "Examples/MutedNotice",
-                          swiftSettings: strict),
-        .testTarget(name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
-        .testTarget(name: "MicCheckLiveTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
+        .executableTarget(
+            name: "MutedNotice", dependencies: ["MicCheck", "MicCheckLive"], path: "Examples/MutedNotice",
+            swiftSettings: strict),
+        .testTarget(
+            name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "MicCheckLiveTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTesting"],
             swiftSettings: strict),
@@ -155,7 +160,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckPulseTests",
-            dependencies: ["MicCheck", "MicCheckTesting", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "MicCheck", "MicCheckTesting", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -221,11 +228,18 @@ if Context.environment["MICCHECK_FUZZ"] == "1" {
         ("FuzzWAV", ["MicCheck"]),
         ("FuzzModel", ["MicCheck"]),
         ("FuzzCallDescription", ["MicCheckCall"]),
-        ("FuzzStateFiles", ["MicCheck", "MicCheckCall", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))]),
-        ("FuzzServerMessages", ["MicCheck", "MicCheckCall", "MicCheckServer", .product(name: "NIOCore", package: "swift-nio")]),
+        (
+            "FuzzStateFiles",
+            ["MicCheck", "MicCheckCall", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux]))]
+        ),
+        (
+            "FuzzServerMessages",
+            ["MicCheck", "MicCheckCall", "MicCheckServer", .product(name: "NIOCore", package: "swift-nio")]
+        ),
     ]
     // Libraries, not executables: libFuzzer brings the main, and scripts/fuzz.sh links each target alone.
     for (name, dependencies) in targets {
-        package.targets.append(.target(name: name, dependencies: dependencies, path: "Fuzz/\(name)", swiftSettings: strict))
+        package.targets.append(
+            .target(name: name, dependencies: dependencies, path: "Fuzz/\(name)", swiftSettings: strict))
     }
 }

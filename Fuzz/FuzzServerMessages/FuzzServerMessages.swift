@@ -55,7 +55,8 @@ private func capabilities(_ byte: UInt8) -> Set<OwnCapability> {
 
 private func callTexts(_ bytes: [UInt8]) {
     guard let first = bytes.first,
-          var channel = try? CallChannel(id: "p1", capabilities: capabilities(first), invitedName: first & 8 != 0 ? "Ada" : nil, now: 0)
+        var channel = try? CallChannel(
+            id: "p1", capabilities: capabilities(first), invitedName: first & 8 != 0 ? "Ada" : nil, now: 0)
     else { return }
     _ = try? channel.text(#"{"type": "join", "name": "Ada Lovelace"}"#, now: 0, emit: { _ in })
     var now = 0.0
@@ -90,10 +91,13 @@ private func query(_ bytes: [UInt8]) {
 /// A `session.update` from six bytes: values in and out of every setting's range.
 private func update(_ b: ArraySlice<UInt8>) -> String {
     let b = Array(b) + [UInt8](repeating: 0, count: max(0, 6 - b.count))
-    let rate = AudioFormat.supportedSampleRates.lowerBound
+    let rate =
+        AudioFormat.supportedSampleRates.lowerBound
         + (Int(b[0]) << 8 | Int(b[1])) * 11 % (AudioFormat.supportedSampleRates.count)
     let threshold = Double(b[2]) / 250
-    let prefix = Int(b[3]) * 40, silence = 10 + Int(b[4]) * 40, minSpeech = 10 + Int(b[5] & 0x7f) * 40
+    let prefix = Int(b[3]) * 40
+    let silence = 10 + Int(b[4]) * 40
+    let minSpeech = 10 + Int(b[5] & 0x7f) * 40
     let muted = b[5] & 0x80 != 0
     return #"{"type": "session.update", "session": {"sample_rate": \#(rate), "threshold": \#(threshold), "#
         + #""prefix_padding_ms": \#(prefix), "silence_duration_ms": \#(silence), "min_speech_ms": \#(minSpeech), "muted": \#(muted)}}"#
@@ -123,7 +127,8 @@ private func frames(_ bytes: [UInt8]) {
         let header = bytes[i]
         let kind: ClientFrame.Kind = [.text, .binary, .continuation, .continuation][Int(header & 3)]
         let fin = header & 0x80 == 0
-        let length = min(Int(header >> 2 & 0x1f) * 8 + (i + 1 < bytes.count ? Int(bytes[i + 1] & 7) : 0), bytes.count - i - 2)
+        let length = min(
+            Int(header >> 2 & 0x1f) * 8 + (i + 1 < bytes.count ? Int(bytes[i + 1] & 7) : 0), bytes.count - i - 2)
         let payload = length > 0 ? Array(bytes[(i + 2)..<(i + 2 + length)]) : []
         i += 2 + max(0, length)
         let message: InboundMessage?

@@ -12,7 +12,8 @@ package enum InboundMessage: Sendable, Equatable {
     }
 
     /// The bytes of a binary message.
-    package func withBinary<R>(_ body: (UnsafeRawBufferPointer) throws(ProtocolError) -> R) throws(ProtocolError) -> R? {
+    package func withBinary<R>(_ body: (UnsafeRawBufferPointer) throws(ProtocolError) -> R) throws(ProtocolError) -> R?
+    {
         guard case .binary(let buffer) = self else { return nil }
         do {
             return try buffer.withUnsafeReadableBytes { bytes in try body(bytes) }

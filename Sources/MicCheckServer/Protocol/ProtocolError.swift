@@ -50,12 +50,19 @@ package enum JSONInput: Decodable, Sendable, Equatable {
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONInput].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONInput].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONInput].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONInput].self))
+        }
     }
 }
 
@@ -75,7 +82,8 @@ package struct ClientMessage: Sendable {
             throw ProtocolError("a text message may nest objects and arrays \(Self.maxDepth) deep at most")
         }
         guard let input = try? JSONDecoder().decode(JSONInput.self, from: Data(text.utf8)),
-              case .object(let fields) = input else {
+            case .object(let fields) = input
+        else {
             throw ProtocolError("a text message must be a JSON object")
         }
         guard case .string(let type) = fields["type"] else { throw ProtocolError("a message needs a \"type\" string") }
@@ -86,11 +94,19 @@ package struct ClientMessage: Sendable {
     /// How deep objects and arrays nest in `json`, strings skipped (a bracket in a string is text); it stops
     /// counting past ``maxDepth``. Malformed JSON gets a number too: the decoder refuses it next.
     package static func depth(of json: String.UTF8View) -> Int {
-        var depth = 0, deepest = 0
-        var inString = false, escaped = false
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
         for byte in json {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

@@ -455,6 +455,10 @@ async function startPeers() {
   for (const id of state.members.keys()) {
     if (id === state.me || state.peers.has(id)) continue;
     const { pc } = peer(id);
+    // Receive what this page does not send (a listener, a camera denied): an offer without a section for a
+    // kind gets none of it back.
+    const sent = new Set(pc.getTransceivers().map((t) => t.sender.track && t.sender.track.kind));
+    for (const kind of ['audio', 'video']) if (!sent.has(kind)) pc.addTransceiver(kind, { direction: 'recvonly' });
     await pc.setLocalDescription(await pc.createOffer());
     const description = { type: pc.localDescription.type, sdp: pc.localDescription.sdp };
     send({ type: 'signal', to: id, data: { description } });
