@@ -144,6 +144,14 @@ public actor PostgresPresence: PresenceStore, Service {
             if (try? await gracefulShutdown()) != nil { await self.leaveAll() }
             group.cancelAll()
         }
+        await stop()
+    }
+
+    /// The node stops (its service ended, or its task was cancelled): no more repairs, and calls that wait
+    /// for the listener's first attempt go on without it.
+    private func stop() {
+        stopped = true
+        perform(link.lost())
     }
 
     /// This node's members leave every call (a graceful shutdown).
@@ -263,8 +271,10 @@ public actor PostgresPresence: PresenceStore, Service {
     /// The database refused a member's write: the member stays on this node's connections, and the calls
     /// go on for everyone else.
     func refused(_ error: any Error, member: String, call: String) {
+        own[call]?[member] = nil
+        if own[call]?.isEmpty == true { own[call] = nil }
         logger.warning(
-            "presence: the database refused member \(member) of call \(call) (\(Self.reason(error))); it is seen on this node only"
+            "presence: the database refused member \(member) of call \(call) (\(Self.reason(error))); the others do not see it"
         )
     }
 
@@ -272,45 +282,6 @@ public actor PostgresPresence: PresenceStore, Service {
     func wentAway(_ error: any Error) {
         logger.warning("presence: a write to the database failed (\(Self.reason(error))); local calls go on; resyncing")
         perform(link.trouble())
-    }
-
-    // MARK: - Repair: after an outage, the database gets this node's members back and the calls their snapshot
-
-    private func repair() async {
-        var delay = 0.25
-        while link.isOnline, !stopped {
-            do {
-                // The node's lease first: its members are written under it.
-                _ = try await renew()
-                var count = 0
-                for (call, members) in own {
-                    for member in members.values {
-                        do {
-                            try await writeJoin(call: call, member: member)
-                            count += 1
-                        } catch  where Self.isRefusal(error) {
-                            // One member the database will not take must not stall the others' calls.
-                            refused(error, member: member.id, call: call)
-                        }
-                    }
-                }
-                for key in departed {
-                    _ = try await write("SELECT miccheck_leave(\(key.call), \(key.id))")
-                    departed.remove(key)
-                }
-                for call in calls.keys { mirror(call) { $0.resync() } }
-                if !link.repaired() {
-                    logger.notice(
-                        "presence: in step with the database: \(count) member(s) of this node, \(calls.count) call(s) followed"
-                    )
-                    return
-                }
-            } catch {
-                logger.warning("presence: resync failed (\(Self.reason(error))); trying again")
-                try? await Task.sleep(for: .seconds(delay))
-                delay = min(delay * 2, 5)
-            }
-        }
     }
 
     // MARK: - PresenceStore
@@ -353,6 +324,7 @@ public actor PostgresPresence: PresenceStore, Service {
                 return
             } catch  where Self.isRefusal(error) {
                 refused(error, member: member.id, call: id)
+                return
             } catch {
                 wentAway(error)
             }
@@ -372,7 +344,12 @@ public actor PostgresPresence: PresenceStore, Service {
                     """)
                 return
             } catch  where Self.isRefusal(error) {
-                refused(error, member: member.id, call: id)
+                // The member stays as the database has it.
+                own[id]?[member.id] = old
+                logger.warning(
+                    "presence: the database refused a change of member \(member.id) of call \(id) (\(Self.reason(error)))"
+                )
+                return
             } catch {
                 wentAway(error)
             }

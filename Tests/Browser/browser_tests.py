@@ -413,6 +413,43 @@ class InvitationTests(unittest.TestCase):
             server.wait(10)
             server.stdout.close()
 
+    def test_8_listener_joining_after_the_host_receives(self):
+        """A listener who joins after the host makes the offers, with no tracks of its own: its page offers
+        receive-only audio and video, so the host's answer sends both and the listener sees the host's video."""
+        env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
+        server = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
+        base = "http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", server.stdout.readline()).group(1)
+
+        def link(name, role):
+            token = subprocess.run([ARGS.binary, "token", "--call", "late", "--name", name, "--role", role], env=env,
+                                   check=True, capture_output=True, text=True).stdout.strip()
+            return f"{base}/?call=late&token={token}&audio_processing=off"
+        host, listener = browser(SPEECH), browser(SPEECH)
+        try:
+            host.get(link("Hal Host", "host"))
+            wait(host, "const s = window.miccheck.stream; return !!s && s.getVideoTracks().length > 0",
+                 what="the host's camera")
+            host.find_element(By.ID, "join").click()
+            host_id = host.execute_script("return window.miccheck.me")
+            listener.get(link("Lin Listener", "listener"))
+            wait(listener, "return document.getElementById('count').textContent === 'There is 1 more person in the call.'",
+                 what="the listener's lobby")
+            listener.find_element(By.ID, "join").click()
+            offered = wait(listener, f"""const p = window.miccheck.peers.get({json.dumps(host_id)});
+                                         return p && p.pc.localDescription && p.pc.localDescription.sdp""",
+                           what="the listener's offer")
+            self.assertNotRegex(offered, r"a=send(recv|only)", "the listener's offer sends nothing")
+            self.assertIn("m=video", offered)
+            wait(listener, f"""const p = window.miccheck.peers.get({json.dumps(host_id)});
+                               return p && p.pc.connectionState === 'connected' && p.stream.getVideoTracks().length > 0""",
+                 20, what="the host's video at the listener")
+        finally:
+            listener.quit()
+            host.quit()
+            server.terminate()
+            server.wait(10)
+            server.stdout.close()
+
 
 def main():
     global ARGS, WORK, SERVER, BASE, SPEECH, SILENT

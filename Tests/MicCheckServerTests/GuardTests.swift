@@ -177,6 +177,9 @@ struct SentMediaTests {
         #expect(
             SessionDescription.sentMedia("v=0\r\nm=audio 0 RTP 0\r\na=sendrecv\r\nm=video 9 RTP 96\r\na=inactive\r\n")
                 .isEmpty)
+        // Port 0 with bundle-only is a section bundled on another's transport, not a rejected one (JSEP): it sends.
+        let bundled = "v=0\r\nm=application 9 DTLS 5000\r\nm=audio 0 RTP 0\r\na=bundle-only\r\na=sendrecv\r\n"
+        #expect(SessionDescription.sentMedia(bundled) == ["application", "audio"])
         #expect(
             SessionDescription.sentMedia("v=0\nm=audio 9 RTP 0\nm=application 9 DTLS/SCTP 5000\n") == [
                 "audio", "application",

@@ -88,6 +88,16 @@ struct HostileInputTests {
         #expect(ParticipantName.checked("Ada\u{1B}[31m") == .failure(.controlCharacters))
         #expect(ParticipantName.checked("Ada\u{2028}Bob") == .failure(.controlCharacters))
         #expect(
+            ParticipantName.checked("Ada\u{202E}gnp.exe") == .failure(.controlCharacters), "a right-to-left override")
+        #expect(ParticipantName.checked("\u{200B}\u{200B}") == .failure(.empty), "nothing visible")
+        #expect(ParticipantName.checked("👨\u{200D}👩\u{200D}👧 Family") == .success("👨\u{200D}👩\u{200D}👧 Family"))
+        #expect(
+            ParticipantName.checked("Ada\u{202E}gnp.exe") == .failure(.controlCharacters), "a right-to-left override")
+        #expect(ParticipantName.checked("\u{200B}\u{200B}") == .failure(.empty), "nothing visible")
+        #expect(
+            ParticipantName.checked("👨\u{200D}👩\u{200D}👧 Family") == .success("👨\u{200D}👩\u{200D}👧 Family"),
+            "joiners in emoji")
+        #expect(
             ParticipantName.checked(String(repeating: "a", count: 64)) == .success(String(repeating: "a", count: 64)))
         #expect(ParticipantName.checked(String(repeating: "a", count: 65)) == .failure(.tooLong))
         // 64 characters, each carrying 200 combining marks: 12.9 kB.

@@ -76,7 +76,9 @@ public enum Connection {
         /// The client closed, or the WebSocket layer ended the connection (its error), or the client's
         /// frames broke a rule (a ``ProtocolError``).
         case inboundEnded((any Error)?)
-        case presence(PresenceEvent)
+        /// A presence event; `handled` lets the next one come, so that the subscription's own bounded buffer
+        /// (a gap, then a snapshot) is what holds a stalled loop's backlog.
+        case presence(PresenceEvent, handled: CheckedContinuation<Void, Never>)
         case tick
         /// The server is shutting down gracefully.
         case shutdown
@@ -87,7 +89,7 @@ public enum Connection {
     /// What the writer is handed.
     enum Output: Sendable {
         case texts([String])
-        case close(ProtocolError)
+        case close(code: Int, reason: String)
     }
 
     /// The counters the loop shares with its reader and its writer.
@@ -130,11 +132,18 @@ public enum Connection {
                 }
             }
             if let presence {
-                group.addTask { for await event in presence { input.yield(.presence(event)) } }
+                group.addTask {
+                    for await event in presence {
+                        await withCheckedContinuation { (handled: CheckedContinuation<Void, Never>) in
+                            if case .terminated = input.yield(.presence(event, handled: handled)) { handled.resume() }
+                        }
+                    }
+                }
             }
             var loop = Loop(limits: limits, output: output, counters: counters)
-            // A shutdown closes the connection as any ending does: what is queued and the close frame, within
-            // the close deadline, so that a client that reads nothing cannot hold the server up.
+            // A shutdown ends the loop as any ending does, within the close deadline, so that a client that reads
+            // nothing cannot hold the server up. (The WebSocket layer's own shutdown handler, which runs first,
+            // has usually sent a 1000 close by then: the client sees that, not 1001.)
             let ending = await withGracefulShutdownHandler {
                 await loop.run(&endpoint, inputs)
             } onGracefulShutdown: {
@@ -148,8 +157,13 @@ public enum Connection {
             output.finish()
             input.finish()
             group.cancelAll()
-            // A reader still waiting for its message to be handled is let go.
-            for await case .message(_, let handled?) in inputs { handled.resume() }
+            // A reader or a presence forwarder still waiting for its input to be handled is let go.
+            for await item in inputs {
+                switch item {
+                case .message(_, let handled?), .presence(_, let handled): handled.resume()
+                default: break
+                }
+            }
             if let failure { throw failure }
         }
     }
@@ -187,9 +201,8 @@ public enum Connection {
                     do { try await outbound.write(.text(text)) } catch { return }
                     counters.written.add(text.utf8.count, ordering: .relaxed)
                 }
-            case .close(let error):
-                try? await outbound.close(
-                    WebSocketErrorCode(codeNumber: Int(error.code.rawValue)), reason: error.reason)
+            case .close(let code, let reason):
+                try? await outbound.close(WebSocketErrorCode(codeNumber: code), reason: reason.isEmpty ? nil : reason)
             }
         }
     }
@@ -262,8 +275,9 @@ public enum Connection {
                     ending = .failed(error)
                 case .inboundEnded(let error):
                     ending = .clientLeft(error)
-                case .presence(let event):
+                case .presence(let event, let handled):
                     await endpoint.presence(event) { send($0) }
+                    handled.resume()
                 case .tick:
                     let now = Connection.now()
                     if now - lastHeard > limits.idleTimeout {
@@ -295,20 +309,22 @@ public enum Connection {
             return .clientLeft(nil)
         }
 
-        /// Ends the connection: what is queued and the close frame go out, within ``closeDeadline``.
-        /// Returns the WebSocket layer's error to rethrow, if any, and whether the writer was done in time.
+        /// Ends the connection: what is queued and the close frame go out, and the client's close comes back,
+        /// within ``closeDeadline``. The reader keeps reading meanwhile (what comes is dropped): a connection
+        /// closed with unread bytes would end in a TCP reset, and the client would see no close code.
+        /// Returns the WebSocket layer's error to rethrow, if any, and whether the close was done in time.
         mutating func close(_ ending: Ending, _ inputs: AsyncStream<Input>) async -> ((any Error)?, inTime: Bool) {
-            let closeWith: ProtocolError?
+            let close: (code: Int, reason: String)
             switch ending {
             case .clientLeft(let error): return (error, true)
-            case .done: closeWith = nil
-            case .failed(let error): closeWith = error
+            case .done: close = (1000, "")
+            case .failed(let error): close = (Int(error.code.rawValue), error.reason)
             }
             if !outbox.isEmpty {
                 handed += outbox.bytes
                 output.yield(.texts(outbox.takeAll()))
             }
-            if let closeWith { output.yield(.close(closeWith)) }
+            output.yield(.close(code: close.code, reason: close.reason))
             output.finish()
             let deadline = Connection.now() + closeDeadline
             for await item in inputs {
@@ -316,8 +332,9 @@ public enum Connection {
                 case .message(_, let handled):  // too late: the connection is closing
                     counters.unhandled.subtract(1, ordering: .relaxed)
                     handled?.resume()
-                case .inboundEnded, .writerDone: return (nil, true)
-                case .presence, .tick, .shutdown: break
+                case .presence(_, let handled): handled.resume()
+                case .inboundEnded: return (nil, true)
+                case .writerDone, .tick, .shutdown: break
                 }
                 if Connection.now() > deadline { return (nil, false) }
             }

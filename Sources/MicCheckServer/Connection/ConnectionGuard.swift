@@ -80,7 +80,8 @@ final class ConnectionCounts: Sendable {
 
 /// The first handler of every connection: admits it under the counts, then watches its first request's
 /// head until it is whole (CR LF CR LF), within the time and size allowed; answers in plain HTTP and
-/// closes otherwise. After the head it only passes bytes on.
+/// closes otherwise. After the head it only passes bytes on: a later request on a kept-alive connection is
+/// bounded by Hummingbird's idle timeout between requests (60 s) and its parser's limits, not by the guard.
 final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -128,10 +129,18 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refused == nil else { return }
         if !headDone {
+            // Only the new bytes are searched (and the three before them, for a CR LF CR LF split across reads).
+            let searchFrom = max(0, head.count - 3)
             head += unwrapInboundIn(data).readableBytesView
-            if let end = Self.headEnd(head) {
+            if let end = Self.headEnd(head, from: searchFrom) {
                 headDone = true
                 deadline?.cancel()
+                if end > counts.limits.maxHeadBytes {
+                    answer(
+                        context, "431 Request Header Fields Too Large",
+                        "a request head over \(counts.limits.maxHeadBytes) bytes")
+                    return
+                }
                 if let problem = Self.problem(inHead: head[..<end]) {
                     answer(context, "400 Bad Request", problem)
                     return
@@ -165,9 +174,9 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     /// Where the head ends (its CR LF CR LF), if it has.
-    static func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4)
+    static func headEnd(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        guard bytes.count >= 4, start <= bytes.count - 4 else { return nil }
+        for i in start...(bytes.count - 4)
         where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
             return i
         }

@@ -3,11 +3,22 @@ import Foundation
 /// The rules a participant's name must meet, checked where a name is read (a page's join, an invitation),
 /// so that every store can keep it and every page can show it: 1 to 64 characters after trimming, at most
 /// 128 Unicode scalars (combining marks count: 64 characters can carry kilobytes of them) and 256 bytes of
-/// UTF-8, and no control characters or line separators (a NUL cannot be stored in PostgreSQL's text).
+/// UTF-8, no control characters, line separators or bidirectional overrides (a NUL cannot be stored in
+/// PostgreSQL's text; an override turns the text after it around), and something visible.
 public enum ParticipantName {
     public static let maxCharacters = 64
     public static let maxScalars = 128
     public static let maxBytes = 256
+    /// The bidirectional embeddings, overrides and isolates: a name could turn the text after it around
+    /// (U+202A-U+202E, U+2066-U+2069).
+    static let bidiControls: ClosedRange<UInt32> = 0x202A...0x202E
+    static let bidiIsolates: ClosedRange<UInt32> = 0x2066...0x2069
+    static let visible: Set<Unicode.GeneralCategory> = [
+        .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+        .letterNumber, .otherNumber, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol,
+        .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+        .finalPunctuation, .otherPunctuation,
+    ]
 
     /// The name trimmed of surrounding white space, or why it cannot be a participant's name.
     public static func checked(_ raw: String) -> Result<String, NameError> {
@@ -15,9 +26,14 @@ public enum ParticipantName {
         if name.isEmpty { return .failure(.empty) }
         if name.unicodeScalars.contains(where: {
             $0.properties.generalCategory == .control || $0.properties.generalCategory == .lineSeparator
-                || $0.properties.generalCategory == .paragraphSeparator
+                || $0.properties.generalCategory == .paragraphSeparator || bidiControls.contains($0.value)
+                || bidiIsolates.contains($0.value)
         }) {
             return .failure(.controlCharacters)
+        }
+        // Something a page can show: not only format characters, marks or spaces (a name that looks blank).
+        guard name.unicodeScalars.contains(where: { Self.visible.contains($0.properties.generalCategory) }) else {
+            return .failure(.empty)
         }
         if name.count > maxCharacters { return .failure(.tooLong) }
         if name.unicodeScalars.count > maxScalars || name.utf8.count > maxBytes { return .failure(.tooHeavy) }

@@ -147,6 +147,10 @@ public struct CallChannel: Sendable {
         case "resync":
             try m.only(["type"], in: "resync")
             return [.resync]
+        case "keep_alive":
+            // A page that sends no audio (its microphone denied) says it is still there.
+            try m.only(["type"], in: "keep_alive")
+            return []
         default:
             throw ProtocolError("unknown message type \"\(m.type)\"")
         }
@@ -280,13 +284,14 @@ package enum Signal {
 /// What an SDP session description sends.
 enum SessionDescription {
     /// The media (`audio`, `video`, ...) of the sections that send: direction `sendrecv` or `sendonly`
-    /// (the session's, or `sendrecv`, when the section has none), port not 0 (a port of 0 rejects it).
+    /// (the session's, or `sendrecv`, when the section has none), and not rejected (port 0 without
+    /// `a=bundle-only`: with it, port 0 is a section bundled on another's transport, which sends).
     static func sentMedia(_ sdp: String) -> [String] {
         var sent: [String] = []
         var sessionDirection = "sendrecv"
-        var section: (medium: String, rejected: Bool, direction: String?)?
+        var section: (medium: String, portZero: Bool, bundleOnly: Bool, direction: String?)?
         func close() {
-            guard let s = section, !s.rejected else { return }
+            guard let s = section, !s.portZero || s.bundleOnly else { return }
             let direction = s.direction ?? sessionDirection
             if direction == "sendrecv" || direction == "sendonly" { sent.append(s.medium) }
         }
@@ -296,7 +301,9 @@ enum SessionDescription {
             if line.hasPrefix("m=") {
                 close()
                 let fields = line.dropFirst(2).split(separator: " ")
-                section = (String(fields.first ?? ""), fields.count > 1 && fields[1] == "0", nil)
+                section = (String(fields.first ?? ""), fields.count > 1 && fields[1] == "0", false, nil)
+            } else if line == "a=bundle-only" {
+                section?.bundleOnly = true
             } else if ["a=sendrecv", "a=sendonly", "a=recvonly", "a=inactive"].contains(line) {
                 let direction = String(line.dropFirst(2))
                 if section != nil { section?.direction = direction } else { sessionDirection = direction }

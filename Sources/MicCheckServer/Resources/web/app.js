@@ -58,6 +58,9 @@ function connect() {
     $('connection').hidden = true;
     sendDevices();
     if (state.mutedNoticeOff) send({ type: 'muted_notice_off' });
+    // A page that sends no audio (a microphone denied) would be taken for gone after the idle timeout.
+    const keepAlive = setInterval(() => send({ type: 'keep_alive' }), 4000);
+    ws.addEventListener('close', () => clearInterval(keepAlive));
   };
   ws.onmessage = (e) => { if (typeof e.data === 'string') receive(JSON.parse(e.data)); };
   ws.onclose = async (e) => {
