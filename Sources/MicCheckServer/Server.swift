@@ -132,6 +132,11 @@ public struct CallServer: Sendable {
         if let call = configuration.call { services.append(ScriptedMembers(call: call, presence: presence)) }
         let limits = configuration.limits
         let counts = ConnectionCounts(limits: configuration.admission)
+        // Hummingbird's own lines: an error line for each connection the guard answered and closed before the
+        // upgrade decision ("Error handling upgrade result") would let a flood of them flood the log too.
+        // Shown when the server logs at info or below (serve --verbose).
+        var internals = logger
+        if logger.logLevel > .info { internals.logLevel = .critical }
         let webSocketResponder = router.buildResponder()
         // Hummingbird's HTTP/1 with WebSocket upgrade, behind the connection guard; a connection idle
         // between requests closes after a minute.
@@ -153,7 +158,7 @@ public struct CallServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "miccheck"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
-            logger: logger
+            logger: internals
         )
     }
 

@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
     var maxConnections: Int?
 
     @Option(help: "Connections open at once from one address, at most; past it, 503.")
-    var maxConnectionsPerAddress = 256
+    var maxConnectionsPerAddress = 1_024
 
     @Option(
         help:

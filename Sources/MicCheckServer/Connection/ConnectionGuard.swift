@@ -21,7 +21,7 @@ public struct AdmissionLimits: Sendable, Equatable {
     public var maxHeadBytes: Int
 
     public init(
-        maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 256,
+        maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 1_024,
         headTimeout: Double = 10, maxHeadBytes: Int = 32_768
     ) {
         self.maxConnections = maxConnections
