@@ -32,7 +32,7 @@ public struct LiveMeterLine: Sendable, Equatable {
     }
 
     /// "1.50 s  [███···]  -30.0 dBFS  speaking" (the level right-aligned in six columns, "-inf" at the floor of
-    /// ``Decibels``; ten spaces in place of "  speaking" so that the line keeps its length).
+    /// `Decibels`; ten spaces in place of "  speaking" so that the line keeps its length).
     public var text: String {
         let filled = filledCells
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: Self.barWidth - filled)

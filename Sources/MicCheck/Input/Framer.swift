@@ -26,7 +26,7 @@ public struct Framer: Sendable {
         frame = [Float](repeating: 0, count: VoiceFeatureExtractor.frameLength)
     }
 
-    /// A framer that holds no buffers, to stand in while the real one is lent out (see ``Analyzer``).
+    /// A framer that holds no buffers, to stand in while the real one is lent out (see `Analyzer`).
     init(placeholderAt inputRate: Int) {
         self.inputRate = inputRate
         block = 1

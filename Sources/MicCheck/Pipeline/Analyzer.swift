@@ -6,7 +6,7 @@
 /// 16 kHz. An event comes out as soon as it is decided, stamped with the frame whose audio decided it.
 /// Frame records come out in order, but with a look-ahead model (``VoiceActivityModel/lookahead``) each
 /// waits until the model has heard that many frames more, so an event can come before the last few
-/// frames' records (at most 30 ms of them); ``TimeOrderedRecords`` puts a stream back in time order.
+/// frames' records (at most 30 ms of them); `TimeOrderedRecords` puts a stream back in time order.
 /// Without look-ahead (and with the level rule) everything is in time order, an event after the frame
 /// on which it was decided.
 ///

@@ -1,4 +1,4 @@
-/// Puts an ``Analyzer``'s records in time order, as ``StreamingAnalysis`` delivers them: an event waits
+/// Puts an `Analyzer`'s records in time order, as ``StreamingAnalysis`` delivers them: an event waits
 /// until the frame records up to its time are out, which with a look-ahead model is at most 30 ms.
 /// Holds a few events; allocates nothing after `init`.
 package struct TimeOrderedRecords: Sendable {

@@ -1,7 +1,7 @@
 /// The voice detector's features of a whole recording, one row per 10 ms frame, as training reads them
 /// (`miccheck features`, then `training/train_vad.py`).
 ///
-/// Framed by the same ``Framer`` as the ``Analyzer``, so each row is the feature vector that the
+/// Framed by the same ``Framer`` as the analysis (`StreamingAnalysis`), so each row is the feature vector that the
 /// runtime's detector computes for that frame, the last frames included.
 public enum TrainingFeatures {
     /// Every frame's ``VoiceFeatureExtractor/count`` features, row after row.

@@ -20,7 +20,7 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// Frames one message may come in (empty continuation frames count); more close the connection with 1009.
     public var maxFramesPerMessage: Int
     /// How much faster than real time a stream's audio is analysed, at most (after a first burst of
-    /// ``AudioPace/burstSeconds``): a client that sends faster waits, and TCP slows it, so that one
+    /// 2 s): a client that sends faster waits, and TCP slows it, so that one
     /// unthrottled stream cannot take the cores from the others. 0: no bound (batch use).
     public var maxAudioSpeed: Double
 
