@@ -285,6 +285,19 @@ class TwoNodeTests(unittest.TestCase):
             shutil.rmtree(pg, ignore_errors=True)
 
 
+def invited_call(call):
+    """A server of its own with invitations on, and a function giving a participant's link to `call`."""
+    env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
+    server = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
+    base = "http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", server.stdout.readline()).group(1)
+
+    def link(name, role):
+        token = subprocess.run([ARGS.binary, "token", "--call", call, "--name", name, "--role", role], env=env,
+                               check=True, capture_output=True, text=True).stdout.strip()
+        return f"{base}/?call={call}&token={token}&audio_processing=off"
+    return server, link
+
+
 class InvitationTests(unittest.TestCase):
     """A server whose calls need a join token: a listener's page cannot turn on what its role forbids, and a
     refused invitation says why once instead of retrying."""
@@ -333,14 +346,7 @@ class InvitationTests(unittest.TestCase):
         at once), and neither depends on which tiles the host still shows once the listener is gone. The
         host sends the listener its video, so the listener's page receiving it shows the call was really
         connected."""
-        env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
-        server = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
-        base = "http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", server.stdout.readline()).group(1)
-
-        def link(name, role):
-            token = subprocess.run([ARGS.binary, "token", "--call", "stage", "--name", name, "--role", role], env=env,
-                                   check=True, capture_output=True, text=True).stdout.strip()
-            return f"{base}/?call=stage&token={token}&audio_processing=off"
+        server, link = invited_call("stage")
         listener, host = browser(SPEECH), browser(SPEECH)
         try:
             host.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
@@ -416,14 +422,7 @@ class InvitationTests(unittest.TestCase):
     def test_8_listener_joining_after_the_host_receives(self):
         """A listener who joins after the host makes the offers, with no tracks of its own: its page offers
         receive-only audio and video, so the host's answer sends both and the listener sees the host's video."""
-        env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
-        server = subprocess.Popen([ARGS.binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
-        base = "http://127.0.0.1:" + re.search(r"http://[^ ]+:(\d+)/", server.stdout.readline()).group(1)
-
-        def link(name, role):
-            token = subprocess.run([ARGS.binary, "token", "--call", "late", "--name", name, "--role", role], env=env,
-                                   check=True, capture_output=True, text=True).stdout.strip()
-            return f"{base}/?call=late&token={token}&audio_processing=off"
+        server, link = invited_call("late")
         host, listener = browser(SPEECH), browser(SPEECH)
         try:
             host.get(link("Hal Host", "host"))
