@@ -285,6 +285,13 @@ class TwoNodeTests(unittest.TestCase):
             shutil.rmtree(pg, ignore_errors=True)
 
 
+def stop(server):
+    """Stops a server a test started, and closes its output."""
+    server.terminate()
+    server.wait(10)
+    server.stdout.close()
+
+
 def invited_call(call):
     """A server of its own with invitations on, and a function giving a participant's link to `call`."""
     env = dict(os.environ, MICCHECK_TOKEN_SECRET="s" * 40)
@@ -330,9 +337,7 @@ class InvitationTests(unittest.TestCase):
             shot(d, "serve-invitation-refused.png")
         finally:
             d.quit()
-            server.terminate()
-            server.wait(10)
-            server.stdout.close()
+            stop(server)
 
     def test_7_listener_cannot_send_media(self):
         """A listener's page that takes the microphone anyway, adds it to its peer connection and sends the
@@ -415,9 +420,7 @@ class InvitationTests(unittest.TestCase):
         finally:
             listener.quit()
             host.quit()
-            server.terminate()
-            server.wait(10)
-            server.stdout.close()
+            stop(server)
 
     def test_8_listener_joining_after_the_host_receives(self):
         """A listener who joins after the host makes the offers, with no tracks of its own: its page offers
@@ -445,9 +448,7 @@ class InvitationTests(unittest.TestCase):
         finally:
             listener.quit()
             host.quit()
-            server.terminate()
-            server.wait(10)
-            server.stdout.close()
+            stop(server)
 
 
 def main():

@@ -134,9 +134,7 @@ public enum Connection {
             if let presence {
                 group.addTask {
                     for await event in presence {
-                        await withCheckedContinuation { (handled: CheckedContinuation<Void, Never>) in
-                            if case .terminated = input.yield(.presence(event, handled: handled)) { handled.resume() }
-                        }
+                        await handOver(to: input) { .presence(event, handled: $0) }
                     }
                 }
             }
@@ -179,15 +177,23 @@ public enum Connection {
                 if counters.unhandled.add(1, ordering: .relaxed).newValue <= readAhead {
                     input.yield(.message(message, handled: nil))
                 } else {
-                    await withCheckedContinuation { (handled: CheckedContinuation<Void, Never>) in
-                        if case .terminated = input.yield(.message(message, handled: handled)) { handled.resume() }
-                    }
+                    await handOver(to: input) { .message(message, handled: $0) }
                 }
                 if Task.isCancelled { return }
             }
             input.yield(.inboundEnded(nil))
         } catch {
             input.yield(.inboundEnded(error))
+        }
+    }
+
+    /// Yields the input `make` builds around a continuation, and waits until the loop resumes it (at once
+    /// when the loop has ended).
+    private static func handOver(
+        to input: AsyncStream<Input>.Continuation, _ make: (CheckedContinuation<Void, Never>) -> Input
+    ) async {
+        await withCheckedContinuation { (handled: CheckedContinuation<Void, Never>) in
+            if case .terminated = input.yield(make(handled)) { handled.resume() }
         }
     }
 

@@ -156,21 +156,20 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         context.fireChannelRead(data)
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        if let address {
-            counts.close(address)
-            self.address = nil
-        }
-    }
+    func handlerRemoved(context: ChannelHandlerContext) { release() }
 
     func channelInactive(context: ChannelHandlerContext) {
+        release()
+        context.fireChannelInactive()
+    }
+
+    /// The connection is gone (or the handler is): its count goes, once.
+    private func release() {
         deadline?.cancel()
         if let address {
             counts.close(address)
             self.address = nil
         }
-        context.fireChannelInactive()
     }
 
     /// Where the head ends (its CR LF CR LF), if it has.

@@ -63,7 +63,7 @@ public struct JoinTokens: Sendable {
     /// The audience of a token for the streaming endpoint `/v1/vad` (a call's token has none).
     public static let streamAudience = "miccheck-vad"
 
-    struct Claims: JWTPayload {
+    struct Claims: TimedClaims {
         var call: String
         var name: String
         var role: CallRole
@@ -71,22 +71,18 @@ public struct JoinTokens: Sendable {
         var exp: ExpirationClaim
         var nbf: NotBeforeClaim?
 
-        func verify(using algorithm: some JWTAlgorithm) throws {
-            try exp.verifyNotExpired()
-            try nbf?.verifyNotBefore()
-        }
+        func verify(using algorithm: some JWTAlgorithm) throws { try verifyTimes() }
     }
 
     /// A token for `/v1/vad`: its audience, and its times.
-    struct StreamClaims: JWTPayload {
+    struct StreamClaims: TimedClaims {
         var aud: AudienceClaim
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
         var nbf: NotBeforeClaim?
 
         func verify(using algorithm: some JWTAlgorithm) throws {
-            try exp.verifyNotExpired()
-            try nbf?.verifyNotBefore()
+            try verifyTimes()
             try aud.verifyIntendedAudience(includes: JoinTokens.streamAudience)
         }
     }
@@ -101,7 +97,6 @@ public struct JoinTokens: Sendable {
     /// A token that lets `name` join `call` with `role` until `expires` (both times in whole seconds, as
     /// other JWT libraries expect them).
     public func mint(_ invitation: Invitation, issued: Date = Date()) async throws -> String {
-        func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
         return try await keys.sign(
             Claims(
                 call: invitation.call, name: invitation.name, role: invitation.role,
@@ -132,7 +127,6 @@ public struct JoinTokens: Sendable {
 
     /// A token for `/v1/vad` that lasts until `expires`.
     public func mintStream(expires: Date, issued: Date = Date()) async throws -> String {
-        func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
         return try await keys.sign(
             StreamClaims(
                 aud: AudienceClaim(value: [Self.streamAudience]), iat: IssuedAtClaim(value: whole(issued)),
@@ -198,3 +192,19 @@ public struct JoinTokens: Sendable {
         return Data(base64Encoded: text)
     }
 }
+
+/// The times every MicCheck token carries, checked alike.
+protocol TimedClaims: JWTPayload {
+    var exp: ExpirationClaim { get }
+    var nbf: NotBeforeClaim? { get }
+}
+
+extension TimedClaims {
+    func verifyTimes() throws {
+        try exp.verifyNotExpired()
+        try nbf?.verifyNotBefore()
+    }
+}
+
+/// A time in whole seconds, as other JWT libraries expect a token's times.
+private func whole(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
