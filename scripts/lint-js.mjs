@@ -1,14 +1,14 @@
 // The style of MicCheck's browser code (Sources/MicCheckServer/Resources/web, and any .js/.mjs under
-// Examples), checked with node alone: the npm registry is not reachable here, and Debian's
-// eslint 6 does not run on the node this machine has. Each file must parse (`node --check`); lines hold
-// at most 120 columns, two-space indentation and no tabs, no trailing white space, a newline at the end;
-// `==`/`!=` and `var` are not used.
+// Examples, Tests/Web and Tests/Browser), checked with node alone: the npm registry is not reachable here,
+// and Debian's eslint 6 does not run on the node this machine has. Each file must parse (`node --check`); lines hold
+// at most 120 columns, two-space indentation (a block comment's ` *` lines one more) and no tabs, no
+// trailing white space, a newline at the end; `==`/`!=` and `var` are not used.
 //   node scripts/lint-js.mjs [FILE...]
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['Sources/MicCheckServer/Resources/web', 'Examples'];
+const roots = ['Sources/MicCheckServer/Resources/web', 'Examples', 'Tests/Web', 'Tests/Browser'];
 
 function files(dir) {
   let out = [];
@@ -43,7 +43,10 @@ for (const file of targets) {
     if (line.length > 120) problems.push(`${at}: ${line.length} columns`);
     if (line.includes('\t')) problems.push(`${at}: a tab`);
     if (/\s$/.test(line)) problems.push(`${at}: trailing white space`);
-    if (/^( *)/.exec(line)[1].length % 2) problems.push(`${at}: indentation of an odd number of spaces`);
+    // A block comment's continued lines (` * …`) sit one space in.
+    if (/^( *)/.exec(line)[1].length % 2 && !/^ *\*/.test(line)) {
+      problems.push(`${at}: indentation of an odd number of spaces`);
+    }
     const c = code(line);
     if (/[^=!<>]==[^=]|!=[^=]/.test(c)) problems.push(`${at}: == or != (use === or !==)`);
     if (/\bvar\s/.test(c)) problems.push(`${at}: var (use const or let)`);

@@ -60,6 +60,8 @@ status=0
 # code by scripts/lint-js.mjs (Python's by ruff, in training-tests.sh).
 swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || status=1
 node scripts/lint-js.mjs || status=1
+# The browser client's pure parts and its connection, under node's own test runner (Tests/Web).
+node --test --test-reporter=spec Tests/Web/ || status=1
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.
     tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || status=1

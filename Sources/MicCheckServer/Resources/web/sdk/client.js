@@ -1,0 +1,294 @@
+// MicCheckClient: a microphone's audio to `miccheck serve`, and what MicCheck decides about it back, as
+// events. No framework, no dependency. The declarations (miccheck.d.ts) document the public surface.
+import { PcmCapture } from './capture.js';
+import { ServerConnection, refusalOf } from './connection.js';
+import { MicCheckError, openMicrophone, requireAudio } from './microphone.js';
+import { Roster } from './presence.js';
+import { decode, encode } from './protocol.js';
+
+const CAUSES = ['self', 'host', 'push-to-talk'];
+// Audio waiting to go out beyond this (a stalled network) is dropped rather than queued without bound.
+const MAX_BUFFERED = 256 * 1024;
+// The meter's 0…1 as the phone SDK maps −50…0 dBFS (the call endpoint sends it; /v1/vad sends dB only).
+// The muted notice's action (the page binds the key).
+const UNMUTE = Object.freeze({ label: 'Unmute', key: 'm' });
+const display = (db) => Math.max(0, Math.min(1, (db + 50) / 50));
+
+export class MicCheckClient extends EventTarget {
+  #connection;
+  #roster = new Roster();
+  #capture;
+  #closed = false;
+  #ownsStream = false;
+  #given;
+  #microphone;
+  #rejoin = null;
+  #noticeOff = false;
+
+  /** See miccheck.d.ts, `MicCheckClientOptions`. */
+  constructor(options = {}) {
+    super();
+    const { server, call = null, token = null, stream = null, microphone = {}, backoff = {} } = options;
+    this.endpoint = options.endpoint || (call ? 'call' : 'vad');
+    if (this.endpoint !== 'call' && this.endpoint !== 'vad') {
+      throw new MicCheckError('bad-option', `endpoint must be "call" or "vad", not ${JSON.stringify(this.endpoint)}`);
+    }
+    if (this.endpoint === 'call' && !/^[A-Za-z0-9_-]{1,64}$/.test(call || '')) {
+      throw new MicCheckError('bad-call', 'a call id is 1 to 64 letters, digits, "-" or "_"');
+    }
+    this.server = new URL(server || new URL(import.meta.url).origin);
+    this.call = call;
+    this.token = token;
+    this.#given = stream;
+    this.#microphone = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
+    this.#connection = new ServerConnection(() => this.#url(), {
+      onOpen: () => this.#opened(), onText: (text) => this.#receive(text), onLost: () => this.#lost(),
+      askWhy: () => (this.endpoint === 'call' ? refusalOf(this.server, this.call, this.token) : null),
+      onState: (state, message, extra) => {
+        this.state = state;
+        this.#emit('connection', { state, message, ...extra });
+      },
+    }, { WebSocket: options.WebSocket, backoff });
+    this.#capture = options.capture || new PcmCapture((block) => this.#sendAudio(block));
+    this.state = 'idle';
+    this.stream = null;
+    this.muted = false;
+    this.muteCause = null;
+    this.video = false;
+    this.joined = false;
+    this.me = null;
+    this.capabilities = null;
+    this.microphone = null;
+    this.speaking = false;
+  }
+
+  /** The participants of the call by id (the version rule keeps it in step with the server). */
+  get participants() { return this.#roster.participants; }
+
+  /** The participants other than this page's. */
+  others() { return this.#roster.others(this.me); }
+
+  /** Opens the microphone (unless a stream was given) and connects. */
+  async start() {
+    if (this.#closed) throw new MicCheckError('closed', 'this client was closed; make a new one');
+    if (this.#given) await this.setStream(this.#given);
+    else await this.openMicrophone();
+    this.#connection.open();
+  }
+
+  /** Uses the app's own stream from now on (its first audio track). Throws `no-audio-track` without one. */
+  async setStream(stream) {
+    requireAudio(stream);
+    this.#release();
+    this.#ownsStream = false;
+    await this.#use(stream);
+  }
+
+  /** Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). */
+  async openMicrophone(choice = {}) {
+    const options = { ...this.#microphone, ...choice };
+    const opened = await openMicrophone(options);
+    this.#microphone = { ...options, deviceId: opened.fellBack ? '' : options.deviceId };
+    if (!opened.stream) {
+      this.#release();
+      this.#capture.stop();
+      this.stream = null;
+      this.#emit('permission', { microphone: opened.denied ? 'denied' : 'missing' });
+      this.#sendDevices();
+      return;
+    }
+    if (opened.fellBack) {
+      this.#emit('devicefallback', { kind: 'audioinput',
+        message: 'The microphone you chose before is not connected: using the default one.' });
+    }
+    this.#release();
+    this.#ownsStream = true;
+    await this.#use(opened.stream);
+  }
+
+  /** Muted or not, and why: `self`, `host` or `push-to-talk` (no muted notice while a push-to-talk key is up). */
+  setMuted(muted, cause = 'self') {
+    if (muted && !CAUSES.includes(cause)) {
+      throw new MicCheckError('bad-option', `a mute's cause is one of ${CAUSES.join(', ')}, not ${cause}`);
+    }
+    this.muted = !!muted;
+    this.muteCause = this.muted ? cause : null;
+    this.#sendDevices();
+    this.#emit('mutechange', { muted: this.muted, cause: this.muteCause });
+  }
+
+  /** The muted notice's action. */
+  unmute() { this.setMuted(false); }
+
+  /** Whether the page sends video (the others see it in presence). */
+  setVideo(on) {
+    this.video = !!on;
+    this.#sendDevices();
+  }
+
+  /** Joins the call under `name` (an invitation's name wins); rejoins by itself after a reconnection. */
+  join(name) {
+    this.joined = true;
+    this.#rejoin = name;
+    this.#send({ type: 'join', name });
+  }
+
+  leave() {
+    if (this.joined) this.#send({ type: 'leave' });
+    this.joined = false;
+    this.#rejoin = null;
+  }
+
+  /** WebRTC signalling to another participant (relayed by the server, checked on the way). */
+  signal(to, data) { this.#send({ type: 'signal', to, data }); }
+
+  /** "Don't show again for this call." */
+  mutedNoticeOff() {
+    this.#noticeOff = true;
+    this.#send({ type: 'muted_notice_off' });
+  }
+
+  /** Call from a click: an AudioContext made before any gesture may start suspended. */
+  resume() { this.#capture.resume(); }
+
+  /** Disconnects for good, and stops a microphone the client opened itself. */
+  close() {
+    this.#closed = true;
+    this.#connection.close();
+    this.#capture.close();
+    this.#release();
+  }
+
+  // ---- Audio ---------------------------------------------------------------------------------------------
+
+  async #use(stream) {
+    const track = requireAudio(stream);
+    this.stream = stream;
+    track.addEventListener('ended', () => this.#ended(track));
+    await this.#capture.start(stream);
+    this.#emit('streamchange', { stream });
+    this.#sendDevices();
+  }
+
+  // The microphone in use went away (unplugged): the client's own falls back to the default; an app's stream
+  // is the app's to replace (`microphoneended`, then setStream).
+  async #ended(track) {
+    if (!this.stream || this.stream.getAudioTracks()[0] !== track || this.#closed) return;
+    const label = track.label || 'in use';
+    this.#emit('microphoneended', { label });
+    if (!this.#ownsStream) {
+      this.stream = null;
+      this.#capture.stop();
+      this.#sendDevices();
+      return;
+    }
+    await this.openMicrophone({ deviceId: '' });
+    if (this.stream) {
+      this.#emit('devicefallback', { kind: 'audioinput',
+        message: `The microphone ${label} was disconnected: using the default one.` });
+    }
+  }
+
+  #release() {
+    if (this.#ownsStream && this.stream) for (const t of this.stream.getTracks()) t.stop();
+  }
+
+  #sendAudio(block) {
+    if (!this.#connection.isOpen || !this.stream || this.#connection.buffered > MAX_BUFFERED) return;
+    // Muted in the call (or on /v1/vad), the audio still goes to MicCheck for "You are muted.", never to others.
+    if (this.muted && !this.joined && this.endpoint === 'call') return;
+    this.#connection.send(block);
+  }
+
+  #sendDevices() {
+    if (this.endpoint === 'vad') {
+      this.#send({ type: 'session.update', session: { muted: this.muted } });
+      return;
+    }
+    this.#send({ type: 'devices', audio: !this.muted && !!this.stream && this.#may('audio'),
+      video: this.video && this.#may('video') });
+  }
+
+  #may(kind) { return !this.capabilities || this.capabilities.includes(`send-${kind}`); }
+
+  // ---- The connection -------------------------------------------------------------------------------------
+
+  #url() {
+    const url = new URL(this.endpoint === 'call' ? '/v1/call' : '/v1/vad', this.server);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (this.call) url.searchParams.set('call', this.call);
+    if (this.token) url.searchParams.set('token', this.token);
+    return url.href;
+  }
+
+  #opened() {
+    this.#sendDevices();
+    if (this.#noticeOff) this.#send({ type: 'muted_notice_off' });
+  }
+
+  #lost() {
+    this.#roster.clear();
+    this.me = null;
+    this.speaking = false;
+    this.#emit('presence', { participants: [], me: null, change: null });
+    this.#emit('mutednotice', { show: false, text: '', durationMs: 0, cause: this.muteCause, action: null });
+  }
+
+  #send(message) { this.#connection.send(encode(message)); }
+
+  #emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+
+  #receive(text) {
+    let m;
+    try {
+      m = decode(text);
+    } catch (error) {
+      this.#emit('error', { message: error.message });
+      return;
+    }
+    switch (m.type) {
+      case 'welcome':
+        this.me = m.id;
+        this.capabilities = m.capabilities;
+        this.#emit('welcome', m);
+        this.#sendDevices();
+        if (this.#rejoin !== null) this.join(this.#rejoin);
+        break;
+      case 'microphone': this.#level(m); break;
+      case 'muted_notice':
+        if (m.show && (this.#noticeOff || this.muteCause === 'push-to-talk')) return;
+        this.#emit('mutednotice', { ...m, cause: this.muteCause, action: m.show ? UNMUTE : null });
+        break;
+      case 'presence': case 'joined': case 'updated': case 'left': {
+        const result = this.#roster.take(m);
+        if (result === 'resync') this.#send({ type: 'resync' });
+        if (result !== 'applied') return;
+        this.#emit('presence', { participants: [...this.participants.values()], me: this.me,
+          change: m.type === 'presence' ? null : m });
+        break;
+      }
+      case 'signal': this.#emit('signal', { from: m.from, data: m.data }); break;
+      case 'error': this.#emit('error', { message: m.message }); break;
+      case 'level':
+        this.#level({ on: !this.muted, levelDb: m.level_db, display: display(m.level_db), speaking: !!m.speaking,
+          notWorking: null, warnings: [] });
+        this.#emit('vad', m);
+        break;
+      case 'muted_speech_started':
+        if (m.notice) this.#emit('mutednotice', { show: true, text: 'You are muted.', durationMs: 2000,
+          cause: this.muteCause, action: UNMUTE });
+        this.#emit('vad', m);
+        break;
+      default: this.#emit('vad', m);
+    }
+  }
+
+  #level(state) {
+    this.microphone = state;
+    this.#emit('microphone', state);
+    if (state.speaking !== this.speaking) {
+      this.speaking = state.speaking;
+      this.#emit('speaking', { speaking: state.speaking });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// Opening the microphone, and the errors of a stream MicCheck cannot use.
+
+/** An error of MicCheck's client, with a `code` a program can test. */
+export class MicCheckError extends Error {
+  /** @param {'no-audio-track' | 'bad-call' | 'bad-option' | 'closed'} code */
+  constructor(code, message) {
+    super(message);
+    this.name = 'MicCheckError';
+    this.code = code;
+  }
+}
+
+/** The stream's first audio track, or a clear error. */
+export function requireAudio(stream) {
+  const track = stream && typeof stream.getAudioTracks === 'function' ? stream.getAudioTracks()[0] : null;
+  if (!track) {
+    throw new MicCheckError('no-audio-track',
+      'MicCheck needs a MediaStream with an audio track, and this one has none (was audio left out of getUserMedia?)');
+  }
+  return track;
+}
+
+/** getUserMedia's audio constraints: the chosen device, and the browser's processing on unless turned off. */
+export function audioConstraints({ deviceId = '', processing = true } = {}) {
+  const audio = { echoCancellation: processing, noiseSuppression: processing, autoGainControl: processing };
+  if (deviceId) audio.deviceId = { exact: deviceId };
+  return audio;
+}
+
+/**
+ * Opens a microphone: the chosen one, or the default when the chosen one is gone.
+ * @returns {Promise<{stream: MediaStream | null, fellBack: boolean, denied: boolean, missing: boolean}>}
+ */
+export async function openMicrophone(options = {}, media = globalThis.navigator && navigator.mediaDevices) {
+  const none = { stream: null, fellBack: false, denied: false, missing: false };
+  if (!media) return { ...none, missing: true };
+  try {
+    return { ...none, stream: await media.getUserMedia({ audio: audioConstraints(options) }) };
+  } catch (error) {
+    if ((error.name === 'NotFoundError' || error.name === 'OverconstrainedError') && options.deviceId) {
+      const again = await openMicrophone({ ...options, deviceId: '' }, media);
+      return { ...again, fellBack: true };
+    }
+    if (error.name === 'NotAllowedError' || error.name === 'SecurityError') return { ...none, denied: true };
+    if (error.name === 'NotFoundError') return { ...none, missing: true };
+    throw error;
+  }
+}
+
+/** The note a page shows: capture goes on while muted, and why. */
+export const CAPTURE_NOTE = 'While your microphone is off in the call, MicCheck keeps listening to it to tell you '
+  + 'when you speak: your browser shows the microphone in use. Nothing is sent to the others.';

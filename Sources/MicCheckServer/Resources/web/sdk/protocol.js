@@ -1,0 +1,86 @@
+// The server's messages, decoded and checked, and what its close codes mean. Pure, for node's test runner.
+// The wire format is Guides/Browser.md's (`/v1/call`) and the README's (`/v1/vad`).
+
+export class ProtocolError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function need(m, field, type) {
+  const v = m[field];
+  const ok = type === 'array' ? Array.isArray(v) : type === 'object' ? isObject(v) : typeof v === type;
+  if (!ok) throw new ProtocolError(`a "${m.type}" message needs "${field}" (${type})`);
+  return v;
+}
+
+function participant(p) {
+  if (!isObject(p) || typeof p.id !== 'string' || typeof p.name !== 'string') {
+    throw new ProtocolError('a participant needs an "id" and a "name"');
+  }
+  return { id: p.id, name: p.name, audio: p.audio === true, video: p.video === true, speaking: p.speaking === true };
+}
+
+/**
+ * One text message from the server, checked: the fields each type needs, participants normalised, the
+ * microphone's state in camelCase. An unknown type comes back as it is (a newer server may add some).
+ * @throws {ProtocolError} not JSON, no type, or a known type without its fields
+ */
+export function decode(text) {
+  let m;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    throw new ProtocolError('a message that is not JSON');
+  }
+  if (!isObject(m) || typeof m.type !== 'string') throw new ProtocolError('a message without a "type"');
+  switch (m.type) {
+    case 'welcome':
+      need(m, 'id', 'string');
+      return { type: m.type, id: m.id, call: m.call, capabilities: Array.isArray(m.capabilities) ? m.capabilities : [],
+        name: typeof m.name === 'string' ? m.name : null, sampleRate: m.sample_rate || 16000 };
+    case 'microphone':
+      need(m, 'on', 'boolean');
+      return { type: m.type, on: m.on, levelDb: Number(m.level_db), display: m.on ? Number(m.display) || 0 : 0,
+        speaking: m.speaking === true, notWorking: typeof m.not_working === 'string' ? m.not_working : null,
+        warnings: Array.isArray(m.warnings) ? m.warnings.filter((w) => typeof w === 'string') : [] };
+    case 'muted_notice':
+      need(m, 'show', 'boolean');
+      return { type: m.type, show: m.show, text: typeof m.text === 'string' ? m.text : 'You are muted.',
+        durationMs: Number.isFinite(m.duration_ms) ? m.duration_ms : 2000 };
+    case 'presence':
+      need(m, 'version', 'number');
+      return { type: m.type, version: m.version, participants: need(m, 'participants', 'array').map(participant) };
+    case 'joined': case 'updated':
+      need(m, 'version', 'number');
+      return { type: m.type, version: m.version, participant: participant(m.participant) };
+    case 'left':
+      need(m, 'version', 'number');
+      return { type: m.type, version: m.version, id: need(m, 'id', 'string') };
+    case 'signal':
+      return { type: m.type, from: need(m, 'from', 'string'), data: need(m, 'data', 'object') };
+    case 'error':
+      return { type: m.type, message: String(m.message || 'error') };
+    default:
+      return m;
+  }
+}
+
+/**
+ * What a closed connection means. The server refuses with 4000 + the HTTP status and the reason as the
+ * WebSocket opens (Guides/Security.md): a refusal will not change on a retry, so it is said once and not
+ * retried. Anything else (the server restarting, the network) is retried with backoff.
+ * @returns {{refused: boolean, message: string}}
+ */
+export function closeMeaning(code, reason) {
+  const why = reason ? `: ${reason}` : '';
+  if (code === 4401) return { refused: true, message: `This invitation cannot be used${why}. Ask for a new link.` };
+  if (code >= 4400 && code < 4500) return { refused: true, message: `The server refused this page${why}.` };
+  return { refused: false, message: `Disconnected from the server${why}.` };
+}
+
+/** A message the page sends, as text. */
+export const encode = (message) => JSON.stringify(message);

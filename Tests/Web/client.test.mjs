@@ -1,0 +1,159 @@
+// MicCheckClient against a fake WebSocket and fake timers: reconnection with backoff, refusals said once,
+// the version rule, the devices it reports, and the errors of bad input. `node --test Tests/Web/`.
+import assert from 'node:assert/strict';
+import { mock, test } from 'node:test';
+
+import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
+
+class FakeSocket {
+  static made = [];
+  constructor(url) {
+    this.url = url;
+    this.readyState = 0;
+    this.sent = [];
+    this.bufferedAmount = 0;
+    FakeSocket.made.push(this);
+  }
+  send(data) { this.sent.push(data); }
+  close(code = 1000) { this.serverCloses(code, ''); }
+  // The server's side.
+  accept() { this.readyState = 1; this.onopen(); }
+  say(message) { this.onmessage({ data: JSON.stringify(message) }); }
+  serverCloses(code, reason) { this.readyState = 3; this.onclose({ code, reason }); }
+  texts() { return this.sent.filter((d) => typeof d === 'string').map((d) => JSON.parse(d)); }
+}
+
+const fakeCapture = { start: async () => {}, stop() {}, resume() {}, close() {} };
+const track = () => ({ kind: 'audio', label: 'Fake mic', addEventListener() {}, stop() {} });
+const streamWith = (tracks) => ({
+  getAudioTracks: () => tracks.filter((t) => t.kind === 'audio'),
+  getTracks: () => tracks,
+});
+
+function client(options = {}) {
+  FakeSocket.made = [];
+  const c = new MicCheckClient({ server: 'http://127.0.0.1:8080', call: 'standup', WebSocket: FakeSocket,
+    capture: fakeCapture, stream: streamWith([track()]), ...options });
+  const seen = [];
+  for (const type of ['connection', 'presence', 'mutednotice', 'welcome', 'error', 'microphone', 'speaking']) {
+    c.addEventListener(type, (e) => seen.push([type, e.detail]));
+  }
+  return { c, seen };
+}
+
+test('connects to /v1/call with the call and token, reports its devices, and streams audio', async () => {
+  const { c } = client({ token: 'tok en' });
+  await c.start();
+  const ws = FakeSocket.made[0];
+  assert.equal(ws.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=tok+en');
+  ws.accept();
+  assert.deepEqual(ws.texts()[0], { type: 'devices', audio: true, video: false });
+  c.setMuted(true);
+  assert.deepEqual(ws.texts().at(-1), { type: 'devices', audio: false, video: false });
+  ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio'] });
+  c.setMuted(false);
+  c.setVideo(true);
+  assert.deepEqual(ws.texts().at(-1), { type: 'devices', audio: true, video: false }, 'the role sends no video');
+  c.close();
+  assert.equal(c.state, 'closed');
+});
+
+test('a server that is gone: retries with backoff up to 10 s, says so, and rejoins when back', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { c, seen } = client();
+  await c.start();
+  FakeSocket.made[0].accept();
+  FakeSocket.made[0].say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
+  c.join('Ada');
+  const delays = [];
+  for (let i = 0; i < 6; i++) {
+    FakeSocket.made.at(-1).serverCloses(1006, '');
+    await new Promise(setImmediate);
+    const last = seen.filter(([type]) => type === 'connection').at(-1)[1];
+    assert.equal(last.state, 'reconnecting');
+    assert.match(last.message, /^Disconnected from the server\. Reconnecting in \d+ s…$/);
+    delays.push(last.retryInMs);
+    t.mock.timers.tick(last.retryInMs);
+  }
+  assert.deepEqual(delays, [1000, 2000, 4000, 8000, 10000, 10000]);
+  const back = FakeSocket.made.at(-1);
+  back.accept();
+  back.say({ type: 'welcome', id: 'me2', capabilities: ['send-audio', 'send-video'] });
+  assert.deepEqual(back.texts().filter((m) => m.type === 'join'), [{ type: 'join', name: 'Ada' }]);
+  back.serverCloses(1001, 'server restarting');
+  await new Promise(setImmediate);
+  assert.equal(seen.filter(([type]) => type === 'connection').at(-1)[1].retryInMs, 1000, 'reset after it opened');
+  c.close();
+});
+
+test('a refusal is said once with its reason and never retried', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { c, seen } = client();
+  await c.start();
+  FakeSocket.made[0].accept();
+  FakeSocket.made[0].serverCloses(4401, 'the join token has expired; ask for a new invitation');
+  await new Promise(setImmediate);
+  t.mock.timers.tick(60000);
+  assert.equal(FakeSocket.made.length, 1);
+  const states = seen.filter(([type]) => type === 'connection').map(([, d]) => d);
+  assert.deepEqual(states.at(-1), { state: 'refused', code: 4401,
+    message: 'This invitation cannot be used: the join token has expired; ask for a new invitation. '
+      + 'Ask for a new link.' });
+  assert.equal(states.filter((s) => s.state === 'refused').length, 1);
+});
+
+test('presence by the version rule; a gap asks for a snapshot; the notice waits while push-to-talk is up', async () => {
+  const { c, seen } = client();
+  await c.start();
+  const ws = FakeSocket.made[0];
+  ws.accept();
+  ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
+  ws.say({ type: 'presence', version: 2, participants: [{ id: 'me', name: 'Me' }] });
+  ws.say({ type: 'joined', version: 3, participant: { id: 'b', name: 'Bob', audio: true } });
+  assert.deepEqual(c.others().map((p) => p.name), ['Bob']);
+  ws.say({ type: 'left', version: 5, id: 'b' });
+  assert.deepEqual(ws.texts().at(-1), { type: 'resync' });
+  assert.equal(c.others().length, 1);
+  ws.say({ type: 'muted_notice', show: true, text: 'You are muted.', duration_ms: 2000 });
+  const notice = seen.filter(([type]) => type === 'mutednotice').at(-1)[1];
+  assert.deepEqual(notice.action, { label: 'Unmute', key: 'm' });
+  c.setMuted(true, 'push-to-talk');
+  const before = seen.length;
+  ws.say({ type: 'muted_notice', show: true, text: 'You are muted.', duration_ms: 2000 });
+  assert.equal(seen.length, before, 'no notice while the push-to-talk key is up');
+  ws.say({ type: 'microphone', on: true, level_db: -20, display: 0.6, speaking: true, warnings: [] });
+  assert.deepEqual(seen.at(-1), ['speaking', { speaking: true }]);
+  ws.say({ type: 'bogus' });
+  ws.onmessage({ data: 'not json' });
+  assert.deepEqual(seen.at(-1), ['error', { message: 'a message that is not JSON' }]);
+  c.close();
+});
+
+test('bad input: a stream without audio, a bad call id, an unknown mute cause, a closed client', async () => {
+  const { c } = client();
+  await assert.rejects(c.setStream(streamWith([{ kind: 'video' }])), { code: 'no-audio-track' });
+  await assert.rejects(c.setStream(null), { code: 'no-audio-track' });
+  assert.throws(() => c.setMuted(true, 'sleepy'), { code: 'bad-option' });
+  assert.throws(() => new MicCheckClient({ server: 'http://x', call: 'no spaces' }), { code: 'bad-call' });
+  assert.throws(() => new MicCheckClient({ server: 'http://x', call: 'a', endpoint: 'rtp' }), { code: 'bad-option' });
+  c.close();
+  await assert.rejects(c.start(), { code: 'closed' });
+});
+
+test('/v1/vad: levels become microphone events, and muting is a session update', async () => {
+  FakeSocket.made = [];
+  const c = new MicCheckClient({ server: 'https://vad.example', WebSocket: FakeSocket, capture: fakeCapture,
+    stream: streamWith([track()]) });
+  const levels = [];
+  c.addEventListener('microphone', (e) => levels.push(e.detail));
+  await c.start();
+  const ws = FakeSocket.made[0];
+  assert.equal(ws.url, 'wss://vad.example/v1/vad');
+  ws.accept();
+  c.setMuted(true);
+  assert.deepEqual(ws.texts().at(-1), { type: 'session.update', session: { muted: true } });
+  ws.say({ type: 'level', audio_ms: 100, level_db: -25, speaking: false });
+  assert.deepEqual(levels[0],
+    { on: false, levelDb: -25, display: 0.5, speaking: false, notWorking: null, warnings: [] });
+  c.close();
+});

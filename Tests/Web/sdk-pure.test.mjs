@@ -1,0 +1,100 @@
+// The client's pure parts under node's own test runner: `node --test Tests/Web/`.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Backoff } from '../../Sources/MicCheckServer/Resources/web/sdk/backoff.js';
+import { BLOCK, Downsampler, lowPass, toInt16 } from '../../Sources/MicCheckServer/Resources/web/sdk/downsampler.js';
+import { Roster } from '../../Sources/MicCheckServer/Resources/web/sdk/presence.js';
+import { closeMeaning, decode, ProtocolError } from '../../Sources/MicCheckServer/Resources/web/sdk/protocol.js';
+
+test('backoff: 1 s doubling to 10 s, and back to 1 s once connected', () => {
+  const b = new Backoff();
+  assert.deepEqual([1, 2, 3, 4, 5, 6].map(() => b.next()), [1000, 2000, 4000, 8000, 10000, 10000]);
+  b.reset();
+  assert.equal(b.next(), 1000);
+  assert.throws(() => new Backoff({ first: 0 }), RangeError);
+  assert.throws(() => new Backoff({ first: 5000, max: 1000 }), RangeError);
+});
+
+const ada = { id: 'a', name: 'Ada', audio: true, video: false, speaking: false };
+const bob = { id: 'b', name: 'Bob', audio: true, video: true, speaking: false };
+
+test('the version rule: a snapshot whole, the next version applied, a seen one dropped, a gap resyncs', () => {
+  const r = new Roster();
+  assert.equal(r.take({ type: 'joined', version: 1, participant: ada }), 'resync', 'nothing before a snapshot');
+  assert.equal(r.take({ type: 'presence', version: 4, participants: [ada] }), 'applied');
+  assert.equal(r.take({ type: 'joined', version: 5, participant: bob }), 'applied');
+  assert.deepEqual([...r.participants.keys()], ['a', 'b']);
+  assert.equal(r.take({ type: 'updated', version: 5, participant: { ...bob, speaking: true } }), 'dropped');
+  assert.equal(r.participants.get('b').speaking, false);
+  assert.equal(r.take({ type: 'updated', version: 6, participant: { ...bob, speaking: true } }), 'applied');
+  assert.equal(r.participants.get('b').speaking, true);
+  assert.equal(r.take({ type: 'left', version: 8, id: 'a' }), 'resync', 'version 7 was missed');
+  assert.ok(r.participants.has('a'), 'a gap changes nothing until the snapshot');
+  assert.equal(r.take({ type: 'left', version: 7, id: 'a' }), 'applied');
+  assert.deepEqual(r.others('b'), []);
+  r.clear();
+  assert.equal(r.version, null);
+  assert.equal(r.participants.size, 0);
+});
+
+test('decode: each type checked and normalised; garbage is a ProtocolError, an unknown type passes', () => {
+  const m = decode('{"type":"microphone","on":true,"level_db":-23.5,"display":0.53,"speaking":true,'
+    + '"not_working":null,"warnings":["Your microphone is noisy.", 3]}');
+  assert.deepEqual(m, { type: 'microphone', on: true, levelDb: -23.5, display: 0.53, speaking: true, notWorking: null,
+    warnings: ['Your microphone is noisy.'] });
+  assert.equal(decode('{"type":"microphone","on":false,"level_db":-90,"display":0.4}').display, 0, 'off shows 0');
+  const p = decode('{"type":"presence","version":3,"participants":[{"id":"x","name":"X","audio":1}]}');
+  assert.deepEqual(p.participants, [{ id: 'x', name: 'X', audio: false, video: false, speaking: false }]);
+  assert.deepEqual(decode('{"type":"left","version":4,"id":"x"}'), { type: 'left', version: 4, id: 'x' });
+  assert.equal(decode('{"type":"welcome","id":"me","capabilities":["send-audio"]}').name, null);
+  assert.deepEqual(decode('{"type":"session.created","session":{}}'), { type: 'session.created', session: {} });
+  for (const bad of ['not json', '[]', '{"no":"type"}', '{"type":"joined","version":2}',
+    '{"type":"presence","participants":[]}', '{"type":"left","version":1}', '{"type":"signal","from":"a"}',
+    '{"type":"joined","version":2,"participant":{"id":3}}']) {
+    assert.throws(() => decode(bad), ProtocolError, bad);
+  }
+});
+
+test('close codes: 44xx are refusals said once with the reason; anything else is retried', () => {
+  assert.deepEqual(closeMeaning(4401, 'the join token has expired'), { refused: true,
+    message: 'This invitation cannot be used: the join token has expired. Ask for a new link.' });
+  assert.deepEqual(closeMeaning(4403, 'origin http://x is not allowed'),
+    { refused: true, message: 'The server refused this page: origin http://x is not allowed.' });
+  for (const code of [1000, 1001, 1006, 1008, 1009, 1011]) assert.equal(closeMeaning(code, '').refused, false);
+  assert.equal(closeMeaning(1006, '').message, 'Disconnected from the server.');
+});
+
+function run(rate, seconds, signal) {
+  const blocks = [];
+  const d = new Downsampler(rate, (b) => blocks.push(Int16Array.from(b)));
+  const total = Math.round(rate * seconds);
+  for (let start = 0; start < total; start += 128) {
+    const n = Math.min(128, total - start), ch = new Float32Array(n);
+    for (let i = 0; i < n; i++) ch[i] = signal((start + i) / rate);
+    d.push([ch, ch]);
+  }
+  return blocks;
+}
+
+const rms = (blocks, skip = 2) => {
+  let s = 0, n = 0;
+  for (const b of blocks.slice(skip)) for (const x of b) { s += (x / 32767) ** 2; n++; }
+  return Math.sqrt(s / n);
+};
+
+test('the downsampler: 20 ms blocks of 16 kHz from any rate, a passband tone kept, above 8 kHz removed', () => {
+  for (const rate of [16000, 44100, 48000, 96000]) {
+    const blocks = run(rate, 1, (t) => 0.5 * Math.sin(2 * Math.PI * 1000 * t));
+    assert.ok(blocks.every((b) => b.length === BLOCK));
+    assert.ok(Math.abs(blocks.length - 50) <= 1, `${rate} Hz: ${blocks.length} blocks a second`);
+    assert.ok(Math.abs(rms(blocks) - 0.5 / Math.SQRT2) < 0.01, `${rate} Hz: a 1 kHz tone keeps its level`);
+  }
+  // 12 kHz at 48 kHz would alias to 4 kHz without the filter.
+  assert.ok(rms(run(48000, 1, (t) => 0.5 * Math.sin(2 * Math.PI * 12000 * t))) < 0.005);
+  const h = lowPass(48000);
+  assert.equal(h.length, 63);
+  assert.ok(Math.abs(h.reduce((a, b) => a + b, 0) - 1) < 1e-6, 'a gain of 1 at DC');
+  assert.deepEqual([toInt16(2), toInt16(-2), toInt16(0.5)], [32767, -32768, 16384]);
+  assert.throws(() => new Downsampler(0, () => {}), RangeError);
+});
