@@ -57,6 +57,10 @@ extension CallServer {
 /// file's type (`nosniff`), the pages run only their own scripts and connect only to their own server (a
 /// Content-Security-Policy), and a path with a NUL or another control character (`/app.js%00.html`, which
 /// the file system would cut short and the type map would call HTML) is refused.
+///
+/// The client SDK under `/sdk/` is public static files with no credentials, which pages on other origins
+/// load in CORS mode (`import` of a module, `audioWorklet.addModule`): its answers also carry
+/// `Access-Control-Allow-Origin: *` and `Cross-Origin-Resource-Policy: cross-origin`. Nothing else does.
 enum PagePolicy {
     static let contentSecurity =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -64,6 +68,17 @@ enum PagePolicy {
         + "form-action 'self'; object-src 'none'"
     static let noSniff = HTTPField.Name("X-Content-Type-Options")
     static let securityPolicy = HTTPField.Name("Content-Security-Policy")
+    static let allowOrigin = HTTPField.Name("Access-Control-Allow-Origin")
+    static let resourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")
+
+    /// Whether `path` (percent-decoded) is in the client SDK that other origins may load.
+    static func isSharedWithOtherOrigins(_ path: String) -> Bool { path.hasPrefix("/sdk/") }
+
+    /// The types the file map gives otherwise or not at all: `.d.ts` (the SDK's type declarations) is
+    /// text, not an MPEG transport stream.
+    static let mediaTypes: [String: MediaType] = [
+        "ts": MediaType(type: .text, subType: "plain", parameter: ("charset", "utf-8"))
+    ]
 }
 
 struct PageHeaders<Context: RequestContext>: RouterMiddleware {
@@ -77,6 +92,10 @@ struct PageHeaders<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         if let name = PagePolicy.noSniff { response.headers[name] = "nosniff" }
         if let name = PagePolicy.securityPolicy { response.headers[name] = PagePolicy.contentSecurity }
+        if PagePolicy.isSharedWithOtherOrigins(path) {
+            if let name = PagePolicy.allowOrigin { response.headers[name] = "*" }
+            if let name = PagePolicy.resourcePolicy { response.headers[name] = "cross-origin" }
+        }
         return response
     }
 }

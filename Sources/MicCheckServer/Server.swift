@@ -81,7 +81,8 @@ public struct CallServer: Sendable {
             router.middlewares.add(
                 FileMiddleware(
                     root, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
-                    searchForIndexHtml: true, logger: logger))
+                    searchForIndexHtml: true, logger: logger
+                ).withAdditionalMediaTypes(forFileExtensions: PagePolicy.mediaTypes))
         }
         let server = self
         router.get("/healthz") { _, _ in "ok\n" }

@@ -136,6 +136,35 @@ struct PageGuardTests {
         }
     }
 
+    @Test("the client SDK under /sdk/ may be loaded by other origins; the pages may not")
+    func sdkSharedAcrossOrigins() async throws {
+        let app = CallServer(configuration: .init(port: 0)).application()
+        let allowOrigin = try #require(HTTPField.Name("Access-Control-Allow-Origin"))
+        let resourcePolicy = try #require(HTTPField.Name("Cross-Origin-Resource-Policy"))
+        let noSniff = try #require(HTTPField.Name("X-Content-Type-Options"))
+        try await app.test(.live) { client in
+            var other = HTTPFields()
+            other[try #require(HTTPField.Name("Origin"))] = "http://app.example:3000"
+            try await client.execute(uri: "/sdk/package.json", method: .get, headers: other) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[allowOrigin] == "*")
+                #expect(response.headers[resourcePolicy] == "cross-origin")
+                #expect(response.headers[noSniff] == "nosniff")
+                #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect(String(buffer: response.body).contains("\"type\": \"module\""))
+            }
+            for page in ["/", "/app.js", "/style.css"] {
+                try await client.execute(uri: page, method: .get, headers: other) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[allowOrigin] == nil)
+                    #expect(response.headers[resourcePolicy] == nil)
+                    #expect(response.headers[noSniff] == "nosniff")
+                }
+            }
+        }
+        #expect(PagePolicy.mediaTypes["ts"]?.description.hasPrefix("text/plain") == true)
+    }
+
     @Test("a refused upgrade opens and closes at once with 4000 + the status and the reason")
     func upgradeRefusals() async throws {
         let tokens = try #require(await JoinTokens(secret: secret))
