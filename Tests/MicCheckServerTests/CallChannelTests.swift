@@ -55,8 +55,8 @@ struct CallChannelTests {
     func stall() throws {
         var c = try CallChannel(id: "me", now: 0)
         var out: [Connection.Message] = []
-        c.tick(now: 1) { out.append($0) }
-        c.tick(now: 4) { out.append($0) }
+        _ = c.tick(now: 1) { out.append($0) }
+        _ = c.tick(now: 4) { out.append($0) }
         let message = try #require(out.last)
         let last = try Received(message.text)
         #expect(last.string("not_working") == MicrophoneCheck.silentWarning)
@@ -84,6 +84,47 @@ struct CallChannelTests {
         #expect(
             notice.bool("show") == true && notice.string("text") == "You are muted."
                 && notice.int("duration_ms") == 2_000)
+    }
+
+    @Test("audio that stops mid-utterance ends speaking after a second, on the timer; it comes back with the audio")
+    func stalledSpeech() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        // The page freezes as soon as its participant is heard speaking: nothing more arrives.
+        let bytes = pcm16(speechInRoom(onset: 0.5, speech: 3, seconds: 3))
+        var started = false
+        for block in stride(from: 0, to: bytes.count, by: 640) where !started {
+            let now = Double(block / 2) / 16_000
+            let action = try bytes[block..<min(bytes.count, block + 640)].withUnsafeBytes { b in
+                try c.audio(b, now: now) { _ in }
+            }
+            started = action == .update(PresenceMember(id: "me", name: "Ada", audio: true, video: true, speaking: true))
+        }
+        #expect(started)
+        let last = try #require(c.check.lastAudioAt)
+        var out: [Connection.Message] = []
+        for now in stride(from: last + 0.25, to: last + CallChannel.speechStallTimeout - 0.01, by: 0.25) {
+            #expect(c.tick(now: now) { out.append($0) } == nil, "still speaking \(now - last) s after the audio")
+        }
+        let ended = c.tick(now: last + CallChannel.speechStallTimeout) { out.append($0) }
+        #expect(ended == .update(PresenceMember(id: "me", name: "Ada", audio: true, video: true, speaking: false)))
+        #expect(try out.last.map { try Received($0.text).bool("speaking") } == false)
+        #expect(c.tick(now: last + 1.5) { _ in } == nil, "said once")
+        #expect(c.tick(now: last + 5) { _ in } == nil)
+
+        // The audio comes back, the voice still going: speaking again, and it ends as the voice does.
+        let (_, resumed) = try feed(&c, speechInRoom(onset: 0, speech: 1, seconds: 2.5), from: last + 5)
+        let speaking: [Bool?] = resumed.map { if case .update(let m) = $0 { m.speaking } else { nil } }
+        #expect(speaking.first == true && speaking.last == false)
+    }
+
+    @Test("the timer changes nobody's speaking while they are not speaking")
+    func stallWhileQuiet() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        let (_, actions) = try feed(&c, speechInRoom(onset: 0.5, speech: 1, seconds: 3.5))
+        #expect(actions.last == .update(PresenceMember(id: "me", name: "Ada", audio: true, video: true)))
+        for now in stride(from: 3.5, through: 8, by: 0.25) { #expect(c.tick(now: now) { _ in } == nil) }
     }
 
     @Test("don't show again for this call: no more notices")

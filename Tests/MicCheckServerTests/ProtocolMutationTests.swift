@@ -77,7 +77,7 @@ struct ProtocolMutationTests {
             do { _ = try audio.withUnsafeBytes { try channel.audio($0, now: now, emit: Self.expectJSON) } } catch {
                 refused += 1
             }
-            channel.tick(now: now + 0.01, emit: Self.expectJSON)
+            _ = channel.tick(now: now + 0.01, emit: Self.expectJSON)
         }
         for text in Self.nested {
             #expect(throws: ProtocolError.self) { try channel.text(text, now: 100, emit: Self.expectJSON) }

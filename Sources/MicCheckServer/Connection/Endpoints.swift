@@ -73,7 +73,7 @@ struct CallEndpoint: ConnectionEndpoint {
     }
 
     mutating func tick(now: Double, send: (Connection.Message) -> Void) async {
-        channel.tick(now: now - start, emit: send)
+        if let action = channel.tick(now: now - start, emit: send) { await perform(action, send: send) }
     }
 
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {

@@ -45,6 +45,9 @@ public struct CallChannel: Sendable {
     private var stream: StreamingAnalysis
     private var pcm: [Float] = []
     private var speaking = false
+    /// Speaking was ended because the audio stopped mid-utterance (``speechStallTimeout``); the analysis
+    /// still counts the utterance as going on, so the next frame says whether it does.
+    private var speechStalled = false
     private var framesSinceReport = 0
     private var lastReport: String?
     /// Samples per second of the PCM the page sends.
@@ -156,14 +159,32 @@ public struct CallChannel: Sendable {
         }
     }
 
-    /// The clock moved without audio (the connection's timer): the check may now warn of a stall.
-    public mutating func tick(now: Double, emit: (Connection.Message) -> Void) {
+    /// Seconds without audio after which a participant is no longer speaking. A page sends a block every
+    /// 20 ms while it captures; one that stops mid-utterance (a frozen browser, a closed lid, a lost
+    /// network) would otherwise stay "speaking" until its connection times out.
+    public static let speechStallTimeout = 1.0
+
+    /// The clock moved without audio (the connection's timer): the check may now warn of a stall, and a
+    /// participant whose audio stopped mid-utterance stops speaking. Returns the presence update then.
+    public mutating func tick(now: Double, emit: (Connection.Message) -> Void) -> Action? {
+        var change: Action?
+        if speaking, let last = check.lastAudioAt, now - last >= Self.speechStallTimeout {
+            speaking = false
+            speechStalled = true
+            change = memberChange()
+        }
         report(now: now, emit: emit)
+        return change
     }
 
     private mutating func apply(_ record: AnalysisOutput, now: Double, emit: (Connection.Message) -> Void) {
         switch record {
         case .frame(let f):
+            if speechStalled {
+                // The audio is back: speaking again if the utterance goes on.
+                speechStalled = false
+                speaking = f.isSpeaking
+            }
             check.received(levelDB: f.levelDB, at: now)
             framesSinceReport += 1
             if framesSinceReport >= 10 { report(now: now, emit: emit) }
@@ -172,9 +193,11 @@ public struct CallChannel: Sendable {
             switch e {
             case .speechStarted(let t, _):
                 speaking = true
+                speechStalled = false
                 if indicator.speechStarted(at: t) { emit(noticeMessage(show: true)) }
             case .speechEnded:
                 speaking = false
+                speechStalled = false
             case .microphoneSilent:
                 check.deadSignal(true, at: now)
             case .microphoneActive:
