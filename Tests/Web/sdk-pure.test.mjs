@@ -98,3 +98,30 @@ test('the downsampler: 20 ms blocks of 16 kHz from any rate, a passband tone kep
   assert.deepEqual([toInt16(2), toInt16(-2), toInt16(0.5)], [32767, -32768, 16384]);
   assert.throws(() => new Downsampler(0, () => {}), RangeError);
 });
+
+test('opening a device: the chosen one, the default when it is gone, a refusal, none at all', async () => {
+  const { openDevice, openMicrophone } = await import('../../Sources/MicCheckServer/Resources/web/sdk/microphone.js');
+  const failing = (name) => Object.assign(new Error(name), { name });
+  const asked = [];
+  const media = (present) => ({
+    async getUserMedia(c) {
+      asked.push(c);
+      const id = c.audio?.deviceId?.exact ?? c.video?.deviceId?.exact;
+      if (present === 'denied') throw failing('NotAllowedError');
+      if (present === 'none') throw failing('NotFoundError');
+      if (id && id !== present) throw failing('OverconstrainedError');
+      return { id: id || 'default' };
+    },
+  });
+  assert.deepEqual(await openMicrophone({ deviceId: 'usb' }, media('usb')),
+    { stream: { id: 'usb' }, fellBack: false, denied: false, missing: false });
+  assert.deepEqual(asked.at(-1).audio, { echoCancellation: true, noiseSuppression: true, autoGainControl: true,
+    deviceId: { exact: 'usb' } });
+  assert.deepEqual(await openDevice('video', {}, 'gone', media('usb')),
+    { stream: { id: 'default' }, fellBack: true, denied: false, missing: false });
+  assert.equal((await openMicrophone({ processing: false }, media('denied'))).denied, true);
+  assert.equal(asked.at(-1).audio.noiseSuppression, false);
+  assert.equal((await openMicrophone({}, media('none'))).missing, true);
+  await assert.rejects(openMicrophone({}, { getUserMedia: async () => { throw failing('AbortError'); } }),
+    { name: 'AbortError' });
+});

@@ -20,32 +20,34 @@ export function requireAudio(stream) {
   return track;
 }
 
-/** getUserMedia's audio constraints: the chosen device, and the browser's processing on unless turned off. */
-export function audioConstraints({ deviceId = '', processing = true } = {}) {
-  const audio = { echoCancellation: processing, noiseSuppression: processing, autoGainControl: processing };
-  if (deviceId) audio.deviceId = { exact: deviceId };
-  return audio;
-}
+/** getUserMedia's audio constraints: the browser's processing on unless turned off. */
+export const audioConstraints = ({ processing = true } = {}) =>
+  ({ echoCancellation: processing, noiseSuppression: processing, autoGainControl: processing });
 
 /**
- * Opens a microphone: the chosen one, or the default when the chosen one is gone.
+ * Opens one kind of device ('audio' or 'video') with `constraints`: the chosen `deviceId`, or the default when
+ * the chosen one is gone (`fellBack`); a refusal is `denied`, no such device at all `missing`.
  * @returns {Promise<{stream: MediaStream | null, fellBack: boolean, denied: boolean, missing: boolean}>}
  */
-export async function openMicrophone(options = {}, media = globalThis.navigator && navigator.mediaDevices) {
+export async function openDevice(kind, constraints, deviceId = '', media = globalThis.navigator?.mediaDevices) {
   const none = { stream: null, fellBack: false, denied: false, missing: false };
   if (!media) return { ...none, missing: true };
   try {
-    return { ...none, stream: await media.getUserMedia({ audio: audioConstraints(options) }) };
+    const wanted = deviceId ? { ...constraints, deviceId: { exact: deviceId } } : constraints;
+    return { ...none, stream: await media.getUserMedia({ [kind]: wanted }) };
   } catch (error) {
-    if ((error.name === 'NotFoundError' || error.name === 'OverconstrainedError') && options.deviceId) {
-      const again = await openMicrophone({ ...options, deviceId: '' }, media);
-      return { ...again, fellBack: true };
+    if ((error.name === 'NotFoundError' || error.name === 'OverconstrainedError') && deviceId) {
+      return { ...(await openDevice(kind, constraints, '', media)), fellBack: true };
     }
     if (error.name === 'NotAllowedError' || error.name === 'SecurityError') return { ...none, denied: true };
     if (error.name === 'NotFoundError') return { ...none, missing: true };
     throw error;
   }
 }
+
+/** Opens a microphone (`deviceId`, or the default), with the browser's processing unless `processing` is false. */
+export const openMicrophone = ({ deviceId = '', processing = true } = {}, media = undefined) =>
+  openDevice('audio', audioConstraints({ processing }), deviceId, media);
 
 /** The note a page shows: capture goes on while muted, and why. */
 export const CAPTURE_NOTE = 'While your microphone is off in the call, MicCheck keeps listening to it to tell you '
