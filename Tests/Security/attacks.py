@@ -33,6 +33,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PG = os.path.join(ROOT, "scripts", "postgres-server.sh")
 # The honest stream's speech: the public corpus beside the repo.
 WAV = os.path.join(ROOT, "..", "shared", "corpus", "clean_01_asterisk-en-allison.wav")
+# A speaker's voice at 16 kHz (two sentences, scripts/make_test_voice.py).
+VOICE = os.path.join(ROOT, "Sources", "MicCheckTesting", "Resources", "voice.wav")
 BINARY = None
 MB = 1024 * 1024
 
@@ -465,6 +467,80 @@ class Attacks(unittest.TestCase):
              f"(status {server.process.returncode})")
         raw.close()
         flooding.join(5)
+
+    def test_frozen_participant(self):
+        """A /v1/call participant frozen mid-sentence (SIGSTOP, a closed lid, a lost network): it stops sending
+        and reading but its TCP connection stays open. Another participant of the call sees it stop speaking
+        within 2 s (the server ends speaking 1 s after the audio stops) and leave within the idle timeout
+        (10 s, the default) + the 2 s close grace + 1 s."""
+        server = self.serve()
+        with wave.open(VOICE) as w:
+            self.assertEqual((w.getframerate(), w.getnchannels(), w.getsampwidth()), (16000, 1, 2))
+            pcm = w.readframes(w.getnframes())
+        block = 640  # 20 ms of 16 kHz 16-bit PCM
+
+        speaker = RawSocket(server.port, "/v1/call?call=x")
+        welcome = speaker.read_text()
+        target = welcome["id"]
+        speaker.send_text(json.dumps({"type": "join", "name": "Frozen"}))
+        frozen = threading.Event()
+
+        def read_until_frozen():
+            """The speaker's page reads what it is sent until it freezes; then nothing reads its socket."""
+            speaker.sock.settimeout(0.1)
+            while not frozen.is_set():
+                try:
+                    speaker.read_frame()
+                except socket.timeout:
+                    continue
+                except (EOFError, OSError):
+                    return
+        reading = threading.Thread(target=read_until_frozen, daemon=True)
+
+        async def listener():
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/call?call=x") as ws:
+                await ws.send(json.dumps({"type": "join", "name": "Listener"}))
+                seen = {}
+
+                async def read():
+                    async for message in ws:
+                        m = json.loads(message)
+                        now = time.monotonic()
+                        if m["type"] in ("joined", "updated") and m["participant"]["id"] == target:
+                            key = "speaking" if m["participant"]["speaking"] else "quiet"
+                            if key == "speaking" or "speaking" in seen:
+                                seen.setdefault(key, now)
+                        elif m["type"] == "left" and m["id"] == target:
+                            seen["left"] = now
+                            return
+                task = asyncio.ensure_future(read())
+                reading.start()
+                # The speaker talks in real time until the listener sees it speaking, then freezes.
+                start = time.monotonic()
+                i = 0
+                while "speaking" not in seen:
+                    self.assertLess(i * 0.02, 20, "the listener never saw the speaker speaking")
+                    offset = (i * block) % (len(pcm) - block)
+                    speaker.send(frame(BINARY_FRAME, pcm[offset:offset + block]))
+                    i += 1
+                    await asyncio.sleep(max(0.0, start + i * 0.02 - time.monotonic()))
+                frozen.set()
+                froze = time.monotonic()
+                while not task.done() and time.monotonic() - froze < 20:  # the listener's page is alive
+                    await ws.send(json.dumps({"type": "keep_alive"}))
+                    await asyncio.wait([task], timeout=1.0)
+                return seen, froze
+
+        seen, froze = self.run_async(listener(), timeout=40)
+        reading.join(1)
+        quiet = seen.get("quiet", float("nan")) - froze
+        left = seen["left"] - froze
+        speaker.close()
+        note(f"frozen participant: the other saw it stop speaking {quiet:.2f} s and leave {left:.1f} s after it "
+             "froze (idle timeout 10 s)")
+        self.assertIn("quiet", seen, "the frozen speaker stayed speaking until it left")
+        self.assertLess(quiet, 2.0, "speaking ended after the audio stopped")
+        self.assertLess(left, 10 + 2 + 1, "the frozen speaker left")
 
     # MARK: names
 
