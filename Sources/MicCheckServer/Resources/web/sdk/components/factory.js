@@ -1,0 +1,63 @@
+// The view factory: every piece of the lobby and the call has a default; an app replaces the pieces it wants
+// and keeps the rest, because the composite views (the lobby, the call grid) build their pieces through the
+// same factory (a custom participant tile shows in the lobby's preview and in the grid), as the terminal's
+// CallViewFactory does.
+//
+//   class MyFactory extends ViewFactory { makeVideoParticipantView(p) { return myTile(p); } }
+//   const factory = createViewFactory({ makeVideoParticipantView(p) { return myTile(p); } });
+//
+// A replacement tile is any HTMLElement; the grid and the lobby set `participant`, `stream`, `speakerOn` and
+// `showSpeaking` on it as plain properties, and call its `setSinkId(id)` when it has one.
+
+export class ViewFactory {
+  /** The pre-join screen, `<miccheck-lobby>`; its preview tile, meter and participants strip come from here. */
+  makeLobbyView() { return this._composite('miccheck-lobby'); }
+
+  /** The microphone meter, `<miccheck-meter>`. */
+  makeMeterView() { return document.createElement('miccheck-meter'); }
+
+  /** "You are muted.", `<miccheck-muted-notice>`. */
+  makeMutedNoticeView() { return document.createElement('miccheck-muted-notice'); }
+
+  /** One participant's tile, `<miccheck-participant-tile>` (the participant it is first made for is given). */
+  makeVideoParticipantView(participant) {
+    return document.createElement('miccheck-participant-tile');
+  }
+
+  /** Who is already in the call, `<miccheck-participants-strip>`. */
+  makeParticipantsStripView() { return document.createElement('miccheck-participants-strip'); }
+
+  /** The permissions prompt, `<miccheck-permissions-prompt>`. */
+  makePermissionsPromptView() { return document.createElement('miccheck-permissions-prompt'); }
+
+  /** The call's tiles, `<miccheck-call-grid>`; its tiles come from here. */
+  makeCallGridView() { return this._composite('miccheck-call-grid'); }
+
+  /** The call's toolbar, `<miccheck-call-controls>`. */
+  makeCallControlsView() { return document.createElement('miccheck-call-controls'); }
+
+  _composite(tag) {
+    const el = document.createElement(tag);
+    el.factory = this;
+    return el;
+  }
+}
+
+const METHODS = Object.getOwnPropertyNames(ViewFactory.prototype).filter((n) => n.startsWith('make'));
+
+/** The names of the factory's methods, in their order. */
+export const VIEW_FACTORY_METHODS = Object.freeze(METHODS);
+
+/**
+ * A factory with the given methods in place of the defaults: `createViewFactory({makeMeterView() {…}})`.
+ * Each override is called with the factory as `this`. A name that is not a factory method is refused.
+ */
+export function createViewFactory(overrides = {}) {
+  const factory = new ViewFactory();
+  for (const [name, fn] of Object.entries(overrides)) {
+    if (!METHODS.includes(name)) throw new TypeError(`createViewFactory: no factory method "${name}"`);
+    if (typeof fn !== 'function') throw new TypeError(`createViewFactory: "${name}" is not a function`);
+    factory[name] = fn;
+  }
+  return factory;
+}
