@@ -35,10 +35,13 @@ export class MeterElement extends HTMLElement {
     this._state = OFF;
     this._warningsKey = '';
     upgradeProperties(this, ['state']);
-    // From here on a render may set the host's attributes (an element must not gain any in its constructor).
-    this._built = true;
     this._render();
+    // From now on (after the constructor) a render may set the host's attributes: an element must not gain
+    // any in its constructor. The first render that does is the first property set or the connection.
+    this._built = true;
   }
+
+  connectedCallback() { this._render(); }
 
   /** `{on, levelDb, display (0…1), notWorking (a sentence or null), warnings (sentences)}`. */
   get state() { return this._state; }

@@ -49,9 +49,10 @@ export class ParticipantTileElement extends HTMLElement {
     this._sinkId = '';
     this._watch = null;
     upgradeProperties(this, ['participant', 'stream', 'speakerOn', 'showSpeaking']);
-    // From here on a render may set the host's attributes (an element must not gain any in its constructor).
-    this._built = true;
     this._render();
+    // From now on (after the constructor) a render may set the host's attributes: an element must not gain
+    // any in its constructor. The first render that does is the first property set or the connection.
+    this._built = true;
   }
 
   connectedCallback() {
