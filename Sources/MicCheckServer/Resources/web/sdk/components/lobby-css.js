@@ -7,7 +7,9 @@ export const LOBBY_CSS = `
 [part~="screen"] { max-width: 1100px; margin: 0 auto; padding: 24px; }
 [part~="title"] { margin: 0 0 4px; font-size: 28px; line-height: 1.2; }
 [part~="subtitle"] { margin: 0 0 20px; color: var(--_muted-text); }
-[part~="layout"] { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 24px; }
+[part~="layout"] {
+  display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 24px; align-items: start;
+}
 [part~="preview-panel"], [part~="setup-panel"] {
   min-width: 0; padding: 16px; border-radius: var(--_radius); background: var(--_panel);
 }
