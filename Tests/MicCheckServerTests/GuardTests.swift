@@ -126,10 +126,10 @@ struct PageGuardTests {
                     response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("connect-src 'self'") == true
                 )
             }
-            try await client.execute(uri: "/app.js%00.html", method: .get, headers: own) { response in
+            try await client.execute(uri: "/app/main.js%00.html", method: .get, headers: own) { response in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/app.js", method: .get, headers: own) { response in
+            try await client.execute(uri: "/app/main.js", method: .get, headers: own) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.contains("javascript") == true)
             }
@@ -153,7 +153,7 @@ struct PageGuardTests {
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
                 #expect(String(buffer: response.body).contains("\"type\": \"module\""))
             }
-            for page in ["/", "/app.js", "/style.css"] {
+            for page in ["/", "/app/main.js", "/style.css"] {
                 try await client.execute(uri: page, method: .get, headers: other) { response in
                     #expect(response.status == .ok)
                     #expect(response.headers[allowOrigin] == nil)

@@ -143,9 +143,14 @@ struct ServerLiveTests {
             }
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(#"src="/app/main.js""#))
+            }
+            // The page is built from the client SDK's modules: its texts, its worklet.
+            try await client.execute(uri: "/sdk/components/texts.js", method: .get) { response in
+                #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("Before Joining"))
             }
-            try await client.execute(uri: "/pcm-worklet.js", method: .get) { response in
+            try await client.execute(uri: "/sdk/pcm-worklet.js", method: .get) { response in
                 #expect(response.status == .ok)
             }
         }

@@ -88,7 +88,7 @@ export class ServerConnection {
     const delay = this.backoff.next();
     this.retry = setTimeout(() => this.#connect(), delay);
     this.on.onState('reconnecting', `${meaning.message} Reconnecting in ${Math.round(delay / 1000)} s…`,
-      { retryInMs: delay, attempt: this.backoff.attempt });
+      { code: event.code, retryInMs: delay, attempt: this.backoff.attempt });
   }
 }
 

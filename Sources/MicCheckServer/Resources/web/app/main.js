@@ -1,0 +1,212 @@
+// MicCheck's own lobby and call page, built on the client (sdk/client.js) and the components
+// (sdk/components.js) as any app would: the server decides the microphone check, "You are muted." and who is
+// speaking; this page captures, draws, and connects to the others over WebRTC (app/mesh.js).
+import { MicCheckClient } from '../sdk/client.js';
+import { checkedName, ViewFactory } from '../sdk/components.js';
+import { callOfAddress } from './address.js';
+import { Devices } from './devices.js';
+import { Mesh } from './mesh.js';
+import { Prefs } from './prefs.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const { call, fresh } = callOfAddress(location, history);
+const prefs = new Prefs(call);
+// Audio processing stays on for people; tests with a file as the microphone turn it off.
+const processing = params.get('audio_processing') !== 'off';
+const client = new MicCheckClient({ call, token: params.get('token'),
+  microphone: { deviceId: prefs.devices.audioinput, processing } });
+const factory = new ViewFactory();
+const view = {
+  lobby: factory.makeLobbyView(), grid: factory.makeCallGridView(), controls: factory.makeCallControlsView(),
+  notice: factory.makeMutedNoticeView(), prompt: factory.makePermissionsPromptView(),
+};
+const FRESH = 'A new call: share this page\'s address to invite others.';
+const page = { joined: false, status: fresh ? FRESH : '', deviceNote: '',
+  denied: { microphone: false, camera: false } };
+const mesh = new Mesh(client, () => drawCall());
+const devices = new Devices(prefs, (note) => { page.deviceNote = note; drawLobby(); },
+  () => { mesh.setTracks({ video: devices.camera?.getVideoTracks()[0] ?? null }); drawAll(); });
+
+// For tests and the browser's console: the page's client, its peers, and the stream it sends.
+window.miccheck = {
+  client, mesh, devices,
+  get me() { return client.me; },
+  get peers() { return mesh.peers; },
+  get stream() {
+    return new MediaStream([...(client.stream?.getAudioTracks() ?? []), ...(devices.camera?.getVideoTracks() ?? [])]);
+  },
+};
+
+const may = (kind) => !client.capabilities || client.capabilities.includes(`send-${kind}`);
+// A toggle is on when the user wants it, the invitation allows it, and the device is there.
+const on = (kind) => prefs.devices[kind] && (kind === 'speaker' || (may(kind) && !page.denied[kind === 'audio'
+  ? 'microphone' : 'camera'] && (kind === 'audio' ? !!client.stream : !!devices.camera)));
+const settings = () => ({ audio: on('audio'), video: on('video'), speaker: prefs.devices.speaker });
+
+function applyToggles() {
+  client.setMuted(!on('audio'));
+  client.setVideo(on('video'));
+  mesh.setAudioEnabled(on('audio'));
+  for (const t of devices.camera?.getVideoTracks() ?? []) t.enabled = on('video');
+  drawAll();
+}
+
+function selfParticipant() {
+  const me = client.participants.get(client.me);
+  return { id: client.me || 'self', name: me?.name || view.lobby.state?.name || prefs.name || '', self: true,
+    audio: on('audio'), video: on('video'), speaking: !!client.microphone?.speaking };
+}
+
+function drawLobby() {
+  view.lobby.state = {
+    call, settings: settings(), allowed: { audio: may('audio'), video: may('video') }, devices: devices.lists,
+    chosen: { audioinput: prefs.devices.audioinput, videoinput: prefs.devices.videoinput,
+      audiooutput: prefs.devices.audiooutput },
+    others: client.others(), self: selfParticipant(), selfStream: devices.camera, deviceNote: page.deviceNote,
+    status: page.status, joinDisabled: client.state === 'refused',
+  };
+}
+
+function drawCall() {
+  if (!page.joined) return;
+  const participants = [...client.participants.values()];
+  view.grid.update(participants.map((p) => (p.id === client.me ? { ...p, self: true } : p)), {
+    me: client.me, speakerOn: prefs.devices.speaker, sinkId: prefs.devices.audiooutput,
+    streamOf: (id) => (id === client.me ? devices.camera : mesh.streamOf(client.participants.get(id))),
+  });
+  view.controls.state = { ...settings(), allowed: { audio: may('audio'), video: may('video') } };
+  $('call-status').textContent = page.status || page.deviceNote;
+}
+
+function drawAll() {
+  drawLobby();
+  drawCall();
+}
+
+function toggle(kind) {
+  const denied = kind === 'audio' ? page.denied.microphone : kind === 'video' ? page.denied.camera : false;
+  if (denied) {
+    showPrompt(true);
+    return;
+  }
+  prefs.devices[kind] = !prefs.devices[kind];
+  prefs.saveDevices();
+  applyToggles();
+}
+
+function showPrompt(asked = false) {
+  const { microphone, camera } = page.denied;
+  if (!microphone && !camera) return;
+  const kind = microphone && camera ? 'camera-and-microphone' : microphone ? 'microphone' : 'camera';
+  if (asked || !prefs.promptDismissed(kind)) view.prompt.show(kind);
+}
+
+function join(name) {
+  const { name: checked } = checkedName(name);
+  const joinedAs = checked || 'Guest';
+  prefs.name = joinedAs;
+  client.resume();
+  client.join(joinedAs);
+  page.joined = true;
+  $('lobby-screen').hidden = true;
+  $('left-screen').hidden = true;
+  $('call-screen').hidden = false;
+  drawCall();
+  // Focus goes to the call's heading, which says where the user is, not to the page's body.
+  $('call-title').focus();
+}
+
+function leave() {
+  client.leave();
+  page.joined = false;
+  mesh.closeAll();
+  view.notice.hide();
+  $('call-screen').hidden = true;
+  $('left-screen').hidden = false;
+  $('rejoin').focus();
+}
+
+// ---- What the client says --------------------------------------------------------------------------------
+
+client.addEventListener('welcome', (e) => {
+  if (e.detail.name) view.lobby.state = { name: e.detail.name, nameLocked: true };
+  applyToggles();
+});
+client.addEventListener('microphone', (e) => {
+  view.lobby.microphone = e.detail;
+});
+client.addEventListener('presence', (e) => {
+  const { change } = e.detail;
+  if (change?.type === 'left') mesh.close(change.id);
+  if (!client.me) mesh.closeAll();
+  if (change?.type === 'joined' && change.participant.id === client.me) mesh.offerTo(client.others().map((p) => p.id));
+  drawAll();
+});
+client.addEventListener('mutednotice', (e) => {
+  if (e.detail.show && page.joined && !prefs.mutedNoticeOff) view.notice.show(e.detail);
+  else if (!e.detail.show) view.notice.hide();
+});
+client.addEventListener('connection', (e) => {
+  page.status = e.detail.message || (fresh && !page.joined ? FRESH : '');
+  drawAll();
+});
+client.addEventListener('streamchange', (e) => {
+  mesh.setTracks({ audio: e.detail.stream.getAudioTracks()[0].clone() });
+  page.denied.microphone = false;
+  applyToggles();
+});
+client.addEventListener('permission', (e) => {
+  page.denied.microphone = e.detail.microphone === 'denied';
+  mesh.setTracks({ audio: null });
+  applyToggles();
+});
+client.addEventListener('devicefallback', (e) => {
+  page.deviceNote = e.detail.message;
+  drawAll();
+});
+
+// ---- What the views say ---------------------------------------------------------------------------------
+
+document.addEventListener('miccheck-toggle', (e) => toggle(e.detail.kind));
+document.addEventListener('miccheck-choose-device', (e) => devices.choose(e.detail.kind, e.detail.deviceId, client));
+document.addEventListener('miccheck-name', () => drawLobby());
+document.addEventListener('miccheck-join', (e) => join(e.detail.name));
+document.addEventListener('miccheck-leave', leave);
+document.addEventListener('miccheck-unmute', () => { if (!on('audio')) toggle('audio'); });
+document.addEventListener('miccheck-muted-notice-off', () => {
+  prefs.mutedNoticeOff = true;
+  client.mutedNoticeOff();
+});
+document.addEventListener('miccheck-dismiss', (e) => prefs.dismissPrompt(e.detail.kind));
+document.addEventListener('keydown', (e) => {
+  // In the call, m toggles the microphone (the muted notice's action), as the terminal's lobby does.
+  const typing = e.composedPath().some((el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement);
+  if (page.joined && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && e.key === 'm') toggle('audio');
+});
+$('rejoin').addEventListener('click', () => {
+  $('left-screen').hidden = true;
+  $('lobby-screen').hidden = false;
+  view.lobby.focus();
+});
+
+$('lobby-screen').append(view.lobby);
+$('grid').append(view.grid);
+$('toolbar').append(view.controls);
+document.body.append(view.notice, view.prompt);
+$('call-title').textContent = `In the call ${call}`;
+view.lobby.state = { name: params.get('name') || prefs.name };
+if (client.state === 'idle' && prefs.mutedNoticeOff) client.mutedNoticeOff();
+
+async function start() {
+  await client.start();
+  await devices.openCamera();
+  page.denied.camera = devices.denied;
+  applyToggles();
+  await devices.refresh();
+  showPrompt();
+}
+start().catch((error) => {
+  page.deviceNote = `The camera or microphone could not be opened: ${error.message || error.name}.`;
+  drawLobby();
+});

@@ -1,0 +1,143 @@
+"""What a person hit in the page before it was rebuilt on the client and the components, each checked in
+headless Chromium: joining before the camera opened gave no media; a frozen participant stayed "speaking";
+the page never said which call it was, and a bare address put everyone in one call; half an emoji as
+initials; a long name cut silently; weak contrast on Join and Leave; focus lost after Join; no favicon."""
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+import urllib.request
+
+from harness import (CONTROLS, LOBBY, TILES, Run, browser, click, js, open_page, q, text, wait)
+
+# Delays the camera by 4 s in the page (a slow camera, or a permission prompt answered late).
+SLOW_CAMERA = """
+const native = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+navigator.mediaDevices.getUserMedia = async (c) => {
+  if (c && c.video) await new Promise((r) => setTimeout(r, 4000));
+  return native(c);
+};
+"""
+
+REMOTE = f"{TILES}:not([data-self])"
+
+
+def chromium_pids(driver):
+    """The processes of one headless Chromium: every process started with its own profile folder."""
+    folder = driver.capabilities["chrome"]["userDataDir"]
+    out = subprocess.run(["pgrep", "-f", f"user-data-dir={folder}"], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def luminance(rgb):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg, bg):
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+COLORS = """const s = getComputedStyle(q(arguments[0]));
+  const rgb = (v) => v.match(/\\d+/g).slice(0, 3).map(Number);
+  return [rgb(s.color), rgb(s.backgroundColor)];"""
+
+
+class FixesTests(unittest.TestCase):
+    def test_9_joining_before_the_camera_opens_still_sends_it(self):
+        a, b = browser(Run.speech), browser(Run.speech)
+        try:
+            open_page(b, "slow-camera", "Bob")
+            click(b, f"{LOBBY} >> [part~=join]")
+            a.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_CAMERA})
+            open_page(a, "slow-camera", "Ada")
+            self.assertFalse(js(a, "return !!window.miccheck.devices.camera"), "the camera is not open yet")
+            click(a, f"{LOBBY} >> [part~=join]")
+            wait(b, f"const t = q('{REMOTE}'); return t && t.dataset.video === 'true' && "
+                    f"q('{REMOTE} >> video').videoWidth > 0", 25, what="Ada's late camera at Bob's")
+            wait(a, f"const t = q('{REMOTE}'); return t && t.dataset.video === 'true'", 20,
+                 what="Bob's video at Ada's, who joined before her camera opened")
+            wait(b, f"""const p = window.miccheck.peers.get(q('{REMOTE}').dataset.id);
+                 return p && p.received.getAudioTracks().some((t) => !t.muted)""", 10, what="Ada's audio at Bob's")
+        finally:
+            a.quit()
+            b.quit()
+
+    def test_10_a_frozen_participant_stops_speaking_and_leaves(self):
+        """Ada's browser is stopped (SIGSTOP, as a closed lid would) while she speaks: Bob sees her ring go
+        within 3 s and her tile go within 15 s (the server's idle timeout is 10 s)."""
+        a, b = browser(Run.speech), browser(Run.speech)
+        frozen = []
+        try:
+            open_page(a, "frozen", "Ada")
+            open_page(b, "frozen", "Bob")
+            click(a, f"{LOBBY} >> [part~=join]")
+            click(b, f"{LOBBY} >> [part~=toggle-audio]")
+            click(b, f"{LOBBY} >> [part~=join]")
+            wait(b, f"return !!q('{REMOTE}[speaking]')", 20, what="Ada speaking")
+            frozen = chromium_pids(a)
+            self.assertTrue(frozen)
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            start = time.time()
+            wait(b, f"return !q('{REMOTE}[speaking]')", 3, what="Ada's ring gone")
+            quiet = time.time() - start
+            wait(b, f"return q('{TILES}', true).length === 1", 15, what="Ada gone")
+            print(f"frozen participant: not speaking after {quiet:.1f} s, gone after {time.time() - start:.1f} s")
+        finally:
+            for pid in frozen:
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+            a.quit()
+            b.quit()
+
+    def test_11_the_page_names_its_call_and_a_bare_address_starts_a_new_one(self):
+        d = browser(Run.speech)
+        try:
+            d.get(f"{Run.base}/")
+            call = wait(d, "return new URLSearchParams(location.search).get('call')", what="a call in the address")
+            self.assertRegex(call, r"^call-[a-z2-9]{8}$")
+            wait(d, f"return q('{LOBBY} >> [part~=call]') && !q('{LOBBY} >> [part~=call]').hidden")
+            self.assertIn(call, text(d, f"{LOBBY} >> [part~=call]"))
+            self.assertIn("share", wait(d, f"return q('{LOBBY} >> [part~=status]').textContent"))
+            d.get(f"{Run.base}/")
+            self.assertNotEqual(wait(d, "return new URLSearchParams(location.search).get('call')"), call)
+            with urllib.request.urlopen(f"{Run.base}/favicon.svg") as r:
+                self.assertEqual(r.status, 200)
+                self.assertIn("svg", r.headers["Content-Type"])
+            self.assertEqual(js(d, "return document.querySelector('link[rel=icon]').getAttribute('href')"),
+                             "/favicon.svg")
+        finally:
+            d.quit()
+
+    def test_12_names_initials_contrast_and_focus(self):
+        d = browser(Run.speech)
+        try:
+            open_page(d, "names", "%F0%9F%A6%8A%20Fox")  # "🦊 Fox"
+            click(d, f"{LOBBY} >> [part~=toggle-video]")
+            wait(d, f"return q('{LOBBY} miccheck-participant-tile >> [part~=initials]').textContent === '🦊F'",
+                 what="the emoji's whole grapheme in the initials")
+            name = q(d, f"{LOBBY} >> [part~=name]")
+            name.clear()
+            js(d, f"const i = q('{LOBBY} >> [part~=name]'); i.value = 'x'.repeat(300);"
+                  "i.dispatchEvent(new Event('input', {bubbles: true}));")
+            note = wait(d, f"return q('{LOBBY} >> [part~=name-note]').textContent", what="the note on a long name")
+            self.assertIn("64", note)
+            self.assertEqual(len(q(d, f"{LOBBY} >> [part~=name]").get_attribute("value")), 64)
+            ratio = contrast(*js(d, "return (" + "() => {" + COLORS + "})()", f"{LOBBY} >> [part~=join]"))
+            self.assertGreaterEqual(ratio, 4.5, "Join Call's text")
+            click(d, f"{LOBBY} >> [part~=join]")
+            self.assertEqual(js(d, "return document.activeElement.id"), "call-title", "focus after Join")
+            self.assertIn("names", text(d, "#call-title"))
+            ratio = contrast(*js(d, "return (" + "() => {" + COLORS + "})()", f"{CONTROLS} >> [part~=leave]"))
+            self.assertGreaterEqual(ratio, 4.5, "Leave's text")
+        finally:
+            d.quit()

@@ -1,0 +1,164 @@
+"""What the browser tests share: headless Chromium (Debian's chromium and chromium-driver, driven by Selenium)
+with a WAV file as its microphone and Chromium's synthetic camera, `miccheck serve` processes, waiting on a
+condition in the page, and finding elements inside the components' shadow roots."""
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+import wave
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VOICE = os.path.join(ROOT, "Sources", "MicCheckTesting", "Resources", "voice.wav")
+
+MUTED = "You are muted."
+NOT_WORKING = "Your microphone doesn't seem to be working. Make sure you have all permissions accepted."
+
+
+class Run:
+    """The run's settings and shared files: set once by browser_tests.main()."""
+    binary = None
+    screenshots = None
+    figures = None
+    work = None
+    base = None
+    speech = None
+    silent = None
+
+
+def write_wav(path, samples, rate=16000):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"".join(struct.pack("<h", max(-32768, min(32767, int(round(x * 32767))))) for x in samples))
+
+
+def voice(seconds=2.0):
+    with wave.open(VOICE) as w:
+        raw = w.readframes(w.getnframes())
+    return [v / 32768 for v in struct.unpack(f"<{len(raw) // 2}h", raw)][: int(seconds * 16000)]
+
+
+def make_files(work):
+    """A microphone that says a sentence every 4 s (1.5 s of near-silence, the voice, quiet again), and a
+    dead one (digital zeros)."""
+    quiet = [0.0003 * math.sin(i * 0.37) for i in range(int(1.5 * 16000))]
+    cycle = quiet + voice() + quiet[: int(0.5 * 16000)]
+    speech = os.path.join(work, "speech.wav")
+    write_wav(speech, cycle * 8)
+    silent = os.path.join(work, "silent.wav")
+    write_wav(silent, [0.0] * (16000 * 30))
+    return speech, silent
+
+
+def browser(audio_file, deny=False, width=1280, height=800):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
+                 "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required",
+                 f"--user-data-dir={tempfile.mkdtemp(dir=Run.work)}"]:
+        options.add_argument(flag)
+    options.add_argument("--use-fake-ui-for-media-stream=deny" if deny else "--use-fake-ui-for-media-stream")
+    if audio_file:
+        options.add_argument(f"--use-file-for-fake-audio-capture={audio_file}")
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(30)
+    return driver
+
+
+# Finds an element through shadow roots: "miccheck-lobby >> #join" is #join inside <miccheck-lobby>'s shadow
+# root; each step searches the previous element's shadow root (or the element itself when it has none).
+QUERY = """
+const q = (path, all) => {
+  let nodes = [document];
+  for (const sel of path.split(' >> ')) {
+    nodes = nodes.flatMap((n) => [...(n.shadowRoot || n).querySelectorAll(sel)]);
+  }
+  return all ? nodes : (nodes[0] || null);
+};
+"""
+
+
+def js(driver, body, *args):
+    """Runs `body` in the page with q(path) and q(path, true) defined."""
+    return driver.execute_script(QUERY + body, *args)
+
+
+def q(driver, path):
+    return js(driver, "return q(arguments[0]);", path)
+
+
+def text(driver, path):
+    return js(driver, "const e = q(arguments[0]); return e ? e.textContent.trim() : null;", path)
+
+
+def click(driver, path):
+    element = q(driver, path)
+    if element is None:
+        raise AssertionError(f"nothing at {path}")
+    element.click()
+
+
+def wait(driver, condition, seconds=10, what="the page"):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = js(driver, condition)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {seconds} s ({condition})")
+
+
+def shot(driver, name):
+    if Run.screenshots:
+        os.makedirs(Run.screenshots, exist_ok=True)
+        driver.save_screenshot(os.path.join(Run.screenshots, name))
+
+
+def serve(*args, env=None):
+    """A `miccheck serve --port 0` of its own, and its address."""
+    server = subprocess.Popen([Run.binary, "serve", "--port", "0", *args], stdout=subprocess.PIPE, text=True,
+                              env=env)
+    line = server.stdout.readline()
+    match = re.search(r"http://[^ ]+:(\d+)/", line)
+    if not match:
+        server.kill()
+        raise AssertionError(f"the server did not start: {line!r}")
+    return server, f"http://127.0.0.1:{match.group(1)}"
+
+
+def stop(server):
+    """Stops a server a test started, and closes its output."""
+    server.terminate()
+    server.wait(10)
+    server.stdout.close()
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# Page paths (inside the components' shadow roots).
+LOBBY = "miccheck-lobby"
+METER = f"{LOBBY} miccheck-meter"
+TILES = "miccheck-call-grid > miccheck-participant-tile"
+CONTROLS = "miccheck-call-controls"
+NOTICE = "miccheck-muted-notice"
+PROMPT = "miccheck-permissions-prompt"
+
+
+def open_page(driver, call, name, base=None, extra="&audio_processing=off"):
+    driver.get(f"{base or Run.base}/?call={call}&name={name}{extra}")
+    wait(driver, "return window.miccheck && window.miccheck.client.state === 'open' && !!window.miccheck.client.me",
+         what="the page's connection")
