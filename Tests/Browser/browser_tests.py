@@ -17,7 +17,7 @@ import unittest
 import harness
 from harness import Run
 
-MODULES = ["page_tests", "call_tests", "fixes_tests", "components_tests"]
+MODULES = ["page_tests", "call_tests", "fixes_tests", "embed_tests", "components_tests", "a11y_tests"]
 
 
 def main():
