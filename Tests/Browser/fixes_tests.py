@@ -141,3 +141,22 @@ class FixesTests(unittest.TestCase):
             self.assertGreaterEqual(ratio, 4.5, "Leave's text")
         finally:
             d.quit()
+
+    def test_13_a_microphone_unplugged_mid_call_falls_back_and_says_so(self):
+        """The track in use ends (as when a USB microphone is pulled; Chromium's fake device cannot be
+        unplugged, so the test fires the track's `ended`): the client opens the default microphone, the call
+        says so, and the meter goes on."""
+        d = browser(Run.speech)
+        try:
+            open_page(d, "unplugged", "Ada")
+            click(d, f"{LOBBY} >> [part~=join]")
+            js(d, "window.__first = window.miccheck.client.stream;"
+                  "window.__first.getAudioTracks()[0].dispatchEvent(new Event('ended'));")
+            note = wait(d, "return document.getElementById('call-status').textContent", 10, what="the fallback note")
+            self.assertRegex(note, r"^The microphone .+ was disconnected: using the default one\.$")
+            wait(d, "const s = window.miccheck.client.stream; return s && s !== window.__first && "
+                    "s.getAudioTracks()[0].readyState === 'live'", what="the default microphone in use")
+            wait(d, "const m = window.miccheck.client.microphone; return m && m.display > 0.3", 10,
+                 what="levels from the default microphone")
+        finally:
+            d.quit()
