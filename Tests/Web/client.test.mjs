@@ -78,6 +78,7 @@ test('a server that is gone: retries with backoff up to 10 s, says so, and rejoi
   assert.deepEqual(delays, [1000, 2000, 4000, 8000, 10000, 10000]);
   const back = FakeSocket.made.at(-1);
   back.accept();
+  c.join('Ada');  // asked again before the welcome: still one join
   back.say({ type: 'welcome', id: 'me2', capabilities: ['send-audio', 'send-video'] });
   assert.deepEqual(back.texts().filter((m) => m.type === 'join'), [{ type: 'join', name: 'Ada' }]);
   back.serverCloses(1001, 'server restarting');

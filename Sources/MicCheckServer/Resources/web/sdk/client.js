@@ -130,7 +130,8 @@ export class MicCheckClient extends EventTarget {
   join(name) {
     this.joined = true;
     this.#rejoin = name;
-    this.#send({ type: 'join', name });
+    // Before the server's welcome the join waits for it (the welcome handler sends it), never twice.
+    if (this.me) this.#send({ type: 'join', name });
   }
 
   leave() {
