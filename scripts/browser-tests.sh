@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The lobby and the call in real browsers (Tests/Browser/browser_tests.py): installs Debian's chromium and
-# chromium-driver and Selenium (in a virtual environment under .build), and postgresql (one call across two
-# nodes), builds miccheck, runs the tests.
+# chromium-driver, and Selenium and axe-selenium-python (in a virtual environment under .build), and
+# postgresql (one call across two nodes), builds miccheck, runs the tests.
 #   bash scripts/browser-tests.sh [--screenshots DIR] [--figures FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core postgresql
 venv=.build/browser-venv
-if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import selenium, axe_selenium_python" 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q -r Tests/Browser/requirements.txt
 fi
