@@ -143,3 +143,148 @@ export const CAPTURE_NOTE: string;
 export interface OpenedDevice { stream: MediaStream | null; fellBack: boolean; denied: boolean; missing: boolean }
 export function openDevice(kind: 'audio' | 'video', constraints: MediaTrackConstraints, deviceId?: string): Promise<OpenedDevice>;
 export function openMicrophone(options?: { deviceId?: string; processing?: boolean }): Promise<OpenedDevice>;
+
+// ---- The components and the view factory ----------------------------------------------------------------
+// Views only: no network, no getUserMedia. Their events bubble and are composed (they leave shadow roots).
+// Theme (custom properties on any ancestor): --miccheck-accent, --miccheck-speaking, --miccheck-warning,
+// --miccheck-danger, --miccheck-panel, --miccheck-text, --miccheck-muted-text, --miccheck-radius,
+// --miccheck-focus. Each inner piece has a `part` (restyle with `::part(name)`).
+
+export type ToggleKind = 'audio' | 'video' | 'speaker';
+export type DeviceKind = 'audioinput' | 'videoinput' | 'audiooutput';
+export type PromptKind = 'camera-and-microphone' | 'microphone' | 'camera';
+
+/** `<miccheck-meter>`: the level (role=meter) and the not-working sentence. Parts: bar, level, alerts, warning, warnings, warning-item. */
+export class MeterElement extends HTMLElement {
+  state: MicrophoneState;
+}
+
+/**
+ * `<miccheck-muted-notice>`: "You are muted." with its action, "Don't show again for this call" and a close
+ * button; role=status, aria-live=polite. Events: `miccheck-unmute`, `miccheck-muted-notice-off`,
+ * `miccheck-close`. Parts: notice, text, action, off, close.
+ */
+export class MutedNoticeElement extends HTMLElement {
+  /** `durationMs` 0 or Infinity: stays until hidden. */
+  show(notice?: { text?: string; durationMs?: number; action?: { label: string; key?: string } | null }): void;
+  hide(): void;
+  open: boolean;
+}
+
+/**
+ * `<miccheck-participant-tile>`: video, or initials when there is none; a speaking ring; an accessible name
+ * ("Ada Lovelace (you), speaking, microphone off"). Host attributes: data-id, data-speaking, data-video,
+ * data-self, speaking. Parts: tile, video, fallback, initials, label.
+ */
+export class ParticipantTileElement extends HTMLElement {
+  participant: Participant;
+  stream: MediaStream | null;
+  /** False mutes a remote participant's audio. */
+  speakerOn: boolean;
+  /** The ring shows only with more than one participant (the grid sets it). */
+  showSpeaking: boolean;
+  setSinkId(id: string): Promise<void>;
+}
+
+/** `<miccheck-participants-strip>`: who is already in the call, and the count sentence. Parts: count, list, person, avatar. */
+export class ParticipantsStripElement extends HTMLElement {
+  participants: Participant[];
+}
+
+/**
+ * `<miccheck-permissions-prompt>`: a modal dialog that takes focus, closes on Esc, and shows the browsers'
+ * steps with "Open Settings". Events: `miccheck-dismiss` {kind}, `miccheck-open-settings` {kind, open}.
+ * Parts: dialog, header, title, close, message, steps, linux-note, buttons, settings, dismiss.
+ */
+export class PermissionsPromptElement extends HTMLElement {
+  show(kind: PromptKind): void;
+  hide(): void;
+  readonly open: boolean;
+  readonly kind: PromptKind | null;
+}
+
+/** `<miccheck-call-grid>`: one tile per participant, made through its factory and kept by id. */
+export class CallGridElement extends HTMLElement {
+  factory: ViewFactory;
+  readonly tiles: Map<string, HTMLElement>;
+  update(participants: Participant[], options: {
+    me?: string | null; streamOf?: (id: string) => MediaStream | null; speakerOn?: boolean; sinkId?: string;
+  }): void;
+}
+
+/**
+ * `<miccheck-call-controls>`: microphone, camera and speaker toggles (aria-pressed; disabled when the
+ * invitation forbids) and Leave. Events: `miccheck-toggle` {kind}, `miccheck-leave`. Parts: toolbar, toggle,
+ * toggle-audio, toggle-video, toggle-speaker, icon, label, leave.
+ */
+export class CallControlsElement extends HTMLElement {
+  state: { audio: boolean; video: boolean; speaker: boolean; allowed: { audio: boolean; video: boolean } };
+}
+
+export interface LobbyState {
+  name: string;
+  nameLocked: boolean;
+  call: string;
+  settings: { audio: boolean; video: boolean; speaker: boolean };
+  allowed: { audio: boolean; video: boolean };
+  devices: Record<DeviceKind, { deviceId: string; label: string }[]>;
+  chosen: Record<DeviceKind, string>;
+  /** The participants already in the call. */
+  others: Participant[];
+  selfStream: MediaStream | null;
+  deviceNote: string;
+  /** A connection's sentence: a refusal, "Reconnecting in N s…". */
+  status: string;
+  joinDisabled: boolean;
+}
+
+/**
+ * `<miccheck-lobby>`: "Before Joining": the preview (a tile from its factory), the meter, the toggles, the
+ * name (at most 64 characters, shortened with a note), the devices, who is there, Join Call, and the note
+ * on capture while muted. Events: `miccheck-toggle` {kind}, `miccheck-choose-device` {kind, deviceId},
+ * `miccheck-name` {name}, `miccheck-join` {name}. Parts: screen, header, title, subtitle, layout,
+ * preview-panel, toggles, setup-panel, name-label, name, name-note, join-panel, about, call, join, status,
+ * devices, device-label, device-select, device-note, privacy.
+ */
+export class LobbyElement extends HTMLElement {
+  factory: ViewFactory;
+  /** A partial state merges into the last one. */
+  state: Partial<LobbyState>;
+  /** Forwarded to the meter. */
+  microphone: MicrophoneState;
+  readonly name: string;
+  readonly pieces: { preview: HTMLElement; meter: HTMLElement; strip: HTMLElement };
+  focusName(): void;
+}
+
+/**
+ * Makes every view; the composite ones (the lobby, the grid) make their pieces through the same factory, so
+ * one replaced method shows everywhere. A replacement is any HTMLElement; tiles get the properties of
+ * `ParticipantTileElement` set on them.
+ */
+export class ViewFactory {
+  makeLobbyView(): HTMLElement;
+  makeMeterView(): HTMLElement;
+  makeMutedNoticeView(): HTMLElement;
+  makeVideoParticipantView(participant?: Participant): HTMLElement;
+  makeParticipantsStripView(): HTMLElement;
+  makePermissionsPromptView(): HTMLElement;
+  makeCallGridView(): HTMLElement;
+  makeCallControlsView(): HTMLElement;
+}
+
+/** A factory with the given methods in place of the defaults (a TypeError for a name that is not one). */
+export function createViewFactory(overrides: Partial<Record<keyof ViewFactory, (...args: any[]) => HTMLElement>>): ViewFactory;
+export const VIEW_FACTORY_METHODS: readonly (keyof ViewFactory)[];
+/** Defines every element not yet defined (importing the module does it too). */
+export function defineComponents(): void;
+export const TAGS: Readonly<Record<string, CustomElementConstructor>>;
+export const NAME_LIMIT: 64;
+/** Trimmed and cut to 64 characters; `cut` says whether it was. */
+export function checkedName(raw: string): { name: string; cut: boolean };
+export function limitedName(raw: string): { name: string; cut: boolean };
+/** The first grapheme of the first and last words, uppercased ("🦊 Fox" → "🦊F"); "?" for none. */
+export function initials(name: string): string;
+export function othersSentence(count: number): string;
+export const TEXT: Readonly<Record<string, string>>;
+export const ICONS: Readonly<Record<string, string>>;
