@@ -25,14 +25,31 @@ async function main() {
   $('grid').append(grid);
 
   // The app's own stream: MicCheck listens to its audio track; the video is the app's to send.
-  const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: true });
+  let stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: true });
   const client = new MicCheckClient({ server, call, stream });
   const settings = { audio: true, video: true, speaker: true };
-  const self = () => ({ id: client.me || 'self', name: lobby.state?.name || 'You', self: true, ...settings,
-    speaking: !!client.microphone?.speaking });
+  const chosen = { audioinput: '', videoinput: '', audiooutput: '' };
+  let devices = { audioinput: [], videoinput: [], audiooutput: [] };
+  const listDevices = async () => {
+    const all = await navigator.mediaDevices.enumerateDevices();
+    devices = { audioinput: [], videoinput: [], audiooutput: [] };
+    for (const d of all) devices[d.kind]?.push({ deviceId: d.deviceId, label: d.label || d.kind });
+    draw();
+  };
+  // A device chosen in the lobby, or the microphone unplugged: the app opens the stream, MicCheck follows it.
+  const reopen = async () => {
+    const next = await navigator.mediaDevices.getUserMedia({
+      audio: chosen.audioinput ? { deviceId: { exact: chosen.audioinput } } : true,
+      video: chosen.videoinput ? { deviceId: { exact: chosen.videoinput } } : true,
+    });
+    for (const t of stream.getTracks()) t.stop();
+    stream = next;
+    await client.setStream(stream);
+    draw();
+  };
   const draw = () => {
-    lobby.state = { call, settings, allowed: { audio: true, video: true }, others: client.others(), self: self(),
-      selfStream: stream };
+    lobby.state = { call, settings, allowed: { audio: true, video: true }, others: client.others(),
+      selfStream: stream, devices, chosen };
     if (client.joined) {
       grid.update([...client.participants.values()].map((p) => ({ ...p, self: p.id === client.me })),
         { me: client.me, speakerOn: true, streamOf: (id) => (id === client.me ? stream : null) });
@@ -43,6 +60,19 @@ async function main() {
   client.addEventListener('presence', draw);
   client.addEventListener('speaking', draw);
   client.addEventListener('connection', (e) => { lobby.state = { status: e.detail.message }; });
+  client.addEventListener('microphoneended', (e) => {
+    chosen.audioinput = '';
+    lobby.state = { deviceNote: `The microphone ${e.detail.label} was disconnected: using the default one.` };
+    reopen().catch((error) => problem(`No microphone: ${error.message}`));
+  });
+  lobby.addEventListener('miccheck-choose-device', (e) => {
+    chosen[e.detail.kind] = e.detail.deviceId;
+    if (e.detail.kind !== 'audiooutput') reopen().catch((error) => problem(`That device: ${error.message}`));
+  });
+  navigator.mediaDevices.addEventListener('devicechange', listDevices);
+  document.addEventListener('keydown', (e) => {
+    if (!$('acme-toast').hidden && e.key.toLowerCase() === 'm') $('acme-unmute').click();
+  });
   // Acme's own toast in place of <miccheck-muted-notice>.
   let hideTimer = null;
   client.addEventListener('mutednotice', (e) => {
@@ -73,7 +103,6 @@ async function main() {
     settings.audio = !settings.audio;
     client.setMuted(!settings.audio);
     $('mute').setAttribute('aria-pressed', String(!settings.audio));
-    $('mute').textContent = settings.audio ? 'Mute' : 'Unmute';
     draw();
   });
   $('leave').addEventListener('click', () => {
@@ -85,7 +114,7 @@ async function main() {
   window.acme = { client, factory, lobby, grid };
   client.setVideo(true);
   await client.start();
-  draw();
+  await listDevices();
 }
 
 main().catch((error) => problem(`MicCheck could not start: ${error.message || error}`));

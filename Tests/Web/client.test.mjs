@@ -47,6 +47,8 @@ test('connects to /v1/call with the call and token, reports its devices, and str
   const ws = FakeSocket.made[0];
   assert.equal(ws.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=tok+en');
   ws.accept();
+  assert.deepEqual(ws.texts(), [], 'nothing before the welcome says what this participant may send');
+  ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
   assert.deepEqual(ws.texts()[0], { type: 'devices', audio: true, video: false });
   c.setMuted(true);
   assert.deepEqual(ws.texts().at(-1), { type: 'devices', audio: false, video: false });
@@ -98,8 +100,8 @@ test('a refusal is said once with its reason and never retried', async (t) => {
   assert.equal(FakeSocket.made.length, 1);
   const states = seen.filter(([type]) => type === 'connection').map(([, d]) => d);
   assert.deepEqual(states.at(-1), { state: 'refused', code: 4401,
-    message: 'This invitation cannot be used: the join token has expired; ask for a new invitation. '
-      + 'Ask for a new link.' });
+    message: 'This invitation cannot be used: the join token has expired; ask for a new invitation.' },
+    'the server\'s own advice, not doubled');
   assert.equal(states.filter((s) => s.state === 'refused').length, 1);
 });
 

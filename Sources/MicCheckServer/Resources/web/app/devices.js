@@ -16,15 +16,25 @@ export class Devices {
     this.onCamera = onCamera;
     this.camera = null;
     this.denied = false;
+    this.problem = '';
+    this.opening = 0;
     this.lists = { audioinput: [], videoinput: [], audiooutput: [] };
     navigator.mediaDevices?.addEventListener('devicechange', () => this.refresh());
   }
 
   /** Opens the chosen camera, or the default. */
   async openCamera() {
-    for (const t of this.camera?.getTracks() ?? []) t.stop();
+    const ticket = ++this.opening;
     const opened = await openDevice('video', {}, this.prefs.devices.videoinput);
+    // Another choice came while this one opened: the later one wins, and this stream is let go.
+    if (ticket !== this.opening) {
+      for (const t of opened.stream?.getTracks() ?? []) t.stop();
+      return;
+    }
+    for (const t of this.camera?.getTracks() ?? []) t.stop();
     this.denied = opened.denied;
+    this.problem = opened.unavailable ? `The camera could not be opened (${opened.error}); is another program `
+      + 'using it?' : '';
     this.camera = opened.stream;
     if (opened.fellBack) {
       this.prefs.devices.videoinput = '';

@@ -38,7 +38,7 @@ window.miccheck = {
   },
 };
 
-const may = (kind) => !client.capabilities || client.capabilities.includes(`send-${kind}`);
+const may = (kind) => client.may(kind);
 // A toggle is on when the user wants it, the invitation allows it, and the device is there.
 const on = (kind) => prefs.devices[kind] && (kind === 'speaker' || (may(kind) && !page.denied[kind === 'audio'
   ? 'microphone' : 'camera'] && (kind === 'audio' ? !!client.stream : !!devices.camera)));
@@ -52,18 +52,12 @@ function applyToggles() {
   drawAll();
 }
 
-function selfParticipant() {
-  const me = client.participants.get(client.me);
-  return { id: client.me || 'self', name: me?.name || view.lobby.state?.name || prefs.name || '', self: true,
-    audio: on('audio'), video: on('video'), speaking: !!client.microphone?.speaking };
-}
-
 function drawLobby() {
   view.lobby.state = {
     call, settings: settings(), allowed: { audio: may('audio'), video: may('video') }, devices: devices.lists,
     chosen: { audioinput: prefs.devices.audioinput, videoinput: prefs.devices.videoinput,
       audiooutput: prefs.devices.audiooutput },
-    others: client.others(), self: selfParticipant(), selfStream: devices.camera, deviceNote: page.deviceNote,
+    others: client.others(), selfStream: devices.camera, deviceNote: page.deviceNote,
     status: page.status, joinDisabled: client.state === 'refused',
   };
 }
@@ -120,6 +114,7 @@ function join(name) {
 function leave() {
   client.leave();
   page.joined = false;
+  page.offeredAs = null;
   mesh.closeAll();
   view.notice.hide();
   $('call-screen').hidden = true;
@@ -136,11 +131,15 @@ client.addEventListener('welcome', (e) => {
 client.addEventListener('microphone', (e) => {
   view.lobby.microphone = e.detail;
 });
-client.addEventListener('presence', (e) => {
-  const { change } = e.detail;
-  if (change?.type === 'left') mesh.close(change.id);
-  if (!client.me) mesh.closeAll();
-  if (change?.type === 'joined' && change.participant.id === client.me) mesh.offerTo(client.others().map((p) => p.id));
+client.addEventListener('presence', () => {
+  for (const id of mesh.peers.keys()) if (!client.participants.has(id)) mesh.close(id);
+  // Once this page is in the call under its current id (after a join, or a rejoin after a reconnection, when
+  // the others saw the old id leave), it offers to everyone already there, once.
+  if (page.joined && client.participants.has(client.me) && page.offeredAs !== client.me) {
+    page.offeredAs = client.me;
+    mesh.closeAll();
+    mesh.offerTo(client.others().map((p) => p.id));
+  }
   drawAll();
 });
 client.addEventListener('mutednotice', (e) => {
@@ -158,6 +157,9 @@ client.addEventListener('streamchange', (e) => {
 });
 client.addEventListener('permission', (e) => {
   page.denied.microphone = e.detail.microphone === 'denied';
+  if (e.detail.microphone === 'unavailable') {
+    page.deviceNote = `The microphone could not be opened (${e.detail.message}); is another program using it?`;
+  }
   mesh.setTracks({ audio: null });
   applyToggles();
 });
@@ -173,21 +175,29 @@ document.addEventListener('miccheck-choose-device', (e) => devices.choose(e.deta
 document.addEventListener('miccheck-name', () => drawLobby());
 document.addEventListener('miccheck-join', (e) => join(e.detail.name));
 document.addEventListener('miccheck-leave', leave);
-document.addEventListener('miccheck-unmute', () => { if (!on('audio')) toggle('audio'); });
+document.addEventListener('miccheck-unmute', () => {
+  if (!on('audio')) toggle('audio');
+  $('call-title').focus();
+});
 document.addEventListener('miccheck-muted-notice-off', () => {
   prefs.mutedNoticeOff = true;
   client.mutedNoticeOff();
 });
-document.addEventListener('miccheck-dismiss', (e) => prefs.dismissPrompt(e.detail.kind));
+document.addEventListener('miccheck-dismiss', (e) => {
+  prefs.dismissPrompt(e.detail.kind);
+  // A prompt shown as the page opened had no control to give focus back to.
+  setTimeout(() => { if (document.activeElement === document.body && !page.joined) view.lobby.focusName?.(); });
+});
 document.addEventListener('keydown', (e) => {
   // In the call, m toggles the microphone (the muted notice's action), as the terminal's lobby does.
-  const typing = e.composedPath().some((el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement);
-  if (page.joined && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && e.key === 'm') toggle('audio');
+  const typing = e.composedPath().some((el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement
+    || el instanceof HTMLTextAreaElement || el.isContentEditable);
+  if (page.joined && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && e.key.toLowerCase() === 'm') toggle('audio');
 });
 $('rejoin').addEventListener('click', () => {
   $('left-screen').hidden = true;
   $('lobby-screen').hidden = false;
-  view.lobby.focus();
+  view.lobby.focusName?.();
 });
 
 $('lobby-screen').append(view.lobby);
@@ -198,15 +208,17 @@ $('call-title').textContent = `In the call ${call}`;
 view.lobby.state = { name: params.get('name') || prefs.name };
 if (client.state === 'idle' && prefs.mutedNoticeOff) client.mutedNoticeOff();
 
+// The microphone (the client's) and the camera open each on their own: one that fails leaves the other, and
+// the connection, working.
 async function start() {
-  await client.start();
-  await devices.openCamera();
+  await Promise.all([client.start(), devices.openCamera()]);
   page.denied.camera = devices.denied;
+  if (devices.problem) page.deviceNote = devices.problem;
   applyToggles();
   await devices.refresh();
   showPrompt();
 }
 start().catch((error) => {
-  page.deviceNote = `The camera or microphone could not be opened: ${error.message || error.name}.`;
+  page.deviceNote = `The page could not start: ${error.message || error.name}.`;
   drawLobby();
 });

@@ -69,9 +69,7 @@ export class Mesh {
 
   closeAll() { for (const id of [...this.peers.keys()]) this.close(id); }
 
-  #may(kind) { return !this.client.capabilities || this.client.capabilities.includes(`send-${kind}`); }
-
-  #direction(kind) { return this.#may(kind) ? 'sendrecv' : 'recvonly'; }
+  #direction(kind) { return this.client.may(kind) ? 'sendrecv' : 'recvonly'; }
 
   #peer(id) {
     let p = this.peers.get(id);
@@ -80,6 +78,14 @@ export class Mesh {
     p = { pc, received: new MediaStream(), shown: new MediaStream(), pending: [] };
     this.peers.set(id, p);
     pc.onicecandidate = (e) => { if (e.candidate) this.#send(id, { candidate: e.candidate.toJSON() }); };
+    // A connection that fails (ICE found no path, a network change) is closed and made again by the side
+    // whose id sorts first, so that the two do not offer at once.
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState !== 'failed' || this.peers.get(id) !== p) return;
+      this.close(id);
+      this.onChange();
+      if (this.client.me && this.client.me < id && this.client.participants.has(id)) this.offerTo([id]);
+    };
     pc.ontrack = (e) => {
       p.received.addTrack(e.track);
       e.track.onmute = e.track.onunmute = e.track.onended = () => this.onChange();
@@ -92,13 +98,15 @@ export class Mesh {
   #attach(p) {
     for (const t of p.pc.getTransceivers()) {
       const kind = t.receiver.track.kind;
-      if (!this.#may(kind) || t.currentDirection === 'stopped') continue;
+      if (!this.client.may(kind) || t.currentDirection === 'stopped') continue;
       const track = this.local[kind];
       if (t.sender.track !== track) t.sender.replaceTrack(track).catch((e) => console.warn('miccheck:', e));
     }
   }
 
   async #signal(from, data) {
+    // Only an offer starts a connection: a late answer or candidate for one closed (after leaving) is dropped.
+    if (!this.peers.has(from) && data.description?.type !== 'offer') return;
     const p = this.#peer(from);
     try {
       if (data.description) {

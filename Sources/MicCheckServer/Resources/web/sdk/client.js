@@ -24,6 +24,7 @@ export class MicCheckClient extends EventTarget {
   #microphone;
   #rejoin = null;
   #noticeOff = false;
+  #opening = 0;
 
   /** See miccheck.d.ts, `MicCheckClientOptions`. */
   constructor(options = {}) {
@@ -44,10 +45,7 @@ export class MicCheckClient extends EventTarget {
     this.#connection = new ServerConnection(() => this.#url(), {
       onOpen: () => this.#opened(), onText: (text) => this.#receive(text), onLost: () => this.#lost(),
       askWhy: () => (this.endpoint === 'call' ? refusalOf(this.server, this.call, this.token) : null),
-      onState: (state, message, extra) => {
-        this.state = state;
-        this.#emit('connection', { state, message, ...extra });
-      },
+      onState: (state, message, extra) => this.#stateChanged(state, message, extra),
     }, { WebSocket: options.WebSocket, backoff });
     this.#capture = options.capture || new PcmCapture((block) => this.#sendAudio(block));
     this.state = 'idle';
@@ -68,13 +66,22 @@ export class MicCheckClient extends EventTarget {
   /** The participants other than this page's. */
   others() { return this.#roster.others(this.me); }
 
-  /** Opens the microphone (unless a stream was given) and connects. */
+  /**
+   * Opens the microphone (unless a stream was given) and connects; it connects even when the microphone
+   * cannot be opened (`permission` says why), so that presence and the call still work.
+   */
   async start() {
     if (this.#closed) throw new MicCheckError('closed', 'this client was closed; make a new one');
-    if (this.#given) await this.setStream(this.#given);
-    else await this.openMicrophone();
-    this.#connection.open();
+    try {
+      if (this.#given) await this.setStream(this.#given);
+      else await this.openMicrophone();
+    } finally {
+      this.#connection.open();
+    }
   }
+
+  /** Whether this participant may send `audio` or `video` (all until the server's welcome says otherwise). */
+  may(kind) { return !this.capabilities || this.capabilities.includes(`send-${kind}`); }
 
   /** Uses the app's own stream from now on (its first audio track). Throws `no-audio-track` without one. */
   async setStream(stream) {
@@ -87,13 +94,20 @@ export class MicCheckClient extends EventTarget {
   /** Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). */
   async openMicrophone(choice = {}) {
     const options = { ...this.#microphone, ...choice };
+    const ticket = ++this.#opening;
     const opened = await openMicrophone(options);
+    // Another choice came while this one opened: the later one wins, and this stream is let go.
+    if (ticket !== this.#opening || this.#closed) {
+      for (const t of opened.stream?.getTracks() ?? []) t.stop();
+      return;
+    }
     this.#microphone = { ...options, deviceId: opened.fellBack ? '' : options.deviceId };
     if (!opened.stream) {
       this.#release();
       this.#capture.stop();
       this.stream = null;
-      this.#emit('permission', { microphone: opened.denied ? 'denied' : 'missing' });
+      const state = opened.denied ? 'denied' : opened.missing ? 'missing' : 'unavailable';
+      this.#emit('permission', { microphone: state, message: opened.error });
       this.#sendDevices();
       return;
     }
@@ -165,7 +179,8 @@ export class MicCheckClient extends EventTarget {
   async #use(stream) {
     const track = requireAudio(stream);
     this.stream = stream;
-    track.addEventListener('ended', () => this.#ended(track));
+    track.addEventListener('ended', () => this.#ended(track).catch((e) => this.#emit('error', { message: String(e) })),
+      { once: true });
     await this.#capture.start(stream);
     this.#emit('streamchange', { stream });
     this.#sendDevices();
@@ -206,11 +221,11 @@ export class MicCheckClient extends EventTarget {
       this.#send({ type: 'session.update', session: { muted: this.muted } });
       return;
     }
-    this.#send({ type: 'devices', audio: !this.muted && !!this.stream && this.#may('audio'),
-      video: this.video && this.#may('video') });
+    // Before the welcome the page's role is unknown: its devices go with the welcome's answer.
+    if (this.me === null) return;
+    this.#send({ type: 'devices', audio: !this.muted && !!this.stream && this.may('audio'),
+      video: this.video && this.may('video') });
   }
-
-  #may(kind) { return !this.capabilities || this.capabilities.includes(`send-${kind}`); }
 
   // ---- The connection -------------------------------------------------------------------------------------
 
@@ -227,12 +242,22 @@ export class MicCheckClient extends EventTarget {
     if (this.#noticeOff) this.#send({ type: 'muted_notice_off' });
   }
 
+  // The connection is gone: the roster stays as it was (the call's media goes browser to browser and may go
+  // on) until the next snapshot replaces it; a refusal or close() empties it.
   #lost() {
-    this.#roster.clear();
+    this.#roster.expire();
     this.me = null;
     this.speaking = false;
-    this.#emit('presence', { participants: [], me: null, change: null });
     this.#emit('mutednotice', { show: false, text: '', durationMs: 0, cause: this.muteCause, action: null });
+  }
+
+  #stateChanged(state, message, extra) {
+    this.state = state;
+    if (state === 'refused' || state === 'closed') {
+      this.#roster.clear();
+      this.#emit('presence', { participants: [], me: null, change: null });
+    }
+    this.#emit('connection', { state, message, ...extra });
   }
 
   #send(message) { this.#connection.send(encode(message)); }

@@ -56,13 +56,16 @@ export class ServerConnection {
     let opened = false;
     ws.onopen = () => {
       opened = true;
-      this.backoff.reset();
       this.on.onState('open', '', {});
       this.on.onOpen();
       // A page that sends no audio (its microphone denied or muted) would be taken for gone after 10 s.
       this.keepAlive = setInterval(() => this.send('{"type":"keep_alive"}'), KEEP_ALIVE_MS);
     };
-    ws.onmessage = (e) => { if (typeof e.data === 'string') this.on.onText(e.data); };
+    ws.onmessage = (e) => {
+      // A server that answers, not only one that accepts the socket and closes it, ends the backoff.
+      this.backoff.reset();
+      if (typeof e.data === 'string') this.on.onText(e.data);
+    };
     ws.onclose = (e) => this.#lost(ws, e, opened);
   }
 
@@ -76,9 +79,11 @@ export class ServerConnection {
       return;
     }
     let meaning = closeMeaning(event.code, event.reason);
-    if (!opened && !meaning.refused && this.on.askWhy) {
-      // A refusal a proxy or an older server gave before the WebSocket opened shows no reason (1006).
+    if (!opened && !meaning.refused && this.on.askWhy && this.backoff.attempt === 0) {
+      // A refusal a proxy or an older server gave before the WebSocket opened shows no reason (1006): ask
+      // once, not at every try while the server is down.
       const why = await this.on.askWhy();
+      if (this.closed || this.ws || this.retry) return;
       if (why) meaning = closeMeaning(4401, why);
     }
     if (meaning.refused) {

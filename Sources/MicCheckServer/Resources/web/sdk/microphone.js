@@ -26,11 +26,14 @@ export const audioConstraints = ({ processing = true } = {}) =>
 
 /**
  * Opens one kind of device ('audio' or 'video') with `constraints`: the chosen `deviceId`, or the default when
- * the chosen one is gone (`fellBack`); a refusal is `denied`, no such device at all `missing`.
- * @returns {Promise<{stream: MediaStream | null, fellBack: boolean, denied: boolean, missing: boolean}>}
+ * the chosen one is gone (`fellBack`); a refusal is `denied`, no such device at all `missing`, and a device
+ * that cannot be opened (another program holds it, the hardware failed) `unavailable` with the browser's
+ * `error`. Never throws.
+ * @returns {Promise<{stream: MediaStream | null, fellBack: boolean, denied: boolean, missing: boolean,
+ *   unavailable: boolean, error: string}>}
  */
 export async function openDevice(kind, constraints, deviceId = '', media = globalThis.navigator?.mediaDevices) {
-  const none = { stream: null, fellBack: false, denied: false, missing: false };
+  const none = { stream: null, fellBack: false, denied: false, missing: false, unavailable: false, error: '' };
   if (!media) return { ...none, missing: true };
   try {
     const wanted = deviceId ? { ...constraints, deviceId: { exact: deviceId } } : constraints;
@@ -41,7 +44,7 @@ export async function openDevice(kind, constraints, deviceId = '', media = globa
     }
     if (error.name === 'NotAllowedError' || error.name === 'SecurityError') return { ...none, denied: true };
     if (error.name === 'NotFoundError') return { ...none, missing: true };
-    throw error;
+    return { ...none, unavailable: true, error: `${error.name}: ${error.message}` };
   }
 }
 

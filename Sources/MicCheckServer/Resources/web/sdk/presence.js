@@ -28,6 +28,9 @@ export class Roster {
     return 'applied';
   }
 
+  /** The connection was lost: keep who was there, but take nothing but a snapshot next. */
+  expire() { this.version = null; }
+
   /** Forget everything (the connection closed): the next snapshot starts again. */
   clear() {
     this.version = null;

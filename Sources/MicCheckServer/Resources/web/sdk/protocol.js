@@ -77,7 +77,11 @@ export function decode(text) {
  */
 export function closeMeaning(code, reason) {
   const why = reason ? `: ${reason}` : '';
-  if (code === 4401) return { refused: true, message: `This invitation cannot be used${why}. Ask for a new link.` };
+  if (code === 4401) {
+    // The server's reason may already say what to do ("ask its host for an invitation").
+    const advice = /\bask\b/i.test(reason || '') ? '' : ' Ask for a new link.';
+    return { refused: true, message: `This invitation cannot be used${why}.${advice}` };
+  }
   if (code >= 4400 && code < 4500) return { refused: true, message: `The server refused this page${why}.` };
   return { refused: false, message: `Disconnected from the server${why}.` };
 }

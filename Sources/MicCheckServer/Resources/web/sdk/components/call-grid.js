@@ -1,7 +1,7 @@
 // <miccheck-call-grid>: the call's tiles, one per participant, kept across updates (a tile's video element
 // goes on playing) and removed when its participant leaves. The tiles come from the factory and are the
 // grid's light-DOM children, so that a page's own styles reach a tile it made itself.
-import { shadow } from './base.js';
+import { shadow, upgradeProperties } from './base.js';
 import { ViewFactory } from './factory.js';
 
 const CSS = `
@@ -18,6 +18,7 @@ export class CallGridElement extends HTMLElement {
     this._tiles = new Map();
     this._sinks = new WeakMap();
     this._factory = null;
+    upgradeProperties(this, ['factory']);
   }
 
   /** The factory that makes the tiles (a grid made by a factory has that one; else the defaults). */

@@ -40,6 +40,6 @@ p { margin: 0; }
   [part~="preview-panel"], [part~="setup-panel"] { padding: 12px; }
   ::slotted([slot="preview"]) { max-height: 26vh; }
   [part~="toggles"] { gap: 6px; }
-  [part~="toggles"] button { padding: 6px 8px; min-height: 40px; }
+  [part~="toggles"] button { padding: 6px 8px; min-height: 44px; }
 }
 ` + TOGGLE_CSS;

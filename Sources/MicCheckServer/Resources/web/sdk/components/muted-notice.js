@@ -1,7 +1,7 @@
 // <miccheck-muted-notice>: "You are muted." with an action (unmute), "Don't show again for this call" and a
 // close button. Always in the DOM, a polite live region, so that a reader speaks it when it shows; it hides
 // itself after its duration (paused while the pointer or the focus is on it).
-import { deepActiveElement, emit, h, setText, shadow } from './base.js';
+import { deepActiveElement, emit, h, setText, shadow, upgradeProperties } from './base.js';
 import { icon } from './icons.js';
 import { TEXT } from './texts.js';
 
@@ -49,6 +49,7 @@ export class MutedNoticeElement extends HTMLElement {
     this._box.addEventListener('pointerleave', hold('pointer', false));
     this._box.addEventListener('focusin', hold('focus', true));
     this._box.addEventListener('focusout', hold('focus', false));
+    upgradeProperties(this, ['open']);
   }
 
   connectedCallback() {

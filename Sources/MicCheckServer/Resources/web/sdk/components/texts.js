@@ -1,5 +1,6 @@
 // Every sentence the components show, in one place (the lobby's come from DESIGN.md's user-facing strings,
 // which tests and scripts look for). Pure.
+import { CAPTURE_NOTE } from '../microphone.js';
 
 export const TEXT = Object.freeze({
   title: 'Before Joining',
@@ -21,8 +22,7 @@ export const TEXT = Object.freeze({
   guest: 'Guest',
   devices: 'Devices',
   defaultDevice: 'Default',
-  privacy: 'While your microphone is off in the call, MicCheck keeps listening to it to tell you when you speak: '
-    + 'your browser shows the microphone in use. Nothing is sent to the others.',
+  privacy: CAPTURE_NOTE,
 });
 
 /** "Call: NAME", under "You are about to join a call." */
