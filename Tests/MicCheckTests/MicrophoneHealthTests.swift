@@ -52,14 +52,57 @@ struct GatedSourceTests {
     }
 
     @Test(
-        "sound with no room tone and no gap yet, then digital silence: dead after 4 s (the first pause may be a gate's)"
+        "sound with no room tone after it and no gap yet, then digital silence: dead after 10 s (the first pause may be a gate's)"
     )
     func unprovenSource() {
-        let x = Signals.syllables(rmsDB: -25, seconds: 3, sampleRate: rate) + [Float](repeating: 0, count: 6 * rate)
+        let x = Signals.syllables(rmsDB: -25, seconds: 3, sampleRate: rate) + [Float](repeating: 0, count: 12 * rate)
         let t = silentTimes(analyse(x, rate: rate).1)
         #expect(
-            t.count == 1 && abs((t.first ?? 0) - lastSound(x) - 4) < 0.05,
+            t.count == 1 && abs((t.first ?? 0) - lastSound(x) - 10) < 0.05,
             "silent at \(t), silence from \(lastSound(x))")
+    }
+
+    /// Room tone as a microphone delivers it (pink noise at `db`), `seconds` long.
+    func roomTone(_ seconds: Double, db: Double = -60, seed: UInt64 = 2) -> [Float] {
+        Signals.pinkNoise(rmsDB: db, seconds: seconds, sampleRate: rate, seed: seed)
+    }
+
+    /// What a page sends for a microphone behind a noise gate (or whose browser's processing gates it), as
+    /// captured from headless Chromium (scripts/capture-page-audio.py): its room tone until the voice
+    /// comes, the sentences over that room tone, and digital silence in every pause, the first included;
+    /// `dither`: the silence is zeros with a sparse ±1 step (about 60 a second, as Chromium's processing
+    /// and the page's resampling leave an idle converter's dither), else exact zeros.
+    func gatedAfterRoomTone(pauses: Int, pause: Double, dither: Bool) -> [Float] {
+        var g = SeededGenerator(seed: 5)
+        func silence(_ seconds: Double) -> [Float] {
+            (0..<Int(seconds * Double(rate))).map { _ in
+                guard dither, g.next() % 256 == 0 else { return 0 }
+                return g.next() % 2 == 0 ? 1 / 32_768 : -1 / 32_768
+            }
+        }
+        var x = roomTone(2)
+        for i in 0..<pauses {
+            x += mix(Signals.voice(rmsDB: -22, seconds: 3, sampleRate: rate), roomTone(3, seed: UInt64(10 + i)))
+            x += silence(pause)
+        }
+        return x
+    }
+
+    @Test(
+        "room tone, then sentences with digital silence in every pause (a gated microphone, as Chromium sends it): no pause is a dead device",
+        arguments: [false, true])
+    func roomToneThenGatedPauses(dither: Bool) {
+        let (_, events) = analyse(gatedAfterRoomTone(pauses: 4, pause: 4.5, dither: dither), rate: rate)
+        #expect(silentTimes(events).isEmpty, "silent at \(silentTimes(events))")
+    }
+
+    @Test("room tone heard in a pause after a sound, then digital silence: dead within a second (a device that died)")
+    func diesAfterRoomToneBetweenWords() {
+        let word = mix(Signals.voice(rmsDB: -22, seconds: 0.8, sampleRate: rate), roomTone(0.8, seed: 3))
+        let x = roomTone(2) + word + roomTone(2.5, seed: 4) + word + roomTone(0.2, seed: 5)
+        let died = Double(x.count) / Double(rate)
+        let t = silentTimes(analyse(x + [Float](repeating: 0, count: 3 * rate), rate: rate).1)
+        #expect(t.count == 1 && (died + 0.95...died + 1.05).contains(t.first ?? -1), "silent at \(t), died at \(died)")
     }
 
     @Test(
@@ -95,6 +138,21 @@ struct GatedSourceTests {
         let (_, events) = analyse(x, rate: rate)
         let t = silentTimes(events)
         #expect(t.count == 1 && (1.45...2.0).contains(t.first ?? -1), "silent at \(t)")
+        #expect(events.contains(.microphoneSilent(time: t.first ?? -1, signature: .digitalSilence)))
+    }
+
+    @Test(
+        "an idle converter as the page sends it with Chromium's processing on (zeros, about 60 steps of ±1 a second): dead at 1.9 s"
+    )
+    func idleConverterThroughTheBrowser() {
+        var g = SeededGenerator(seed: 11)
+        let x = (0..<(6 * rate)).map { _ -> Float in
+            guard g.next() % 256 == 0 else { return 0 }
+            return g.next() % 2 == 0 ? 1 / 32_768 : -1 / 32_768
+        }
+        let (_, events) = analyse(x, rate: rate)
+        let t = silentTimes(events)
+        #expect(t.count == 1 && (1.85...1.95).contains(t.first ?? -1), "silent at \(t)")
         #expect(events.contains(.microphoneSilent(time: t.first ?? -1, signature: .digitalSilence)))
     }
 

@@ -33,11 +33,16 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
 /// |---|---|
 /// | nothing but constant samples yet | ``Configuration/constantAtStart`` (1.9 s) |
 /// | a constant gap bounded by sound on both sides (it is gated) | ``Configuration/constantWhenGated`` (10 s) |
-/// | a noise floor: a second of non-constant room tone or steady sound | ``Configuration/constantAfterFloor`` (1 s) |
-/// | sound, but no floor and no gap yet | ``Configuration/constantUnproven`` (4 s, as Jitsi) |
+/// | a noise floor in a pause after sound: a second of non-constant room tone or steady sound | ``Configuration/constantAfterFloor`` (1 s) |
+/// | sound, but no floor after it and no gap yet (its first pause may be a gate's) | ``Configuration/constantWhenGated`` (10 s) |
+/// | a noise floor and no sound yet | ``Configuration/constantAfterFloor`` (1 s) |
+/// | less than a second of anything but constant samples | ``Configuration/constantUnproven`` (4 s, as Jitsi) |
 ///
-/// A device that dies after it has shown its room tone (every real microphone between words) is then
-/// found in a second; one that goes quiet in a source that pauses in digital silence waits 10 s.
+/// A device that dies after it has shown its room tone between sounds (every real microphone between
+/// words) is then found in a second; one that goes quiet in a source that pauses in digital silence
+/// waits 10 s. Room tone heard only before the first sound says nothing about the pauses after it: a
+/// noise gate or a browser's processing lets the room through until the voice sets its threshold, then
+/// sends zeros in every pause, the first included.
 /// How loud the sound was just before the zeros says nothing: trimmed prompts, synthetic voices and
 /// sample-based mixes end in a loud sample and then zeros, exactly as a cable pulled mid-word does.
 ///
@@ -103,6 +108,10 @@ public struct SilentMicrophoneDetector: Sendable {
     private var heardSignal = false
     /// The source has shown a second of room tone or steady sound.
     public private(set) var heardFloor = false
+    /// The source has sent sound: a frame neither constant nor like its floor (a voice, a knock).
+    public private(set) var heardSound = false
+    /// The source has shown a second of room tone or steady sound after a sound: its pauses hold its floor.
+    public private(set) var heardFloorAfterSound = false
     /// The source has shown a constant gap between sounds.
     public private(set) var isGated = false
     /// The current verdict: the signature of a dead device, or `nil` while the microphone seems to work.
@@ -119,6 +128,7 @@ public struct SilentMicrophoneDetector: Sendable {
         let c = configuration
         if !heardSignal { return c.constantAtStart }
         if isGated { return c.constantWhenGated }
+        if heardSound { return heardFloorAfterSound ? c.constantAfterFloor : c.constantWhenGated }
         if heardFloor { return c.constantAfterFloor }
         return c.constantUnproven
     }
@@ -148,7 +158,11 @@ public struct SilentMicrophoneDetector: Sendable {
             runningLevel = runningLevel <= Decibels.floor ? db : runningLevel + 0.1 * (db - runningLevel)
             let floorLike = db < c.floorLevel || abs(db - runningLevel) <= c.steadyStep
             floorRun = floorLike ? floorRun + 1 : 0
-            if floorRun >= Int(c.floorEvidence * fps) { heardFloor = true }
+            if !floorLike { heardSound = true }
+            if floorRun >= Int(c.floorEvidence * fps) {
+                heardFloor = true
+                if heardSound { heardFloorAfterSound = true }
+            }
         }
         let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
         let quiet = !still && (ac < c.hissLevel || onOffset)
