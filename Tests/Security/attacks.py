@@ -471,7 +471,7 @@ class Attacks(unittest.TestCase):
     def test_frozen_participant(self):
         """A /v1/call participant frozen mid-sentence (SIGSTOP, a closed lid, a lost network): it stops sending
         and reading but its TCP connection stays open. Another participant of the call sees it stop speaking
-        within 2 s (the server ends speaking 1 s after the audio stops) and leave within the idle timeout
+        within 3 s (the server ends speaking 1 s after the audio stops) and leave within the idle timeout
         (10 s, the default) + the 2 s close grace + 1 s."""
         server = self.serve()
         with wave.open(VOICE) as w:
@@ -539,7 +539,7 @@ class Attacks(unittest.TestCase):
         note(f"frozen participant: the other saw it stop speaking {quiet:.2f} s and leave {left:.1f} s after it "
              "froze (idle timeout 10 s)")
         self.assertIn("quiet", seen, "the frozen speaker stayed speaking until it left")
-        self.assertLess(quiet, 2.0, "speaking ended after the audio stopped")
+        self.assertLess(quiet, 3.0, "speaking ended after the audio stopped")
         self.assertLess(left, 10 + 2 + 1, "the frozen speaker left")
 
     # MARK: names
