@@ -27,8 +27,9 @@ address|thread)
     export TSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/tsan.supp:halt_on_error=0:second_deadlock_stack=1:handle_segv=0" ;;
 *) echo "test.sh: MICCHECK_SANITIZE must be address or thread" >&2; exit 64 ;;
 esac
-# nodejs: the browser code's style check (scripts/lint-js.mjs).
-bash scripts/setup.sh postgresql nodejs
+# nodejs: the browser code's style check (scripts/lint-js.mjs) and its tests (Tests/Web); node-typescript:
+# the client SDK's declarations checked as an app uses them.
+bash scripts/setup.sh postgresql nodejs node-typescript
 
 # A private PulseAudio server for the whole run, so that nothing in the tests can reach the user's own
 # server: every client started from here finds this one. Tests that kill or reconfigure a server start
@@ -62,6 +63,7 @@ swift format lint --strict --recursive --parallel Sources Tests Examples Benchma
 node scripts/lint-js.mjs || status=1
 # The browser client's pure parts and its connection, under node's own test runner (Tests/Web).
 node --test --test-reporter=spec Tests/Web/ || status=1
+tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || status=1
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.
     tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || status=1
