@@ -9,7 +9,7 @@ import tempfile
 import time
 import unittest
 
-from harness import (LOBBY, ROOT, TILES, Run, browser, click, free_port, js, q, serve, shot, stop, text, wait)
+from harness import (LOBBY, ROOT, TILES, Run, browser, click, free_port, js, q, serve, shot, stop, wait)
 
 SECRET = "s" * 40
 COUNT = f"{LOBBY} miccheck-participants-strip >> [part~=count]"

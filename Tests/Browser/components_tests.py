@@ -16,6 +16,7 @@ import threading
 import time
 import unittest
 
+from harness import contrast
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -95,19 +96,6 @@ def part(driver, host, name):
 
 def events(driver, kind):
     return [e for e in driver.execute_script("return window.demoEvents") if e["type"] == kind]
-
-
-def luminance(rgb):
-    def channel(c):
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 COLOURS = """const s = getComputedStyle(arguments[0]);

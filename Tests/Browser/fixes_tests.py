@@ -2,7 +2,6 @@
 headless Chromium: joining before the camera opened gave no media; a frozen participant stayed "speaking";
 the page never said which call it was, and a bare address put everyone in one call; half an emoji as
 initials; a long name cut silently; weak contrast on Join and Leave; focus lost after Join; no favicon."""
-import json
 import os
 import signal
 import subprocess
@@ -10,7 +9,7 @@ import time
 import unittest
 import urllib.request
 
-from harness import (CONTROLS, LOBBY, TILES, Run, browser, click, js, open_page, q, text, wait)
+from harness import (CONTROLS, LOBBY, TILES, Run, browser, click, contrast, js, open_page, q, text, wait)
 
 # Delays the camera by 4 s in the page (a slow camera, or a permission prompt answered late).
 SLOW_CAMERA = """
@@ -29,19 +28,6 @@ def chromium_pids(driver):
     folder = driver.capabilities["chrome"]["userDataDir"]
     out = subprocess.run(["pgrep", "-f", f"user-data-dir={folder}"], capture_output=True, text=True).stdout
     return [int(p) for p in out.split()]
-
-
-def luminance(rgb):
-    def channel(c):
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(fg, bg):
-    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 COLORS = """const s = getComputedStyle(q(arguments[0]));

@@ -162,3 +162,18 @@ def open_page(driver, call, name, base=None, extra="&audio_processing=off"):
     driver.get(f"{base or Run.base}/?call={call}&name={name}{extra}")
     wait(driver, "return window.miccheck && window.miccheck.client.state === 'open' && !!window.miccheck.client.me",
          what="the page's connection")
+
+
+def luminance(rgb):
+    """WCAG's relative luminance of an sRGB colour (0-255 channels)."""
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    """WCAG's contrast ratio of two colours (4.5 is the least for body text)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

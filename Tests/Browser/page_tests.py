@@ -2,16 +2,12 @@
 Chromium: the lobby's preview and meter, the silent-microphone warning, two browsers in a call with video,
 speaking borders and the muted notice, a refused permission, invitations, and one call across two nodes."""
 import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 from harness import (CONTROLS, LOBBY, METER, MUTED, NOT_WORKING, NOTICE, PROMPT, TILES, Run, browser, click, js,
-                     open_page, q, serve, shot, stop, text, wait)
+                     open_page, q, shot, text, wait)
 
 # Records, in the page, when its microphone starts a sentence (its level rises after a quiet stretch),
 # on the wall clock that every browser on this machine shares.
