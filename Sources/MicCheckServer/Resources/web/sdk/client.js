@@ -2,7 +2,8 @@
 // events. No framework, no dependency. The declarations (miccheck.d.ts) document the public surface.
 import { PcmCapture } from './capture.js';
 import { ServerConnection, refusalOf } from './connection.js';
-import { MicCheckError, openMicrophone, requireAudio } from './microphone.js';
+import { LocalAudio } from './local-audio.js';
+import { MicCheckError } from './microphone.js';
 import { Roster } from './presence.js';
 import { decode, encode } from './protocol.js';
 
@@ -17,14 +18,11 @@ const display = (db) => Math.max(0, Math.min(1, (db + 50) / 50));
 export class MicCheckClient extends EventTarget {
   #connection;
   #roster = new Roster();
-  #capture;
+  #audio;
   #closed = false;
-  #ownsStream = false;
   #given;
-  #microphone;
   #rejoin = null;
   #noticeOff = false;
-  #opening = 0;
 
   /** See miccheck.d.ts, `MicCheckClientOptions`. */
   constructor(options = {}) {
@@ -41,15 +39,16 @@ export class MicCheckClient extends EventTarget {
     this.call = call;
     this.token = token;
     this.#given = stream;
-    this.#microphone = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
     this.#connection = new ServerConnection(() => this.#url(), {
       onOpen: () => this.#opened(), onText: (text) => this.#receive(text), onLost: () => this.#lost(),
       askWhy: () => (this.endpoint === 'call' ? refusalOf(this.server, this.call, this.token) : null),
       onState: (state, message, extra) => this.#stateChanged(state, message, extra),
     }, { WebSocket: options.WebSocket, backoff });
-    this.#capture = options.capture || new PcmCapture((block) => this.#sendAudio(block));
+    const choice = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
+    const capture = options.capture || new PcmCapture((block) => this.#sendAudio(block));
+    this.#audio = new LocalAudio(choice, capture, (type, detail) => this.#emit(type, detail),
+      () => this.#sendDevices());
     this.state = 'idle';
-    this.stream = null;
     this.muted = false;
     this.muteCause = null;
     this.video = false;
@@ -59,6 +58,9 @@ export class MicCheckClient extends EventTarget {
     this.microphone = null;
     this.speaking = false;
   }
+
+  /** The stream MicCheck listens to, or null (no microphone). */
+  get stream() { return this.#audio.stream; }
 
   /** The participants of the call by id (the version rule keeps it in step with the server). */
   get participants() { return this.#roster.participants; }
@@ -84,41 +86,10 @@ export class MicCheckClient extends EventTarget {
   may(kind) { return !this.capabilities || this.capabilities.includes(`send-${kind}`); }
 
   /** Uses the app's own stream from now on (its first audio track). Throws `no-audio-track` without one. */
-  async setStream(stream) {
-    requireAudio(stream);
-    this.#release();
-    this.#ownsStream = false;
-    await this.#use(stream);
-  }
+  async setStream(stream) { await this.#audio.use(stream); }
 
   /** Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). */
-  async openMicrophone(choice = {}) {
-    const options = { ...this.#microphone, ...choice };
-    const ticket = ++this.#opening;
-    const opened = await openMicrophone(options);
-    // Another choice came while this one opened: the later one wins, and this stream is let go.
-    if (ticket !== this.#opening || this.#closed) {
-      for (const t of opened.stream?.getTracks() ?? []) t.stop();
-      return;
-    }
-    this.#microphone = { ...options, deviceId: opened.fellBack ? '' : options.deviceId };
-    if (!opened.stream) {
-      this.#release();
-      this.#capture.stop();
-      this.stream = null;
-      const state = opened.denied ? 'denied' : opened.missing ? 'missing' : 'unavailable';
-      this.#emit('permission', { microphone: state, message: opened.error });
-      this.#sendDevices();
-      return;
-    }
-    if (opened.fellBack) {
-      this.#emit('devicefallback', { kind: 'audioinput',
-        message: 'The microphone you chose before is not connected: using the default one.' });
-    }
-    this.#release();
-    this.#ownsStream = true;
-    await this.#use(opened.stream);
-  }
+  async openMicrophone(choice = {}) { await this.#audio.open(choice); }
 
   /** Muted or not, and why: `self`, `host` or `push-to-talk` (no muted notice while a push-to-talk key is up). */
   setMuted(muted, cause = 'self') {
@@ -164,50 +135,16 @@ export class MicCheckClient extends EventTarget {
   }
 
   /** Call from a click: an AudioContext made before any gesture may start suspended. */
-  resume() { this.#capture.resume(); }
+  resume() { this.#audio.capture.resume(); }
 
   /** Disconnects for good, and stops a microphone the client opened itself. */
   close() {
     this.#closed = true;
     this.#connection.close();
-    this.#capture.close();
-    this.#release();
+    this.#audio.close();
   }
 
   // ---- Audio ---------------------------------------------------------------------------------------------
-
-  async #use(stream) {
-    const track = requireAudio(stream);
-    this.stream = stream;
-    track.addEventListener('ended', () => this.#ended(track).catch((e) => this.#emit('error', { message: String(e) })),
-      { once: true });
-    await this.#capture.start(stream);
-    this.#emit('streamchange', { stream });
-    this.#sendDevices();
-  }
-
-  // The microphone in use went away (unplugged): the client's own falls back to the default; an app's stream
-  // is the app's to replace (`microphoneended`, then setStream).
-  async #ended(track) {
-    if (!this.stream || this.stream.getAudioTracks()[0] !== track || this.#closed) return;
-    const label = track.label || 'in use';
-    this.#emit('microphoneended', { label });
-    if (!this.#ownsStream) {
-      this.stream = null;
-      this.#capture.stop();
-      this.#sendDevices();
-      return;
-    }
-    await this.openMicrophone({ deviceId: '' });
-    if (this.stream) {
-      this.#emit('devicefallback', { kind: 'audioinput',
-        message: `The microphone ${label} was disconnected: using the default one.` });
-    }
-  }
-
-  #release() {
-    if (this.#ownsStream && this.stream) for (const t of this.stream.getTracks()) t.stop();
-  }
 
   #sendAudio(block) {
     if (!this.#connection.isOpen || !this.stream || this.#connection.buffered > MAX_BUFFERED) return;
