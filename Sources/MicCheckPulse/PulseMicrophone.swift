@@ -8,10 +8,10 @@ import Synchronization
 /// The capture runs on libpulse's event thread and never waits for the consumer (see
 /// ``PulseRecordStream``); the consumer calls ``read(into:timeout:)`` from one thread of its own.
 public final class PulseMicrophone: @unchecked Sendable {
-    // @unchecked Sendable: `connection`, `stream`, `droppedBefore` and `holesBefore` are touched only by
-    // the single consumer thread (inside `read`, `close` and the accessors it calls), as the documented
-    // contract requires; `stopping` is an `Atomic` and `dataReady` a semaphore, both safe from any thread,
-    // which is all `stop()` uses.
+    // @unchecked Sendable: `connection`, `stream`, `wantedSource`, `droppedBefore` and `holesBefore` are
+    // touched only by the single consumer thread (inside `read`, `close` and the accessors it calls), as
+    // the documented contract requires; `stopping` is an `Atomic`, `switchRequest` a `Mutex` and
+    // `dataReady` a semaphore, all safe from any thread, which is all `stop()` and `switchSource(to:)` use.
 
     /// A change the user should hear about.
     public enum Notice: Sendable, Equatable {
@@ -21,6 +21,10 @@ public final class PulseMicrophone: @unchecked Sendable {
         case reconnected(source: PulseSource, gap: Double)
         /// The source named `lost` disappeared; capturing from `fallback` instead.
         case sourceLost(lost: String, fallback: PulseSource)
+        /// Capturing from `source` now, as ``PulseMicrophone/switchSource(to:)`` asked.
+        case switched(to: PulseSource)
+        /// The source named `source` could not be opened (`reason`); capture goes on from the same source.
+        case switchFailed(source: String, reason: String)
     }
 
     /// What one ``read(into:timeout:)`` brought.
@@ -44,6 +48,9 @@ public final class PulseMicrophone: @unchecked Sendable {
     private let notify: (Notice) -> Void
     private let dataReady = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
+    private let switchRequest = Mutex<String?>(nil)
+    /// The source to come back to after a reconnection: the one asked for, or the one switched to.
+    private var wantedSource: String?
     private var connection: PulseConnection?
     private var stream: PulseRecordStream?
     private var droppedBefore = 0
@@ -56,6 +63,7 @@ public final class PulseMicrophone: @unchecked Sendable {
         notify: @escaping (Notice) -> Void = { _ in }
     ) throws(PulseError) {
         requestedSource = source
+        wantedSource = source
         self.server = server
         self.reconnectWindow = reconnectWindow
         self.notify = notify
@@ -84,6 +92,15 @@ public final class PulseMicrophone: @unchecked Sendable {
         dataReady.signal()
     }
 
+    /// Asks to capture from the source named `name` instead. Callable from any thread: the switch is made
+    /// on the reading thread, in the next ``read(into:timeout:)``, which then returns ``Read/restarted``
+    /// and notifies ``Notice/switched(to:)``; when the source cannot be opened it notifies
+    /// ``Notice/switchFailed(source:reason:)`` and capture goes on from the current source.
+    public func switchSource(to name: String) {
+        switchRequest.withLock { $0 = name }
+        dataReady.signal()
+    }
+
     /// Closes the stream and the connection.
     public func close() {
         endStream()
@@ -98,6 +115,7 @@ public final class PulseMicrophone: @unchecked Sendable {
         let deadline = DispatchTime.now() + timeout
         while true {
             if stopping.load(ordering: .acquiring) { return .stopped }
+            if let name = switchRequest.withLock({ $0.take() }), trySwitch(to: name) { return .restarted }
             guard let stream else { break }
             let n = stream.ring.read(into: buffer)
             if n > 0 { return .samples(n) }
@@ -138,10 +156,10 @@ public final class PulseMicrophone: @unchecked Sendable {
     /// The source the user asked for when it exists, otherwise the default one (saying so).
     private func pickSource(on connection: PulseConnection) throws(PulseError) -> PulseSource {
         do {
-            return try connection.source(named: requestedSource)
-        } catch let error where error.kind == .noSuchSource && requestedSource != nil {
+            return try connection.source(named: wantedSource)
+        } catch let error where error.kind == .noSuchSource && wantedSource != nil {
             let fallback = try connection.source(named: nil)
-            notify(.sourceLost(lost: requestedSource ?? "", fallback: fallback))
+            notify(.sourceLost(lost: wantedSource ?? "", fallback: fallback))
             return fallback
         }
     }
@@ -178,6 +196,27 @@ public final class PulseMicrophone: @unchecked Sendable {
         throw PulseError(
             .connectionLost,
             "the PulseAudio server did not come back within \(formatWindow(reconnectWindow)) (\(lastError.message))")
+    }
+
+    /// Opens `name` and, once it runs, closes the current stream. Returns whether it switched.
+    private func trySwitch(to name: String) -> Bool {
+        guard let connection, !connection.isLost else {
+            notify(.switchFailed(source: name, reason: "the PulseAudio server is not connected"))
+            return false
+        }
+        if let current = stream, current.source.name == name, !current.hasEnded { return false }
+        do {
+            let source = try connection.source(named: name)
+            let next = try PulseRecordStream(connection: connection, source: source, dataReady: dataReady)
+            endStream()
+            stream = next
+            wantedSource = name
+            notify(.switched(to: source))
+            return true
+        } catch {
+            notify(.switchFailed(source: name, reason: error.message))
+            return false
+        }
     }
 
     private func fallBack(from lost: String) throws(PulseError) {
