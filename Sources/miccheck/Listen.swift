@@ -218,6 +218,10 @@ final class CaughtSignal: Sendable {
             "miccheck: reconnected after \(formatSeconds(gap)); listening to \(source.description) (\(source.name)) again."
         case .sourceLost(let lost, let fallback):
             "miccheck: the source \(lost) disappeared; listening to the default source \(fallback.description) (\(fallback.name)) instead."
+        case .switched(let source):
+            "miccheck: listening to \(source.description) (\(source.name)) now."
+        case .switchFailed(let name, let reason):
+            "miccheck: could not switch to \(name) (\(reason)); listening on."
         }
     }
 #endif
