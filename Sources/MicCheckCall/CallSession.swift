@@ -14,6 +14,10 @@ public enum CallAction: Sendable, Hashable {
     case openSettings
     /// The permissions prompt's "Dismiss", remembered for the call.
     case dismissPrompt
+    /// Yes to "A new microphone is available": switch to it.
+    case switchMicrophone
+    /// No to "A new microphone is available".
+    case ignoreMicrophoneOffer
 }
 
 /// Something that happened in a session, for the app to act on (persist a dismissal) or log.
@@ -33,6 +37,17 @@ public enum SessionEvent: Sendable, Hashable {
     /// A microphone warning (noisy, clipping, too quiet, wrong source) appeared in the lobby's check, or went.
     case microphoneWarningShown(MicrophoneWarning.Kind)
     case microphoneWarningCleared(MicrophoneWarning.Kind)
+    /// A new microphone is offered in the lobby.
+    case microphoneOffered(MicrophoneDevice)
+    /// The offer went: ignored by the user, unanswered in time, or the microphone went away again.
+    case microphoneOfferIgnored(MicrophoneDevice)
+    case microphoneOfferExpired(MicrophoneDevice)
+    case microphoneOfferWithdrawn(MicrophoneDevice)
+    /// The user chose the offered microphone: the app switches to it and reports ``CallSession/microphoneSwitched(to:at:)``.
+    case microphoneSwitchRequested(MicrophoneDevice)
+    case microphoneSwitched(MicrophoneDevice)
+    /// The microphone in use went away; the default took its place.
+    case microphoneDisconnected(lost: MicrophoneDevice, fallback: MicrophoneDevice)
 
     /// The event's name in the JSON Lines log.
     public var name: String {
@@ -50,6 +65,13 @@ public enum SessionEvent: Sendable, Hashable {
         case .settingsStepsShown: "settings_steps_shown"
         case .microphoneWarningShown: "microphone_warning_shown"
         case .microphoneWarningCleared: "microphone_warning_cleared"
+        case .microphoneOffered: "microphone_offered"
+        case .microphoneOfferIgnored: "microphone_offer_ignored"
+        case .microphoneOfferExpired: "microphone_offer_expired"
+        case .microphoneOfferWithdrawn: "microphone_offer_withdrawn"
+        case .microphoneSwitchRequested: "microphone_switch_requested"
+        case .microphoneSwitched: "microphone_switched"
+        case .microphoneDisconnected: "microphone_disconnected"
         }
     }
 }
@@ -152,7 +174,18 @@ public struct CallSession: Sendable {
                 showsSettingsSteps = false
                 events.append(.promptDismissed(promptKind))
             }
-        case (.lobby, .silenceMutedNotice), (.inCall, .join), (.finished, _):
+        case (.lobby(var lobby), .switchMicrophone):
+            if let device = lobby.updateMicrophoneChoice({ $0.accept() }) ?? nil {
+                events.append(.microphoneSwitchRequested(device))
+            }
+            phase = .lobby(lobby)
+        case (.lobby(var lobby), .ignoreMicrophoneOffer):
+            if let device = lobby.updateMicrophoneChoice({ $0.ignore() }) ?? nil {
+                events.append(.microphoneOfferIgnored(device))
+            }
+            phase = .lobby(lobby)
+        case (.lobby, .silenceMutedNotice), (.inCall, .join), (.inCall, .switchMicrophone),
+            (.inCall, .ignoreMicrophoneOffer), (.finished, _):
             break
         }
         return events + advance(to: time)
@@ -214,6 +247,9 @@ public struct CallSession: Sendable {
         switch phase {
         case .lobby(var lobby):
             lobby.participants = call.participants(at: self.time)
+            for gone in lobby.updateMicrophoneChoice({ $0.advance(to: self.time) }) ?? [] {
+                if case .offer(let device) = gone { events.append(.microphoneOfferExpired(device)) }
+            }
             phase = .lobby(lobby)
         case .inCall(var active):
             active.updateOthers(call.participants(at: self.time))
@@ -238,5 +274,57 @@ public struct CallSession: Sendable {
     public var showsMutedNotice: Bool {
         if case .inCall(let active) = phase { return active.showsMutedNotice(at: time) }
         return false
+    }
+}
+
+// MARK: Microphones that come and go
+
+extension CallSession {
+    /// The microphone in use, as the session starts (no event).
+    public mutating func setMicrophoneInUse(_ device: MicrophoneDevice) {
+        microphoneName = device.label
+        updateLobby { $0.updateMicrophoneChoice { $0.switched(to: device) } }
+    }
+
+    /// A microphone appeared on the system: offered in the lobby unless it is the one in use.
+    public mutating func microphoneAppeared(_ device: MicrophoneDevice, at time: Double) -> [SessionEvent] {
+        var events = advance(to: time)
+        if updateLobby({ $0.updateMicrophoneChoice { $0.appeared(device, at: time) } ?? false }) == true {
+            events.append(.microphoneOffered(device))
+        }
+        return events
+    }
+
+    /// A microphone went away (not the one in use: see ``microphoneFellBack(lost:to:at:)``).
+    public mutating func microphoneRemoved(_ device: MicrophoneDevice, at time: Double) -> [SessionEvent] {
+        var events = advance(to: time)
+        if updateLobby({ $0.updateMicrophoneChoice { $0.removed(id: device.id) } ?? false }) == true {
+            events.append(.microphoneOfferWithdrawn(device))
+        }
+        return events
+    }
+
+    /// The switch the user asked for took effect: `device` is in use.
+    public mutating func microphoneSwitched(to device: MicrophoneDevice, at time: Double) -> [SessionEvent] {
+        microphoneName = device.label
+        updateLobby { $0.updateMicrophoneChoice { $0.switched(to: device) } }
+        return advance(to: time) + [.microphoneSwitched(device)]
+    }
+
+    /// The microphone in use went away and `fallback`, the system's default, took its place: the lobby
+    /// says so ("The microphone LOST was disconnected: using FALLBACK.").
+    public mutating func microphoneFellBack(
+        lost: MicrophoneDevice, to fallback: MicrophoneDevice, at time: Double
+    ) -> [SessionEvent] {
+        microphoneName = fallback.label
+        updateLobby { $0.updateMicrophoneChoice { $0.fellBack(lost: lost, to: fallback, at: time) } }
+        return advance(to: time) + [.microphoneDisconnected(lost: lost, fallback: fallback)]
+    }
+
+    @discardableResult
+    private mutating func updateLobby<T>(_ body: (inout LobbyModel) -> T) -> T? {
+        guard case .lobby(var lobby) = phase else { return nil }
+        defer { phase = .lobby(lobby) }
+        return body(&lobby)
     }
 }

@@ -22,17 +22,21 @@ public struct LobbyModel: Sendable, Hashable {
     public var participants: [Participant]
     public private(set) var settings: CallSettings
     public private(set) var microphone: MicrophoneCheck
+    /// Microphones that come and go: the offer of a new one, the notice that the one in use went away.
+    public private(set) var microphoneChoice: MicrophoneChoice
     public private(set) var phase: Phase = .lobby
 
     public init(
         callID: String, localUser: Participant, participants: [Participant], settings: CallSettings,
-        at time: Double, microphoneCheck: MicrophoneCheck.Configuration = .default
+        at time: Double, microphoneCheck: MicrophoneCheck.Configuration = .default,
+        microphoneChoice: MicrophoneChoice = MicrophoneChoice()
     ) {
         self.callID = callID
         self.localUser = localUser
         self.participants = participants
         self.settings = settings
         microphone = MicrophoneCheck(isOn: settings.audioOn, at: time, configuration: microphoneCheck)
+        self.microphoneChoice = microphoneChoice
     }
 
     /// The others already in the call.
@@ -69,6 +73,13 @@ public struct LobbyModel: Sendable, Hashable {
     /// A warning of the analyser raised or cleared (noisy, clipping, too quiet, wrong source).
     public mutating func microphoneWarning(_ event: AnalysisEvent) {
         microphone.apply(event)
+    }
+
+    /// Changes the offer and the notice of ``microphoneChoice`` (in the lobby only); returns `body`'s result.
+    @discardableResult
+    public mutating func updateMicrophoneChoice<T>(_ body: (inout MicrophoneChoice) -> T) -> T? {
+        guard phase == .lobby else { return nil }
+        return body(&microphoneChoice)
     }
 
     /// Whether to show ``MicrophoneCheck/silentWarning`` now.
