@@ -18,6 +18,8 @@ public enum TerminalKey: Sendable, Hashable {
             case CallKeys.silenceMutedNotice: return .silenceMutedNotice
             case CallKeys.openSettings: return .openSettings
             case CallKeys.dismiss: return .dismissPrompt
+            case CallKeys.switchMicrophone: return .switchMicrophone
+            case CallKeys.ignoreMicrophoneOffer: return .ignoreMicrophoneOffer
             default: return nil
             }
         }

@@ -16,6 +16,10 @@ public protocol CallViewFactory {
     func lobby(_ screen: LobbyScreen) -> any TerminalView
     /// The live microphone meter and the silent-microphone warning.
     func microphoneCheck(_ screen: LobbyScreen) -> any TerminalView
+    /// Microphones that come and go: "A new microphone is available: NAME. Switch (w)?" and "The
+    /// microphone NAME was disconnected: using DEFAULT." (``LobbyModel/microphoneChoice``); no rows when
+    /// there is neither.
+    func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView
     /// The microphone, camera and speaker toggles with their keys and states.
     func settingsToggles(_ settings: CallSettings, capabilities: Set<OwnCapability>) -> any TerminalView
     /// "You are about to join a call.", who is there, and "Join Call".
@@ -46,13 +50,16 @@ public enum CallKeys {
     public static let dismiss: Character = "d"
     /// "Don't show again for this call" on "You are muted."
     public static let silenceMutedNotice: Character = "n"
+    /// Yes and no to "A new microphone is available".
+    public static let switchMicrophone: Character = "w"
+    public static let ignoreMicrophoneOffer: Character = "i"
 }
 
 extension CallViewFactory {
     public func lobby(_ screen: LobbyScreen) -> any TerminalView {
         let toggles = settingsToggles(screen.lobby.settings, capabilities: screen.capabilities)
         let tile = participantTile(screen.selfTile)
-        let check = microphoneCheck(screen)
+        let check = VStack([microphoneCheck(screen), microphoneChanges(screen)])
         let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
         let join = joinPanel(screen)
         return Drawing(height: { _ in 0 }) { rect, canvas in
@@ -77,7 +84,10 @@ extension CallViewFactory {
                     in: body, on: &canvas)
             }
             let keys =
-                "Enter join · m/v/s toggle · " + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
+                "Enter join · m/v/s toggle · "
+                + (screen.lobby.microphoneChoice.offer == nil
+                    ? "" : "\(CallKeys.switchMicrophone) switch · \(CallKeys.ignoreMicrophoneOffer) ignore · ")
+                + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
         }
     }
@@ -98,6 +108,24 @@ extension CallViewFactory {
         for warning in mic.shownWarnings {
             rows.append(
                 Text(warning.sentence(source: screen.microphoneName), style: TextStyle(color: .yellow), wraps: true))
+        }
+        return VStack(rows)
+    }
+
+    public func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView {
+        let choice = screen.lobby.microphoneChoice
+        var rows: [any TerminalView] = []
+        if let notice = choice.notice {
+            rows.append(Text(notice.message, style: TextStyle(color: .yellow, bold: true), wraps: true))
+        }
+        if let offer = choice.offer {
+            rows.append(
+                Text(
+                    "\(offer.message) \(MicrophoneChoice.switchQuestion) (\(CallKeys.switchMicrophone))?",
+                    style: TextStyle(color: .cyan, bold: true), wraps: true))
+            rows.append(
+                Text(
+                    "[\(CallKeys.switchMicrophone)] Switch  [\(CallKeys.ignoreMicrophoneOffer)] Ignore", style: .faint))
         }
         return VStack(rows)
     }
