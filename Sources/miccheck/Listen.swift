@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import MicCheck
+import MicCheckCall
 import MicCheckLive
 import MicCheckTerminal
 import Synchronization
@@ -33,7 +34,9 @@ struct Listen: ParsableCommand {
             clipping_ended, speech_too_quiet / speech_level_ok, and wrong_source (an output's \
             monitor instead of a microphone, once at the start). If the server goes away, listen reconnects for up \
             to --reconnect seconds and resumes (`t` keeps counting); if the source disappears, it falls \
-            back to the default source. Ctrl-C or SIGTERM ends with a summary (on stderr for jsonl).
+            back to the default source. Microphones plugged in or removed meanwhile are reported (jsonl: \
+            source_added, source_removed; source_lost for the one in use), never followed. Ctrl-C or SIGTERM ends \
+            with a summary (on stderr for jsonl).
             """
     )
 
@@ -91,7 +94,7 @@ struct Listen: ParsableCommand {
         let out = OutputWriter()
         out.flushEachLine = true
         let display = LiveDisplay(out: out, format: format, muted: muted)
-        let source = try openSource(display: display)
+        let (source, deviceChanges) = try openSource(display: display)
         let session = LiveAnalysis(
             source: source, configuration: .init(analysis: analysisConfiguration, duration: duration))
         let signals = StopSignals { session.stop() }
@@ -105,6 +108,7 @@ struct Listen: ParsableCommand {
         let ending = session.run { record in
             if case .analysis(let r) = record { summary.add(r) }
             display.record(record)
+            if let deviceChanges { for change in deviceChanges() { display.device(change) } }
             ducking?.follow(record, display: display)
             if out.failed { session.stop() }
         }
@@ -129,19 +133,27 @@ struct Listen: ParsableCommand {
         }
     }
 
-    private func openSource(display: LiveDisplay) throws -> any AudioSource {
+    /// The source, and where to take the microphones that came and went since the last look (on the
+    /// reading thread: listen's own).
+    private func openSource(
+        display: LiveDisplay
+    ) throws -> (any AudioSource, (() -> [MicrophoneDeviceChange])?) {
         do {
-            if sample { return try BundledSample.source(pacing: .realTime) }
+            if sample { return (try BundledSample.source(pacing: .realTime), nil) }
             #if canImport(MicCheckPulse)
                 recoverAbandonedDucking(server: server)
+                // Reporting new microphones is a bonus: without a watcher listen still listens.
+                let devices = try? MicrophoneDevices(server: server)
                 let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: reconnect) { notice in
                     display.message(noticeSentence(notice))
+                    devices?.noticed(notice)
                 }
-                guard voiceProcessing else { return mic }
+                devices?.noticed(inUse: mic.microphone.source)
+                guard voiceProcessing else { return (mic, devices?.take) }
                 let processed = try VoiceProcessedSource(
                     microphone: mic.microphone, server: server, configuration: .call())
                 for notice in processed.takeNotices() { display.message(notice) }
-                return processed
+                return (processed, devices?.take)
             #else
                 throw AudioSourceError(
                     .noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
@@ -273,6 +285,48 @@ final class LiveDisplay {
                     String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t)
                         + "  You are muted.")
             }
+        }
+    }
+
+    /// A microphone came or went: `source_added`, `source_removed` and `source_lost` records in jsonl (at the
+    /// analysis time of the last frame, so that records stay in time order), a line on stderr in text.
+    func device(_ change: MicrophoneDeviceChange) {
+        let t: (String, JSONValue) = ("t", .number(now, decimals: 2))
+        switch change {
+        case .appeared(let d):
+            if format == .jsonl {
+                out.line(
+                    JSONLines.object([
+                        ("event", .string("source_added")), t, ("name", .string(d.id)),
+                        ("description", .string(d.name)),
+                    ]))
+            } else {
+                message(
+                    "miccheck: a new microphone is available: \(d.label); `miccheck listen --source \(d.id)` listens to it."
+                )
+            }
+        case .removed(let d):
+            if format == .jsonl {
+                out.line(
+                    JSONLines.object([
+                        ("event", .string("source_removed")), t, ("name", .string(d.id)),
+                        ("description", .string(d.name)),
+                    ]))
+            } else {
+                message("miccheck: the microphone \(d.label) was removed.")
+            }
+        case .fellBack(let lost, let fallback):
+            // The sentence came with the microphone's own notice.
+            if format == .jsonl {
+                out.line(
+                    JSONLines.object([
+                        ("event", .string("source_lost")), t, ("name", .string(lost.id)),
+                        ("fallback", .string(fallback.id)),
+                        ("fallback_description", .string(fallback.name)),
+                    ]))
+            }
+        case .switched, .switchFailed:
+            break  // listen never switches
         }
     }
 

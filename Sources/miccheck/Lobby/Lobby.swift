@@ -26,7 +26,9 @@ struct Lobby: ParsableCommand {
             border while they speak, your controls, and "You are muted." when you speak while muted \
             (n: don't show it again in this call); q leaves. When the call allows audio or video that this \
             machine cannot give, a prompt offers o (Open Settings: the steps that grant access) and d \
-            (Dismiss, remembered for the call in $XDG_STATE_HOME/miccheck/permission-prompts.json).
+            (Dismiss, remembered for the call in $XDG_STATE_HOME/miccheck/permission-prompts.json). A microphone \
+            plugged in while the lobby is open is offered: w switches to it, i ignores it; when the one in use \
+            goes away, the lobby falls back to the default source and says so.
 
             --demo needs no microphone and no server: the bundled sample (speech, pauses, typing) plays \
             as your microphone, in a loop, in a demo call of three people who take turns speaking.
@@ -73,7 +75,7 @@ struct Lobby: ParsableCommand {
         }
         let clock = ContinuousCallClock()
         var permissions = Permissions(camera: CameraProbe.probe())
-        let (source, microphonePermission) = try openSource()
+        let (source, microphonePermission, microphones) = try openSource()
         permissions.microphone = microphonePermission
         var loop = LobbyLoop(
             call: description, log: log, clock: clock,
@@ -87,8 +89,9 @@ struct Lobby: ParsableCommand {
             call: description, localUser: me, permissions: permissions, dismissed: dismissed,
             microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
             at: clock.now)
+        if let inUse = microphones?.inUse { session.setMicrophoneInUse(inUse) }
         let audio = source.map { LiveAnalysis(source: $0) }
-        let signal = try loop.run(&session, audio: audio)
+        let signal = try loop.run(&session, audio: audio, microphones: microphones)
         for warning in loop.warnings { printError(warning) }
         if signal != 0 { throw ExitCode(128 + signal) }
         if case .finished(let joined) = session.phase {
@@ -104,15 +107,27 @@ struct Lobby: ParsableCommand {
         return try loadCallFile(call)
     }
 
-    /// The microphone, and the permission it gives: granted when a record stream opens; denied when
-    /// the server refuses (the lobby still opens and prompts); any other failure ends here.
-    private func openSource() throws -> ((any AudioSource)?, Permission) {
+    /// The microphone, the permission it gives, and the microphones that come and go around it: granted
+    /// when a record stream opens; denied when the server refuses (the lobby still opens and prompts); any
+    /// other failure ends here.
+    private func openSource() throws -> ((any AudioSource)?, Permission, MicrophoneFollower?) {
         var granted = Permission()
         granted.resolve(granted: true)
         do {
-            if demo { return (try BundledSample.source(pacing: .realTime, loop: true), granted) }
+            if demo { return (try BundledSample.source(pacing: .realTime, loop: true), granted, nil) }
             #if canImport(MicCheckPulse)
-                return (try PulseAudioSource(source: source, server: server, reconnectWindow: 10), granted)
+                // Watching is a bonus: a lobby whose watcher cannot connect still has its microphone.
+                let devices = try? MicrophoneDevices(server: server)
+                let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: 10) {
+                    devices?.noticed($0)
+                }
+                devices?.noticed(inUse: mic.microphone.source)
+                let follower = devices.map { devices in
+                    MicrophoneFollower(
+                        inUse: devices.inUse, take: devices.take,
+                        switchTo: { mic.microphone.switchSource(to: $0.id) })
+                }
+                return (mic, granted, follower)
             #else
                 throw AudioSourceError(
                     .noServer, "live capture needs PulseAudio, which this build of miccheck does not include")
@@ -120,11 +135,18 @@ struct Lobby: ParsableCommand {
         } catch  where error.kind == .accessDenied {
             var denied = Permission()
             denied.resolve(granted: false, reason: "the sound server refused to record (\(error.message))")
-            return (nil, denied)
+            return (nil, denied, nil)
         } catch {
             throw sourceFailure(error, sample: "miccheck lobby --demo")
         }
     }
+}
+
+/// Microphones that come and go, for the lobby's loop: the one in use, what changed, and how to switch.
+struct MicrophoneFollower {
+    let inUse: MicrophoneDevice?
+    let take: () -> [MicrophoneDeviceChange]
+    let switchTo: (MicrophoneDevice) -> Void
 }
 
 /// JSON Lines of what happened in the lobby, `clock` in seconds since it started, flushed per line.

@@ -27,7 +27,9 @@ struct LobbyLoop {
     }
 
     /// Runs until the session finishes or a signal comes; returns the signal (0: none).
-    mutating func run(_ session: inout CallSession, audio: LiveAnalysis?) throws -> Int32 {
+    mutating func run(
+        _ session: inout CallSession, audio: LiveAnalysis?, microphones: MicrophoneFollower? = nil
+    ) throws -> Int32 {
         #if canImport(CTerminal)
             let screen: TerminalScreen
             do {
@@ -64,8 +66,14 @@ struct LobbyLoop {
                 case .none: break
                 }
                 if audio != nil { happened += microphone(snapshots.take(), session: &session, at: now) }
+                if let microphones {
+                    for change in microphones.take() { happened += self.change(change, session: &session, at: now) }
+                }
                 happened += session.advance(to: now)
-                for event in happened { record(event, at: now) }
+                for event in happened {
+                    record(event, at: now)
+                    if case .microphoneSwitchRequested(let device) = event { microphones?.switchTo(device) }
+                }
                 if session.isFinished { break }
                 let size = screen.size
                 screen.paint(
@@ -107,6 +115,25 @@ struct LobbyLoop {
         return happened
     }
 
+    /// A microphone came, went, or took over.
+    private func change(
+        _ change: MicrophoneDeviceChange, session: inout CallSession, at now: Double
+    ) -> [SessionEvent] {
+        switch change {
+        case .appeared(let device): return session.microphoneAppeared(device, at: now)
+        case .removed(let device): return session.microphoneRemoved(device, at: now)
+        case .switched(let device): return session.microphoneSwitched(to: device, at: now)
+        case .fellBack(let lost, let fallback): return session.microphoneFellBack(lost: lost, to: fallback, at: now)
+        case .switchFailed(let device, let reason):
+            log?.write(
+                [
+                    ("event", .string("microphone_switch_failed")), ("microphone", .string(device.id)),
+                    ("reason", .string(reason)),
+                ], clock: now)
+            return session.advance(to: now)
+        }
+    }
+
     private func failureSentence(_ ending: LiveEnding) -> String? {
         switch ending {
         case .failed(let error): sourceFailure(error).message
@@ -141,6 +168,11 @@ struct LobbyLoop {
         case .promptShown(let kind), .promptDismissed(let kind): f.append(("prompt", .string(kind.rawValue)))
         case .microphoneWarningShown(let kind), .microphoneWarningCleared(let kind):
             f.append(("warning", .string(kind.rawValue)))
+        case .microphoneOffered(let d), .microphoneOfferIgnored(let d), .microphoneOfferExpired(let d),
+            .microphoneOfferWithdrawn(let d), .microphoneSwitchRequested(let d), .microphoneSwitched(let d):
+            f += [("microphone", .string(d.id)), ("description", .string(d.name))]
+        case .microphoneDisconnected(let lost, let fallback):
+            f += [("microphone", .string(lost.id)), ("fallback", .string(fallback.id))]
         default: break
         }
         return f
