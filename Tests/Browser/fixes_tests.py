@@ -9,7 +9,8 @@ import time
 import unittest
 import urllib.request
 
-from harness import (CONTROLS, LOBBY, TILES, Run, browser, click, contrast, js, open_page, q, text, wait)
+from harness import (CONTROLS, LOBBY, METER, NOT_WORKING, TILES, Run, browser, click, contrast, dead_microphone_files,
+                     js, open_page, q, text, wait)
 
 # Delays the camera by 4 s in the page (a slow camera, or a permission prompt answered late).
 SLOW_CAMERA = """
@@ -144,5 +145,40 @@ class FixesTests(unittest.TestCase):
                     "s.getAudioTracks()[0].readyState === 'live'", what="the default microphone in use")
             wait(d, "const m = window.miccheck.client.microphone; return m && m.display > 0.3", 10,
                  what="levels from the default microphone")
+        finally:
+            d.quit()
+
+    def test_14_a_dead_microphone_is_reported_with_the_browsers_processing_on(self):
+        """An idle converter (zeros with sparse ±1) through Chromium's default processing (echo cancellation,
+        noise suppression, gain control): "Your microphone doesn't seem to be working" within 6 s of the
+        lobby opening, and still shown 10 s later."""
+        dither, _ = dead_microphone_files(Run.work)
+        d = browser(dither)
+        try:
+            open_page(d, "dead-processed", "Grace", extra="")
+            warning = f"const w = q('{METER} >> [part~=warning]'); return w && !w.hidden && w.textContent"
+            self.assertEqual(wait(d, warning, 6, what="the not-working warning"), NOT_WORKING)
+            time.sleep(10)
+            self.assertEqual(js(d, warning), NOT_WORKING, "still shown")
+        finally:
+            d.quit()
+
+    def test_15_a_microphone_that_gates_its_pauses_is_not_called_dead(self):
+        """Room tone, then sentences with 4 s of digital silence after each (a microphone or a browser that
+        gates its pauses), as the page sends it: the warning never shows in 30 s (before the fix it showed for
+        3 s of the first pause)."""
+        _, gated = dead_microphone_files(Run.work)
+        d = browser(gated)
+        try:
+            open_page(d, "gated", "Grace")
+            shown, loudest = [], 0
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                if q(d, METER).get_attribute("data-not-working") is not None:
+                    shown.append(round(30 - (deadline - time.time()), 1))
+                loudest = max(loudest, js(d, "return window.miccheck.client.microphone?.display ?? 0"))
+                time.sleep(0.2)
+            self.assertEqual(shown, [], "the not-working warning showed at these seconds")
+            self.assertGreater(loudest, 0.3, "the sentences reached the meter")
         finally:
             d.quit()

@@ -59,6 +59,40 @@ def make_files(work):
     return speech, silent
 
 
+def dead_microphone_files(work):
+    """At 48 kHz, what a page's microphone may send: an idle converter (zeros with about a quarter of its
+    samples at ±1, as sox writes silence), and a working microphone that gates its pauses (room tone until
+    the first word, then each sentence followed by 4 s of exact zeros)."""
+    import random
+    rate = 48000
+
+    def write(path, samples):
+        with wave.open(path, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(rate)
+            w.writeframes(struct.pack(f"<{len(samples)}h", *samples))
+    rng = random.Random(48)
+    dither = os.path.join(work, "dither.wav")
+    write(dither, [round(rng.uniform(-.5, .5) + rng.uniform(-.5, .5)) for _ in range(rate * 30)])
+    # Pink noise at -60 dBFS (Paul Kellet's filter) under the voice and before it: the room.
+    noise, b = random.Random(7), [0.0, 0.0, 0.0]
+
+    def pink():
+        x = noise.gauss(0, 1)
+        b[0] = .99765 * b[0] + x * .099046
+        b[1] = .963 * b[1] + x * .2965164
+        b[2] = .57 * b[2] + x * 1.0526913
+        return b[0] + b[1] + b[2] + x * .1848
+    spoken = [x * 32767 for x in voice(7.0) for _ in range(3)]
+    room = [pink() for _ in range(rate * 2 + len(spoken))]
+    k = 32768 * 10 ** (-60 / 20) / (sum(x * x for x in room) / len(room)) ** .5
+    sentence = [max(-32768, min(32767, round(v + x * k))) for v, x in zip(spoken, room[rate * 2:])]
+    gated = os.path.join(work, "gated.wav")
+    write(gated, [round(x * k) for x in room[: rate * 2]] + (sentence + [0] * (rate * 4)) * 5)
+    return dither, gated
+
+
 def browser(audio_file, deny=False, width=1280, height=800):
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
