@@ -303,6 +303,10 @@ func timelineLine(_ e: AnalysisEvent, source: String? = nil) -> String {
     case .microphoneClean: what = "microphone clean: the background noise has gone"
     case .clippingEnded: what = "clipping ended"
     case .speechLevelOK(_, let db): what = "speech level good again (\(fixed(Double(db), 1)) dBFS)"
+    case .keyboardNoise(_, let typing):
+        what =
+            "keyboard noise: typing heard since \(formatSeconds(typing.since)) while you are not speaking "
+            + "(\(typing.keystrokes) keystrokes, \(fixed(Double(typing.levelDB), 1)) dBFS)"
     case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource:
         let w = e.raisedWarning
         what = "\(w?.kind.displayName ?? e.name): \(w?.sentence(source: source) ?? "")"

@@ -130,7 +130,7 @@ struct PlotCollector {
             case .speechEnded: colour = "#9e9e9e"
             case .microphoneSilent: colour = "#c62828"
             case .microphoneActive: colour = "#6a1b9a"
-            case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource: colour = "#f9a825"
+            case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource, .keyboardNoise: colour = "#f9a825"
             case .microphoneClean, .clippingEnded, .speechLevelOK: colour = "#558b2f"
             }
             let xe = n(x(e.time))

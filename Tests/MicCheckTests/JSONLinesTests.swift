@@ -47,6 +47,12 @@ import Testing
                 .wrongSource(time: 0, source: "Monitor of \"Out\" (x.monitor)"),
                 #"{"event": "wrong_source", "t": 0.00, "source": "Monitor of \"Out\" (x.monitor)", "reason": "monitor"}"#
             ),
+            (
+                .keyboardNoise(
+                    time: 2.014,
+                    typing: KeyboardNoiseDetector.Typing(keystrokes: 9, perSecond: 4.5, levelDB: -22.94, since: 0.462)),
+                #"{"event": "keyboard_noise", "t": 2.01, "keystrokes": 9, "per_second": 4.5, "level_db": -22.9, "since": 0.46}"#
+            ),
         ]
         for (event, line) in expected {
             #expect(JSONLines.event(event) == line)

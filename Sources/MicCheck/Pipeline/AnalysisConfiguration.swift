@@ -11,6 +11,8 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     public var quietSpeech: QuietSpeechDetector.Configuration
     /// How frames of a steady background are kept from being speech (the voice detector only).
     public var background: SteadyBackgroundGate.Configuration
+    /// How keystrokes are told from other clicks, and how much typing raises `keyboard_noise`.
+    public var keyboard: KeyboardNoiseDetector.Configuration
 
     public init(
         detector: SpeechDetectorKind = .vad, speech: SpeechEventDetector.Configuration = .default,
@@ -19,7 +21,8 @@ public struct AnalysisConfiguration: Sendable, Equatable {
         noise: NoisyMicrophoneDetector.Configuration = .default,
         clipping: ClippingDetector.Configuration = .default,
         quietSpeech: QuietSpeechDetector.Configuration = .default,
-        background: SteadyBackgroundGate.Configuration = .default
+        background: SteadyBackgroundGate.Configuration = .default,
+        keyboard: KeyboardNoiseDetector.Configuration = .default
     ) {
         self.detector = detector
         self.speech = speech
@@ -29,5 +32,6 @@ public struct AnalysisConfiguration: Sendable, Equatable {
         self.clipping = clipping
         self.quietSpeech = quietSpeech
         self.background = background
+        self.keyboard = keyboard
     }
 }

@@ -58,6 +58,9 @@ public enum AnalysisEvent: Sendable, Equatable {
     case speechTooQuiet(time: Double, levelDB: Float)
     /// The user's speech has come up to a good level (dBFS) again.
     case speechLevelOK(time: Double, levelDB: Float)
+    /// A keyboard heard while the user is not speaking: a stretch of keystrokes (see
+    /// ``KeyboardNoiseDetector``); raised once per stretch of typing and again every 10 s while it goes on.
+    case keyboardNoise(time: Double, typing: KeyboardNoiseDetector.Typing)
     /// The source is the monitor of an output (what the speakers play), not a microphone. Raised once,
     /// at the start, by live capture (the analyzer never raises it).
     case wrongSource(time: Double, source: String)
@@ -66,7 +69,7 @@ public enum AnalysisEvent: Sendable, Equatable {
         switch self {
         case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t),
             .noisyMicrophone(let t, _, _), .microphoneClean(let t), .clipping(let t, _, _), .clippingEnded(let t),
-            .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _):
+            .speechTooQuiet(let t, _), .speechLevelOK(let t, _), .wrongSource(let t, _), .keyboardNoise(let t, _):
             t
         }
     }
@@ -85,6 +88,7 @@ public enum AnalysisEvent: Sendable, Equatable {
         case .speechTooQuiet: "speech_too_quiet"
         case .speechLevelOK: "speech_level_ok"
         case .wrongSource: "wrong_source"
+        case .keyboardNoise: "keyboard_noise"
         }
     }
 }

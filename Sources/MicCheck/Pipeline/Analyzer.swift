@@ -36,6 +36,7 @@ package struct Analyzer: Sendable {
     private var noise: NoisyMicrophoneDetector
     private var clipping: ClippingDetector
     private var quietSpeech: QuietSpeechDetector
+    private var keyboard: KeyboardNoiseDetector
     private var frameIndex = 0
     private var finished = false
     /// Frames whose record waits for the model's look-ahead: their levels, oldest first (a ring).
@@ -81,6 +82,7 @@ package struct Analyzer: Sendable {
         noise = NoisyMicrophoneDetector(configuration: configuration.noise)
         clipping = ClippingDetector(configuration: configuration.clipping)
         quietSpeech = QuietSpeechDetector(configuration: configuration.quietSpeech)
+        keyboard = KeyboardNoiseDetector(configuration: configuration.keyboard, startTime: startTime)
     }
 
     /// Feeds mono samples at ``inputRate``; calls `emit` for every record they complete.
@@ -201,6 +203,11 @@ package struct Analyzer: Sendable {
         case nil: break
         }
         healthEvents(level: level, probability: prob, time: t, emit: emit)
+        // Keystrokes while the user is not speaking (with the level rule, any sound is "speaking").
+        let speaking = configuration.detector == .vad ? speech.isSpeaking : levelRule.isSpeaking
+        if let typing = keyboard.process(frame: frame, speaking: speaking, voice: prob, time: t) {
+            emit(.event(.keyboardNoise(time: t, typing: typing)))
+        }
         frameIndex += 1
     }
 

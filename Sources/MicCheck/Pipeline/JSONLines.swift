@@ -106,6 +106,11 @@ public enum JSONLines {
         case .wrongSource(_, let source):
             fields.append(("source", .string(source)))
             fields.append(("reason", .string("monitor")))
+        case .keyboardNoise(_, let typing):
+            fields.append(("keystrokes", .int(typing.keystrokes)))
+            fields.append(("per_second", .number(Double(typing.perSecond), decimals: 1)))
+            fields.append(("level_db", .number(Double(typing.levelDB), decimals: 1)))
+            fields.append(("since", .number(typing.since, decimals: 2)))
         case .speechEnded, .microphoneActive, .microphoneClean, .clippingEnded:
             break
         }
