@@ -86,6 +86,41 @@ struct CallChannelTests {
                 && notice.int("duration_ms") == 2_000)
     }
 
+    @Test(
+        "typing while unmuted: typing_notice with its text, action and duration, once in two minutes; speech hides it")
+    func typingNotice() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        var typing = Signals.pinkNoise(rmsDB: -60, seconds: 4, sampleRate: 16_000)
+        Signals.addTyping(to: &typing, from: 0.5, seconds: 3.5)
+        let (out, _) = try feed(&c, typing)
+        let notices = out.filter { $0.type == "typing_notice" }
+        #expect(notices.count == 1)
+        let notice = try #require(notices.first)
+        #expect(notice.bool("show") == true && notice.string("text") == "Your typing can be heard.")
+        #expect(notice.string("action") == "Mute" && notice.int("duration_ms") == 5_000)
+        // Speech right after: the notice goes; more typing within two minutes shows nothing.
+        let (spoken, _) = try feed(&c, speechInRoom(onset: 0, speech: 1.5, seconds: 2.5), from: 4)
+        #expect(spoken.filter { $0.type == "typing_notice" }.map { $0.bool("show") } == [false])
+        let (again, _) = try feed(&c, typing, from: 6.5)
+        #expect(!again.contains { $0.type == "typing_notice" })
+    }
+
+    @Test("typing while muted never shows the typing notice; muting hides one on screen")
+    func typingNoticeMuted() throws {
+        var typing = Signals.pinkNoise(rmsDB: -60, seconds: 4, sampleRate: 16_000)
+        Signals.addTyping(to: &typing, from: 0.5, seconds: 3.5)
+        var muted = try CallChannel(id: "me", now: 0)
+        _ = try text(&muted, #"{"type": "devices", "audio": false}"#)
+        let (out, _) = try feed(&muted, typing)
+        #expect(!out.contains { $0.type == "typing_notice" })
+
+        var c = try CallChannel(id: "me", now: 0)
+        let (shown, _) = try feed(&c, typing)
+        #expect(shown.filter { $0.type == "typing_notice" }.map { $0.bool("show") } == [true])
+        let (mute, _) = try text(&c, #"{"type": "devices", "audio": false}"#, now: 4)
+        #expect(mute.filter { $0.type == "typing_notice" }.map { $0.bool("show") } == [false])
+    }
+
     @Test("audio that stops mid-utterance ends speaking after a second, on the timer; it comes back with the audio")
     func stalledSpeech() throws {
         var c = try CallChannel(id: "me", now: 0)

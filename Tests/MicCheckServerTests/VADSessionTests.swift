@@ -88,6 +88,24 @@ struct VADSessionTests {
         #expect(after.filter { $0.type == "speech_started" }.count == 1)
     }
 
+    @Test("typing while not speaking: keyboard_noise with the JSON Lines fields, in audio time")
+    func keyboardNoise() throws {
+        var session = try VADSession()
+        var x = Signals.pinkNoise(rmsDB: -60, seconds: 4, sampleRate: 16_000)
+        let onsets = Signals.addTyping(to: &x, from: 0.5, seconds: 3.5)
+        let out = try run(&session, x)
+        let typing = out.filter { $0.type == "keyboard_noise" }
+        #expect(typing.count == 1)
+        let m = try #require(typing.first)
+        let at = try #require(m.int("audio_ms"))
+        #expect((1_500...2_500).contains(at), "decided at \(at) ms; typing from 500")
+        #expect((m.int("keystrokes") ?? 0) >= 7)
+        #expect(m.double("level_db").map { $0 > -30 && $0 < -14 } == true)
+        #expect(m.double("since").map { abs($0 - onsets[0]) < 0.01 } == true)
+        #expect(m.double("per_second") != nil)
+        #expect(!out.contains { $0.type == "speech_started" })
+    }
+
     @Test("session.update changes the padding from the next utterance on")
     func updatePadding() throws {
         var session = try VADSession()

@@ -18,8 +18,10 @@ import MicCheckLive
 /// - `{"type": "muted_notice_off"}`: "don't show again for this call";
 /// - `{"type": "resync"}`: send the presence snapshot again.
 ///
-/// Out: `microphone` (the meter and the check's state, at most every 100 ms), `muted_notice`, and the
-/// presence events (``PresenceEvent``) that the connection relays.
+/// Out: `microphone` (the meter and the check's state, at most every 100 ms), `muted_notice`,
+/// `typing_notice` ("Your typing can be heard." with the action "Mute", by ``TypingNotice``'s rules: shown
+/// on the analysis' `keyboard_noise` while unmuted and not speaking, at most every 2 minutes; hidden again
+/// when the user speaks or mutes), and the presence events (``PresenceEvent``) that the connection relays.
 public struct CallChannel: Sendable {
     /// What the connection must do in the call's presence.
     public enum Action: Sendable, Equatable {
@@ -42,6 +44,7 @@ public struct CallChannel: Sendable {
     public private(set) var member: PresenceMember?
     public private(set) var check: MicrophoneCheck
     public private(set) var indicator = MutedIndicator()
+    public private(set) var typing = TypingNotice()
     private var stream: StreamingAnalysis
     private var pcm: [Float] = []
     private var speaking = false
@@ -113,8 +116,9 @@ public struct CallChannel: Sendable {
             }
             if let video = try m.bool("video") { settings.videoOn = video && capabilities.contains(.sendVideo) }
             let hidden = indicator.isActive && settings.audioOn
-            updateIndicator()
+            let typingHidden = updateIndicator()
             if hidden { emit(noticeMessage(show: false)) }
+            if typingHidden { emit(typingMessage(show: false)) }
             report(now: now, emit: emit)
             return memberChange().map { [$0] } ?? []
         case "join":
@@ -195,9 +199,13 @@ public struct CallChannel: Sendable {
                 speaking = true
                 speechStalled = false
                 if indicator.speechStarted(at: t) { emit(noticeMessage(show: true)) }
-            case .speechEnded:
+                if typing.speechStarted(at: t) { emit(typingMessage(show: false)) }
+            case .speechEnded(let t):
                 speaking = false
                 speechStalled = false
+                typing.speechEnded(at: t)
+            case .keyboardNoise(let t, _):
+                if typing.keyboardNoise(at: t) { emit(typingMessage(show: true)) }
             case .microphoneSilent:
                 check.deadSignal(true, at: now)
             case .microphoneActive:
@@ -219,10 +227,15 @@ public struct CallChannel: Sendable {
         return .update(m)
     }
 
-    private mutating func updateIndicator() {
+    /// Returns whether a typing notice on screen was hidden (the user muted).
+    @discardableResult
+    private mutating func updateIndicator() -> Bool {
         indicator.update(
             settings: settings, capabilities: capabilities,
             microphone: Permission(status: .granted))
+        return typing.update(
+            settings: settings, capabilities: capabilities, microphone: Permission(status: .granted),
+            at: stream.endTime)
     }
 
     private func noticeMessage(show: Bool) -> Connection.Message {
@@ -231,6 +244,15 @@ public struct CallChannel: Sendable {
             text: JSONValue.object([
                 ("type", .string("muted_notice")), ("show", .bool(show)), ("text", .string(MutedIndicator.text)),
                 ("duration_ms", .int(duration)),
+            ]).encoded, isLevel: false)
+    }
+
+    private func typingMessage(show: Bool) -> Connection.Message {
+        let duration = Int((typing.configuration.displayDuration * 1000).rounded())
+        return Connection.Message(
+            text: JSONValue.object([
+                ("type", .string("typing_notice")), ("show", .bool(show)), ("text", .string(TypingNotice.text)),
+                ("action", .string(TypingNotice.action)), ("duration_ms", .int(duration)),
             ]).encoded, isLevel: false)
     }
 
