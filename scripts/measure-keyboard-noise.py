@@ -6,9 +6,10 @@ Typing (the public corpus): the typing recording (noise_00_typing_bucklespring),
 (transient_03_bucklespring-bursts) and the four speech-over-typing mixtures (snr*_typing_*). Their typing
 stretches are found from the audio: keystroke onsets (a 1 ms block 12 dB or more over the 22 ms before it,
 above -65 dBFS) outside the labelled speech (with 0.3 s either side), one stretch while they follow each
-other within 2 s with no speech between them; a stretch of 7 onsets or more over 1.2 s or more should raise the event. A stretch is
-found when an event falls inside it (from its first onset to 0.2 s after its last) or when an event of the
-same stretch of typing came less than 10 s before it (the event repeats every 10 s of continued typing).
+other within 2 s with no speech between them; a stretch of 7 onsets or more over 1.2 s or more should
+raise the event. A stretch is found when an event falls inside it (from its first onset to 0.2 s after its
+last) or when an event of the same stretch of typing came less than 10 s before it (the event repeats every
+10 s of continued typing).
 The delay is from the stretch's first onset to its first event. The synthetic key-click trains
 (noise_13_clicks_synth) are reported on their own.
 
@@ -138,8 +139,8 @@ for p in typing:
     print(f"  {os.path.basename(p)[:-4]:52} {len(ev):2d} events; " + "; ".join(line)
           + (f"; INSIDE SPEECH at {in_speech}" if in_speech else ""))
 med = lambda v: sorted(v)[len(v) // 2] if v else float("nan")
-print(f"  => raised on {files_raised}/{len(typing)} typing files; {found_total}/{stretch_total} typing stretches found, "
-      f"delay median {med(delays):.2f} s, at most {max(delays, default=float('nan')):.2f} s")
+print(f"  => raised on {files_raised}/{len(typing)} typing files; {found_total}/{stretch_total} typing stretches "
+      f"found, delay median {med(delays):.2f} s, at most {max(delays, default=float('nan')):.2f} s")
 for p in keyclicks:
     ev = [e for e in events(p) if e["event"] == "keyboard_noise"]
     print(f"  synthetic key clicks {os.path.basename(p)}: {len(ev)} events at {[e['t'] for e in ev]}")

@@ -432,6 +432,31 @@ class Narrow(unittest.TestCase):
                     self.assertFalse(r["clipped"], f"a label cut short: {r}")
 
 
+_SERVER = None
+
+
+def setUpModule():
+    """Run by browser_tests.py (whose main() sets nothing here): a static server of this module's own."""
+    global BASE, WORK, SCREENSHOTS, _SERVER
+    if BASE is not None:
+        return
+    from harness import Run
+    SCREENSHOTS = SCREENSHOTS or Run.screenshots
+    WORK = tempfile.mkdtemp(prefix="miccheck-components-")
+    _SERVER = serve()
+    BASE = f"http://127.0.0.1:{_SERVER.server_address[1]}"
+
+
+def tearDownModule():
+    global BASE, _SERVER
+    if _SERVER is None:
+        return
+    _SERVER.shutdown()
+    _SERVER.server_close()
+    shutil.rmtree(WORK, ignore_errors=True)
+    BASE, _SERVER = None, None
+
+
 def main():
     global BASE, WORK, SCREENSHOTS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
