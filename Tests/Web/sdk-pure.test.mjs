@@ -125,3 +125,34 @@ test('opening a device: the chosen one, the default when it is gone, a refusal, 
   const held = await openMicrophone({}, { getUserMedia: async () => { throw failing('NotReadableError'); } });
   assert.deepEqual([held.stream, held.unavailable, held.error], [null, true, 'NotReadableError: NotReadableError']);
 });
+
+test('the device opener: the latest choice wins, an overtaken or cancelled open stops what it opened', async () => {
+  const { DeviceOpener } = await import('../../Sources/MicCheckServer/Resources/web/sdk/microphone.js');
+  const stopped = [];
+  const pending = [];
+  globalThis.navigator ??= {};
+  const saved = Object.getOwnPropertyDescriptor(globalThis.navigator, 'mediaDevices');
+  Object.defineProperty(globalThis.navigator, 'mediaDevices', { configurable: true, value: {
+    getUserMedia: (c) => new Promise((resolve) => pending.push(() => resolve({
+      id: c.audio?.deviceId?.exact ?? 'default',
+      getTracks: () => [{ stop: () => stopped.push(c.audio?.deviceId?.exact) }],
+    }))),
+  } });
+  try {
+    const opener = new DeviceOpener();
+    const first = opener.open('audio', {}, 'usb');
+    const second = opener.open('audio', {}, 'hdmi');
+    pending.splice(0).forEach((answer) => answer());
+    assert.equal(await first, null);
+    assert.equal((await second).stream.id, 'hdmi');
+    assert.deepEqual(stopped, ['usb']);
+    const third = opener.open('audio', {}, 'jack');
+    opener.cancel();
+    pending.splice(0).forEach((answer) => answer());
+    assert.equal(await third, null);
+    assert.deepEqual(stopped, ['usb', 'jack']);
+  } finally {
+    if (saved) Object.defineProperty(globalThis.navigator, 'mediaDevices', saved);
+    else delete globalThis.navigator.mediaDevices;
+  }
+});

@@ -1,6 +1,6 @@
 // The page's camera, the lists of devices to choose from, and the choices: a remembered device that is gone
 // falls back to the default and says so; one unplugged mid-call too. (The microphone is the client's.)
-import { openDevice } from '../sdk/microphone.js';
+import { DeviceOpener, stopTracks } from '../sdk/microphone.js';
 
 const NAMES = { audioinput: 'Microphone', videoinput: 'Camera', audiooutput: 'Speaker' };
 
@@ -17,21 +17,16 @@ export class Devices {
     this.camera = null;
     this.denied = false;
     this.problem = '';
-    this.opening = 0;
+    this.opener = new DeviceOpener();
     this.lists = { audioinput: [], videoinput: [], audiooutput: [] };
     navigator.mediaDevices?.addEventListener('devicechange', () => this.refresh());
   }
 
   /** Opens the chosen camera, or the default. */
   async openCamera() {
-    const ticket = ++this.opening;
-    const opened = await openDevice('video', {}, this.prefs.devices.videoinput);
-    // Another choice came while this one opened: the later one wins, and this stream is let go.
-    if (ticket !== this.opening) {
-      for (const t of opened.stream?.getTracks() ?? []) t.stop();
-      return;
-    }
-    for (const t of this.camera?.getTracks() ?? []) t.stop();
+    const opened = await this.opener.open('video', {}, this.prefs.devices.videoinput);
+    if (!opened) return;
+    stopTracks(this.camera);
     this.denied = opened.denied;
     this.problem = opened.unavailable ? `The camera could not be opened (${opened.error}); is another program `
       + 'using it?' : '';

@@ -40,8 +40,12 @@ window.miccheck = {
 
 const may = (kind) => client.may(kind);
 // A toggle is on when the user wants it, the invitation allows it, and the device is there.
-const on = (kind) => prefs.devices[kind] && (kind === 'speaker' || (may(kind) && !page.denied[kind === 'audio'
-  ? 'microphone' : 'camera'] && (kind === 'audio' ? !!client.stream : !!devices.camera)));
+function on(kind) {
+  if (!prefs.devices[kind]) return false;
+  if (kind === 'audio') return may('audio') && !page.denied.microphone && !!client.stream;
+  if (kind === 'video') return may('video') && !page.denied.camera && !!devices.camera;
+  return true;
+}
 const settings = () => ({ audio: on('audio'), video: on('video'), speaker: prefs.devices.speaker });
 
 function applyToggles() {

@@ -1,11 +1,11 @@
 // The stream MicCheckClient listens to, and who owns it: an app's own stream (never stopped by MicCheck; when
 // it ends, the app gives another), or a microphone the client opened (the chosen one, the default when it is
 // gone or unplugged, and said so). Its audio goes to the capture (capture.js).
-import { openMicrophone, requireAudio } from './microphone.js';
+import { audioConstraints, DeviceOpener, requireAudio, stopTracks } from './microphone.js';
 
 export class LocalAudio {
   #owns = false;
-  #opening = 0;
+  #opener = new DeviceOpener();
   #closed = false;
 
   /**
@@ -34,13 +34,9 @@ export class LocalAudio {
   /** Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). */
   async open(choice = {}) {
     const options = { ...this.choice, ...choice };
-    const ticket = ++this.#opening;
-    const opened = await openMicrophone(options);
-    // Another choice came while this one opened: the later one wins, and this stream is let go.
-    if (ticket !== this.#opening || this.#closed) {
-      for (const t of opened.stream?.getTracks() ?? []) t.stop();
-      return;
-    }
+    if (this.#closed) return;
+    const opened = await this.#opener.open('audio', audioConstraints(options), options.deviceId);
+    if (!opened) return;
     this.choice = { ...options, deviceId: opened.fellBack ? '' : options.deviceId };
     if (!opened.stream) {
       this.#release();
@@ -63,6 +59,7 @@ export class LocalAudio {
   /** Stops a microphone the client opened itself, and the capture. */
   close() {
     this.#closed = true;
+    this.#opener.cancel();
     this.capture.close();
     this.#release();
   }
@@ -97,6 +94,6 @@ export class LocalAudio {
   }
 
   #release() {
-    if (this.#owns && this.stream) for (const t of this.stream.getTracks()) t.stop();
+    if (this.#owns) stopTracks(this.stream);
   }
 }

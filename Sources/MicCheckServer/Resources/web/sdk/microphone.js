@@ -48,6 +48,31 @@ export async function openDevice(kind, constraints, deviceId = '', media = globa
   }
 }
 
+/** Stops every track of a stream (null: nothing). */
+export function stopTracks(stream) {
+  for (const t of stream?.getTracks() ?? []) t.stop();
+}
+
+/**
+ * Opens devices one choice at a time: an open that a later one overtakes (the user picked again before the
+ * browser answered), or that `cancel()` ends, stops what it opened and resolves to null; the latest wins.
+ */
+export class DeviceOpener {
+  #ticket = 0;
+
+  /** `openDevice`'s answer, or null when overtaken or cancelled. */
+  async open(kind, constraints, deviceId = '') {
+    const ticket = ++this.#ticket;
+    const opened = await openDevice(kind, constraints, deviceId);
+    if (ticket === this.#ticket) return opened;
+    stopTracks(opened.stream);
+    return null;
+  }
+
+  /** Whatever is opening now is let go when it opens. */
+  cancel() { this.#ticket += 1; }
+}
+
 /** Opens a microphone (`deviceId`, or the default), with the browser's processing unless `processing` is false. */
 export const openMicrophone = ({ deviceId = '', processing = true } = {}, media = undefined) =>
   openDevice('audio', audioConstraints({ processing }), deviceId, media);
