@@ -87,14 +87,7 @@
                         guard let userdata else { return }
                         Unmanaged<OtherAudioDucker>.fromOpaque(userdata).takeUnretainedValue().event(type, index)
                     }, me)
-                let op = pa_context_subscribe(
-                    connection.context, PA_SUBSCRIPTION_MASK_SINK_INPUT,
-                    { _, _, userdata in
-                        guard let userdata else { return }
-                        let ducker = Unmanaged<OtherAudioDucker>.fromOpaque(userdata).takeUnretainedValue()
-                        pa_threaded_mainloop_signal(ducker.connection.mainloop, 0)
-                    }, me)
-                try connection.wait(for: op, doing: "subscribing to playback streams")
+                try connection.subscribe(PA_SUBSCRIPTION_MASK_SINK_INPUT, doing: "subscribing to playback streams")
             }
             let streams = try connection.sinkInputs()
             try connection.locked { () throws(PulseError) in

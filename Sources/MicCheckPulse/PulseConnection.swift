@@ -114,6 +114,22 @@ public final class PulseConnection: @unchecked Sendable {
         }
     }
 
+    /// With the lock held: subscribes to the server's events of `mask` and waits until the server has taken
+    /// the subscription. The events go to the callback set with `pa_context_set_subscribe_callback`.
+    func subscribe(_ mask: pa_subscription_mask_t, doing: String) throws(PulseError) {
+        // Unretained: `wait(for:)` returns only once the operation completed or was cancelled, while `self`
+        // is alive for the call.
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let op = pa_context_subscribe(
+            context, mask,
+            { _, _, userdata in
+                guard let userdata else { return }
+                let connection = Unmanaged<PulseConnection>.fromOpaque(userdata).takeUnretainedValue()
+                pa_threaded_mainloop_signal(connection.mainloop, 0)
+            }, me)
+        try wait(for: op, doing: doing)
+    }
+
     /// What the server says about itself and its defaults.
     public struct ServerDefaults: Sendable, Equatable {
         public var serverName: String

@@ -124,14 +124,7 @@
                         Unmanaged<PulseSourceWatcher>.fromOpaque(userdata).takeUnretainedValue()
                             .serverEvent(type.rawValue, index: index)
                     }, me)
-                let op = pa_context_subscribe(
-                    connection.context, PA_SUBSCRIPTION_MASK_SOURCE,
-                    { _, _, userdata in
-                        guard let userdata else { return }
-                        let watcher = Unmanaged<PulseSourceWatcher>.fromOpaque(userdata).takeUnretainedValue()
-                        pa_threaded_mainloop_signal(watcher.connection.mainloop, 0)
-                    }, me)
-                try connection.wait(for: op, doing: "subscribing to its sources' changes")
+                try connection.subscribe(PA_SUBSCRIPTION_MASK_SOURCE, doing: "subscribing to its sources' changes")
             }
         }
 
