@@ -50,15 +50,21 @@ public final class LiveAnalysis: Sendable {
         public var duration: Double?
         /// How long one read waits for samples before an ``LiveRecord/idle`` record.
         public var readTimeout: Double
+        /// Called on the analysis thread with each block of samples as read, and their rate, before they
+        /// are analysed (``LiveMicrophoneTest/tap`` records from it). The read loop waits for it: it must
+        /// return quickly.
+        public var sampleTap: (@Sendable (UnsafeBufferPointer<Float>, Int) -> Void)?
 
         public init(
             analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
-            duration: Double? = nil, readTimeout: Double = 0.1
+            duration: Double? = nil, readTimeout: Double = 0.1,
+            sampleTap: (@Sendable (UnsafeBufferPointer<Float>, Int) -> Void)? = nil
         ) {
             self.analysis = analysis
             self.model = model
             self.duration = duration
             self.readTimeout = readTimeout
+            self.sampleTap = sampleTap
         }
     }
 
@@ -159,7 +165,9 @@ public final class LiveAnalysis: Sendable {
                     c.duration.map { Int((($0 - stream.startTime) * Double(stream.sampleRate)).rounded()) } ?? Int.max
                 n = max(0, min(n, wanted - samplesInStream))
                 buffer.withUnsafeBufferPointer {
-                    stream.process(UnsafeBufferPointer(rebasing: $0[0..<n]), emit: deliver)
+                    let block = UnsafeBufferPointer(rebasing: $0[0..<n])
+                    c.sampleTap?(block, stream.sampleRate)
+                    stream.process(block, emit: deliver)
                 }
                 samplesInStream += n
                 if let duration = c.duration, samplesInStream >= wanted {
