@@ -18,6 +18,8 @@ public enum CallAction: Sendable, Hashable {
     case switchMicrophone
     /// No to "A new microphone is available".
     case ignoreMicrophoneOffer
+    /// "Test your microphone": record a few seconds in the lobby and hear them back.
+    case testMicrophone
 }
 
 /// Something that happened in a session, for the app to act on (persist a dismissal) or log.
@@ -48,6 +50,16 @@ public enum SessionEvent: Sendable, Hashable {
     case microphoneSwitched(MicrophoneDevice)
     /// The microphone in use went away; the default took its place.
     case microphoneDisconnected(lost: MicrophoneDevice, fallback: MicrophoneDevice)
+    /// The microphone test started recording, for this many seconds: the app records.
+    case microphoneTestStarted(seconds: Double)
+    /// A test was asked for while the microphone is off.
+    case microphoneTestRefused
+    /// The test's recording was judged; `playsBack`: the app plays it back now.
+    case microphoneTestRecorded(MicrophoneTestVerdict, playsBack: Bool)
+    /// The playback is over.
+    case microphoneTestPlayedBack
+    /// The user joined or closed the lobby mid-test: the app stops recording or playing, and discards.
+    case microphoneTestCancelled
 
     /// The event's name in the JSON Lines log.
     public var name: String {
@@ -72,6 +84,11 @@ public enum SessionEvent: Sendable, Hashable {
         case .microphoneSwitchRequested: "microphone_switch_requested"
         case .microphoneSwitched: "microphone_switched"
         case .microphoneDisconnected: "microphone_disconnected"
+        case .microphoneTestStarted: "microphone_test_started"
+        case .microphoneTestRefused: "microphone_test_refused"
+        case .microphoneTestRecorded: "microphone_test_recorded"
+        case .microphoneTestPlayedBack: "microphone_test_played_back"
+        case .microphoneTestCancelled: "microphone_test_cancelled"
         }
     }
 }
@@ -135,11 +152,15 @@ public struct CallSession: Sendable {
             events.append(.toggled(control, on: lobby.settings[control]))
             phase = .lobby(lobby)
         case (.lobby(var lobby), .close):
+            let testing = lobby.microphoneTest.isBusy
             lobby.close()
             phase = .finished(joined: false)
+            if testing { events.append(.microphoneTestCancelled) }
             events.append(.closed)
         case (.lobby(var lobby), .join):
+            let testing = lobby.microphoneTest.isBusy
             if let settings = lobby.join() {
+                if testing { events.append(.microphoneTestCancelled) }
                 var active = ActiveCall(
                     callID: call.id, localUser: localUser, others: lobby.others, settings: settings,
                     capabilities: call.capabilities, permissions: permissions)
@@ -184,11 +205,42 @@ public struct CallSession: Sendable {
                 events.append(.microphoneOfferIgnored(device))
             }
             phase = .lobby(lobby)
+        case (.lobby(var lobby), .testMicrophone):
+            if !lobby.settings.audioOn || !permissions.microphone.isGranted {
+                events.append(.microphoneTestRefused)
+            } else if lobby.updateMicrophoneTest({ $0.start(at: time, seconds: microphoneTestSeconds) }) == true {
+                events.append(.microphoneTestStarted(seconds: microphoneTestSeconds))
+            }
+            phase = .lobby(lobby)
         case (.lobby, .silenceMutedNotice), (.inCall, .join), (.inCall, .switchMicrophone),
-            (.inCall, .ignoreMicrophoneOffer), (.finished, _):
+            (.inCall, .ignoreMicrophoneOffer), (.inCall, .testMicrophone), (.finished, _):
             break
         }
         return events + advance(to: time)
+    }
+
+    /// How long the lobby's microphone test records (seconds).
+    public var microphoneTestSeconds: Double { MicrophoneTest.Configuration.default.seconds }
+
+    /// The microphone test's recording was judged: with the speaker on, the app plays it back now.
+    public mutating func microphoneTestRecorded(_ verdict: MicrophoneTestVerdict, at time: Double) -> [SessionEvent] {
+        var events = advance(to: time)
+        guard case .lobby(var lobby) = phase, case .recording = lobby.microphoneTest.step else { return events }
+        let playsBack = lobby.settings.speakerOn && verdict.recordedSeconds > 0
+        lobby.updateMicrophoneTest { $0.recorded(verdict, playsBack: playsBack) }
+        phase = .lobby(lobby)
+        events.append(.microphoneTestRecorded(verdict, playsBack: playsBack))
+        return events
+    }
+
+    /// The microphone test's playback is over.
+    public mutating func microphoneTestPlayedBack(at time: Double) -> [SessionEvent] {
+        var events = advance(to: time)
+        guard case .lobby(var lobby) = phase, case .playingBack = lobby.microphoneTest.step else { return events }
+        lobby.updateMicrophoneTest { $0.playedBack() }
+        phase = .lobby(lobby)
+        events.append(.microphoneTestPlayedBack)
+        return events
     }
 
     /// One frame of the local microphone: its level and whether it is speech.

@@ -24,6 +24,8 @@ public struct LobbyModel: Sendable, Hashable {
     public private(set) var microphone: MicrophoneCheck
     /// Microphones that come and go: the offer of a new one, the notice that the one in use went away.
     public private(set) var microphoneChoice: MicrophoneChoice
+    /// "Test your microphone": recording, playing back, the verdict.
+    public private(set) var microphoneTest = MicrophoneTestFlow()
     public private(set) var phase: Phase = .lobby
 
     public init(
@@ -82,6 +84,13 @@ public struct LobbyModel: Sendable, Hashable {
         return body(&microphoneChoice)
     }
 
+    /// Changes ``microphoneTest`` (in the lobby only); returns `body`'s result.
+    @discardableResult
+    public mutating func updateMicrophoneTest<T>(_ body: (inout MicrophoneTestFlow) -> T) -> T? {
+        guard phase == .lobby else { return nil }
+        return body(&microphoneTest)
+    }
+
     /// Whether to show ``MicrophoneCheck/silentWarning`` now.
     public func showsSilentWarning(at time: Double) -> Bool {
         phase == .lobby && microphone.showsSilentWarning(at: time)
@@ -90,12 +99,15 @@ public struct LobbyModel: Sendable, Hashable {
     /// Joins with the current settings. Returns them, or nil when the lobby is no longer open.
     public mutating func join() -> CallSettings? {
         guard phase == .lobby else { return nil }
+        microphoneTest.cancel()
         phase = .joined(settings)
         return settings
     }
 
     /// Closes the lobby without joining.
     public mutating func close() {
-        if phase == .lobby { phase = .closed }
+        guard phase == .lobby else { return }
+        microphoneTest.cancel()
+        phase = .closed
     }
 }

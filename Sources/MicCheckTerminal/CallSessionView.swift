@@ -20,6 +20,7 @@ public enum TerminalKey: Sendable, Hashable {
             case CallKeys.dismiss: return .dismissPrompt
             case CallKeys.switchMicrophone: return .switchMicrophone
             case CallKeys.ignoreMicrophoneOffer: return .ignoreMicrophoneOffer
+            case CallKeys.testMicrophone: return .testMicrophone
             default: return nil
             }
         }

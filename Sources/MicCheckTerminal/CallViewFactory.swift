@@ -20,6 +20,9 @@ public protocol CallViewFactory {
     /// microphone NAME was disconnected: using DEFAULT." (``LobbyModel/microphoneChoice``); no rows when
     /// there is neither.
     func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView
+    /// "Test your microphone" (``LobbyModel/microphoneTest``): the key to start it, the seconds left while
+    /// it records, "Playing back your recording…", then the verdict.
+    func microphoneTest(_ screen: LobbyScreen) -> any TerminalView
     /// The microphone, camera and speaker toggles with their keys and states.
     func settingsToggles(_ settings: CallSettings, capabilities: Set<OwnCapability>) -> any TerminalView
     /// "You are about to join a call.", who is there, and "Join Call".
@@ -53,13 +56,15 @@ public enum CallKeys {
     /// Yes and no to "A new microphone is available".
     public static let switchMicrophone: Character = "w"
     public static let ignoreMicrophoneOffer: Character = "i"
+    /// "Test your microphone" in the lobby.
+    public static let testMicrophone: Character = "t"
 }
 
 extension CallViewFactory {
     public func lobby(_ screen: LobbyScreen) -> any TerminalView {
         let toggles = settingsToggles(screen.lobby.settings, capabilities: screen.capabilities)
         let tile = participantTile(screen.selfTile)
-        let check = VStack([microphoneCheck(screen), microphoneChanges(screen)])
+        let check = VStack([microphoneCheck(screen), microphoneTest(screen), microphoneChanges(screen)])
         let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
         let join = joinPanel(screen)
         return Drawing(height: { _ in 0 }) { rect, canvas in
@@ -83,11 +88,13 @@ extension CallViewFactory {
                 VStack(spacing: 1, [FixedHeight(tile, rows: 5), VStack([check, toggles]), join]).draw(
                     in: body, on: &canvas)
             }
-            let keys =
-                "Enter join · m/v/s toggle · "
-                + (screen.lobby.microphoneChoice.offer == nil
+            let choices =
+                (screen.lobby.microphoneChoice.offer == nil
                     ? "" : "\(CallKeys.switchMicrophone) switch · \(CallKeys.ignoreMicrophoneOffer) ignore · ")
                 + (screen.prompt == nil ? "" : "o settings · d dismiss · ") + "q close"
+            // The test's key shows in its own row too: left out here when the line would not fit.
+            let withTest = "Enter join · m/v/s toggle · \(CallKeys.testMicrophone) test mic · " + choices
+            let keys = withTest.count <= rect.width - 2 ? withTest : "Enter join · m/v/s toggle · " + choices
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
         }
     }
@@ -110,6 +117,34 @@ extension CallViewFactory {
                 Text(warning.sentence(source: screen.microphoneName), style: TextStyle(color: .yellow), wraps: true))
         }
         return VStack(rows)
+    }
+
+    public func microphoneTest(_ screen: LobbyScreen) -> any TerminalView {
+        let flow = screen.lobby.microphoneTest
+        switch flow.step {
+        case .idle:
+            guard screen.lobby.microphone.isOn else { return VStack([]) }
+            return Text("[\(CallKeys.testMicrophone)] \(MicrophoneTestFlow.offer)", style: .faint)
+        case .recording:
+            let left = Int((flow.secondsLeft(at: screen.time) ?? 0).rounded(.up))
+            return Text(
+                "● \(MicrophoneTestFlow.recordingMessage) \(left) s left.", style: TextStyle(color: .red, bold: true),
+                wraps: true)
+        case .playingBack(let verdict), .done(let verdict):
+            let good = verdict.kind == .clear
+            var rows: [any TerminalView] = []
+            if case .playingBack = flow.step {
+                rows.append(Text("▶ \(MicrophoneTestFlow.playingMessage)", style: TextStyle(color: .cyan, bold: true)))
+            }
+            rows.append(
+                Text(
+                    verdict.sentence(source: screen.microphoneName),
+                    style: TextStyle(color: good ? .green : .yellow, bold: true), wraps: true))
+            if case .done = flow.step {
+                rows.append(Text("[\(CallKeys.testMicrophone)] Test again", style: .faint))
+            }
+            return VStack(rows)
+        }
     }
 
     public func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView {

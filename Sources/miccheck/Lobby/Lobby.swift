@@ -4,6 +4,7 @@ import MicCheck
 import MicCheckCall
 import MicCheckLive
 import MicCheckTerminal
+import Synchronization
 
 #if canImport(MicCheckPulse)
     import MicCheckPulse
@@ -90,8 +91,10 @@ struct Lobby: ParsableCommand {
             microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
             at: clock.now)
         if let inUse = microphones?.inUse { session.setMicrophoneInUse(inUse) }
-        let audio = source.map { LiveAnalysis(source: $0) }
-        let signal = try loop.run(&session, audio: audio, microphones: microphones)
+        let test = LiveMicrophoneTest()
+        let audio = source.map { LiveAnalysis(source: $0, configuration: .init(sampleTap: test.tap)) }
+        let tester = MicrophoneTester.playing(test, server: server)
+        let signal = try loop.run(&session, audio: audio, microphones: microphones, tester: tester)
         for warning in loop.warnings { printError(warning) }
         if signal != 0 { throw ExitCode(128 + signal) }
         if case .finished(let joined) = session.phase {
@@ -140,6 +143,33 @@ struct Lobby: ParsableCommand {
             throw sourceFailure(error, sample: "miccheck lobby --demo")
         }
     }
+}
+
+extension MicrophoneTester {
+    /// A tester that plays recordings back through PulseAudio's default output (nothing is played, and the
+    /// verdict shows at once, without a server or in a build without PulseAudio).
+    static func playing(_ test: LiveMicrophoneTest, server: String?) -> MicrophoneTester {
+        let ended = PlaybackEnded()
+        return MicrophoneTester(
+            test: test,
+            play: { result in
+                ended.flag.store(false, ordering: .releasing)
+                #if canImport(MicCheckPulse)
+                    return PulsePlayback.start(result.recording, sampleRate: result.sampleRate, server: server) { _ in
+                        ended.flag.store(true, ordering: .releasing)
+                    }
+                #else
+                    ended.flag.store(true, ordering: .releasing)
+                    return {}
+                #endif
+            },
+            playedBack: { ended.flag.exchange(false, ordering: .acquiringAndReleasing) })
+    }
+}
+
+/// Set by the playback's thread when it ends.
+private final class PlaybackEnded: Sendable {
+    let flag = Atomic<Bool>(false)
 }
 
 /// Microphones that come and go, for the lobby's loop: the one in use, what changed, and how to switch.

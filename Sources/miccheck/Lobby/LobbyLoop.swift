@@ -5,6 +5,15 @@ import MicCheckCall
 import MicCheckLive
 import MicCheckTerminal
 
+/// The lobby's microphone test: the recorder that the session's sample tap feeds, and the playback.
+struct MicrophoneTester {
+    let test: LiveMicrophoneTest
+    /// Starts playing a recording on a thread of its own; returns a function that stops it.
+    let play: (MicrophoneTestResult) -> @Sendable () -> Void
+    /// Whether the playback started last has ended since the last call (it may also have failed to start).
+    let playedBack: () -> Bool
+}
+
 /// The lobby's screen loop: keys and the microphone's analysis in, the session's view out, what happens
 /// logged; dismissals saved.
 struct LobbyLoop {
@@ -18,6 +27,8 @@ struct LobbyLoop {
     private var reportedStart = false
     private var failureShown = false
     private var lastSpeechStart: Double?
+    /// Stops the microphone test's playback while it plays.
+    private var stopPlayback: (@Sendable () -> Void)?
 
     init(
         call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory,
@@ -28,7 +39,8 @@ struct LobbyLoop {
 
     /// Runs until the session finishes or a signal comes; returns the signal (0: none).
     mutating func run(
-        _ session: inout CallSession, audio: LiveAnalysis?, microphones: MicrophoneFollower? = nil
+        _ session: inout CallSession, audio: LiveAnalysis?, microphones: MicrophoneFollower? = nil,
+        tester: MicrophoneTester? = nil
     ) throws -> Int32 {
         #if canImport(CTerminal)
             let screen: TerminalScreen
@@ -69,10 +81,12 @@ struct LobbyLoop {
                 if let microphones {
                     for change in microphones.take() { happened += self.change(change, session: &session, at: now) }
                 }
+                if let tester { happened += testing(tester, session: &session, at: now) }
                 happened += session.advance(to: now)
                 for event in happened {
                     record(event, at: now)
                     if case .microphoneSwitchRequested(let device) = event { microphones?.switchTo(device) }
+                    if let tester { follow(event, tester: tester) }
                 }
                 if session.isFinished { break }
                 let size = screen.size
@@ -80,6 +94,8 @@ struct LobbyLoop {
                     render(
                         session.view(factory: factory), width: size.width, height: size.height, glyphs: screen.glyphs))
             }
+            stopPlayback?()
+            tester?.test.discard()
             screen.stop()
             if signal != 0 {
                 log?.write([("event", .string("signal")), ("signal", .int(Int(signal)))], clock: clock.now)
@@ -113,6 +129,48 @@ struct LobbyLoop {
             log?.write([("event", .string("microphone_failed")), ("message", .string(failure))], clock: now)
         }
         return happened
+    }
+
+    /// The microphone test's steps that the recorder and the playback report: the recording judged (or cut
+    /// short when the audio stopped 2 s past its end), the playback over.
+    private func testing(_ tester: MicrophoneTester, session: inout CallSession, at now: Double) -> [SessionEvent] {
+        guard case .lobby(let lobby) = session.phase else { return [] }
+        switch lobby.microphoneTest.step {
+        case .recording(let since, let seconds):
+            if case .done(let result) = tester.test.phase {
+                return session.microphoneTestRecorded(result.verdict, at: now)
+            }
+            if now > since + seconds + 2, let result = tester.test.finishEarly() {
+                return session.microphoneTestRecorded(result.verdict, at: now)
+            }
+        case .playingBack:
+            if tester.playedBack() { return session.microphoneTestPlayedBack(at: now) }
+        case .idle, .done:
+            break
+        }
+        return []
+    }
+
+    /// What the recorder and the playback do on the session's events.
+    private mutating func follow(_ event: SessionEvent, tester: MicrophoneTester) {
+        switch event {
+        case .microphoneTestStarted:
+            tester.test.start()
+        case .microphoneTestRecorded(_, let playsBack):
+            if playsBack, let result = tester.test.phase.result {
+                stopPlayback = tester.play(result)
+            }
+            if !playsBack { tester.test.discard() }
+        case .microphoneTestPlayedBack:
+            stopPlayback = nil
+            tester.test.discard()
+        case .microphoneTestCancelled:
+            stopPlayback?()
+            stopPlayback = nil
+            tester.test.discard()
+        default:
+            break
+        }
     }
 
     /// A microphone came, went, or took over.
@@ -173,6 +231,9 @@ struct LobbyLoop {
             f += [("microphone", .string(d.id)), ("description", .string(d.name))]
         case .microphoneDisconnected(let lost, let fallback):
             f += [("microphone", .string(lost.id)), ("fallback", .string(fallback.id))]
+        case .microphoneTestStarted(let seconds): f.append(("seconds", .number(seconds, decimals: 1)))
+        case .microphoneTestRecorded(let verdict, let playsBack):
+            f += verdict.jsonFields() + [("plays_back", .bool(playsBack))]
         default: break
         }
         return f
