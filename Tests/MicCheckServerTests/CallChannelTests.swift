@@ -241,4 +241,51 @@ struct CallChannelTests {
         _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
         #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "join", "name": "Ada"}"#) }
     }
+
+    @Test(
+        "microphone_test: recording, then the verdict on the next 5 s of audio; a cancel and bad requests answered; nothing kept"
+    )
+    func microphoneTest() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        let (started, _) = try text(&c, #"{"type": "microphone_test", "action": "start"}"#)
+        #expect(started.map(\.type) == ["microphone_test"] && started.first?.string("state") == "recording")
+        #expect(started.first?.double("seconds") == 5)
+        let (out, _) = try feed(&c, speechInRoom(onset: 0.5, speech: 3.5, seconds: 6))
+        let done = out.filter { $0.type == "microphone_test" }
+        #expect(done.count == 1, "one verdict, after 5 s of audio")
+        let verdict = try #require(done.first)
+        #expect(verdict.string("state") == "done" && verdict.string("verdict") == "clear", "\(verdict.fields)")
+        #expect(verdict.string("sentence")?.hasPrefix("Your voice came through clearly") == true)
+        #expect(verdict.double("recorded_seconds") == 5)
+        #expect((verdict.double("speech_level_db") ?? 0) > -30)
+
+        // Cancelled: no verdict follows.
+        _ = try text(&c, #"{"type": "microphone_test", "action": "start", "seconds": 2}"#, now: 6)
+        let (cancelled, _) = try text(&c, #"{"type": "microphone_test", "action": "cancel"}"#, now: 6.5)
+        #expect(cancelled.first?.string("state") == "cancelled")
+        let (after, _) = try feed(&c, speechInRoom(onset: 0, speech: 2, seconds: 3), from: 7)
+        #expect(!after.contains { $0.type == "microphone_test" })
+
+        for bad in [
+            #"{"type": "microphone_test", "action": "start", "seconds": 60}"#,
+            #"{"type": "microphone_test", "action": "record"}"#,
+            #"{"type": "microphone_test", "action": "start", "file": "/etc/passwd"}"#,
+        ] {
+            #expect(throws: ProtocolError.self, "\(bad)") { try text(&c, bad) }
+        }
+    }
+
+    @Test("microphone_test whose audio stops (the page stopped capturing): judged on what came, 3 s after its end")
+    func microphoneTestStall() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "microphone_test", "action": "start"}"#)
+        let (out, _) = try feed(&c, speechInRoom(onset: 0.2, speech: 1.5, seconds: 2))
+        #expect(!out.contains { $0.type == "microphone_test" })
+        var ticks: [Connection.Message] = []
+        _ = c.tick(now: 7.9) { ticks.append($0) }
+        #expect(try !ticks.map { try Received($0.text) }.contains { $0.type == "microphone_test" })
+        _ = c.tick(now: 8.1) { ticks.append($0) }
+        let verdict = try #require(try ticks.map { try Received($0.text) }.first { $0.type == "microphone_test" })
+        #expect(verdict.string("state") == "done" && verdict.double("recorded_seconds") == 2, "\(verdict.fields)")
+    }
 }

@@ -47,6 +47,27 @@ struct VADSessionTests {
         #expect(times == times.sorted())
     }
 
+    @Test(
+        "microphone_test on /v1/vad: a dead stream is judged dead; one cut short by close_stream is judged on what came"
+    )
+    func microphoneTest() throws {
+        var session = try VADSession()
+        var out: [Connection.Message] = []
+        _ = try session.text(#"{"type": "microphone_test", "action": "start", "seconds": 3}"#) { out.append($0) }
+        var received = try out.map { try Received($0.text) }
+        received += try run(&session, [Float](repeating: 0, count: 16_000 * 4))
+        let verdict = try #require(received.first { $0.type == "microphone_test" && $0.string("state") == "done" })
+        #expect(verdict.string("verdict") == "dead" && verdict.string("reason") == "digital_silence")
+
+        var short = try VADSession()
+        _ = try short.text(#"{"type": "microphone_test", "action": "start"}"#) { _ in }
+        _ = try run(&short, speechInRoom(onset: 0.2, speech: 1.5, seconds: 2))
+        var closing: [Connection.Message] = []
+        _ = try short.text(#"{"type": "close_stream"}"#) { closing.append($0) }
+        let cut = try #require(try closing.map { try Received($0.text) }.first { $0.type == "microphone_test" })
+        #expect(cut.double("recorded_seconds") == 2 && cut.string("verdict") == "clear", "\(cut.fields)")
+    }
+
     @Test("a level every 100 ms of audio: the loudest of the ten frames, whatever the message size")
     func levels() throws {
         for block in [160, 320, 1_600] {

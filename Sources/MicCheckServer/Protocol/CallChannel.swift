@@ -16,9 +16,11 @@ import MicCheckLive
 ///   `{"data": {"candidate": {"candidate": "...", "sdpMid": "0", "sdpMLineIndex": 0}}}`: WebRTC
 ///   signalling, relayed to one participant;
 /// - `{"type": "muted_notice_off"}`: "don't show again for this call";
-/// - `{"type": "resync"}`: send the presence snapshot again.
+/// - `{"type": "resync"}`: send the presence snapshot again;
+/// - `{"type": "microphone_test", "action": "start"}` and `"cancel"`: "Test your microphone", judged on the
+///   audio that follows (``MicrophoneTestRequest``).
 ///
-/// Out: `microphone` (the meter and the check's state, at most every 100 ms), `muted_notice`,
+/// Out: `microphone` (the meter and the check's state, at most every 100 ms), `microphone_test`, `muted_notice`,
 /// `typing_notice` ("Your typing can be heard." with the action "Mute", by ``TypingNotice``'s rules: shown
 /// on the analysis' `keyboard_noise` while unmuted and not speaking, at most every 2 minutes; hidden again
 /// when the user speaks or mutes), and the presence events (``PresenceEvent``) that the connection relays.
@@ -45,6 +47,7 @@ public struct CallChannel: Sendable {
     public private(set) var check: MicrophoneCheck
     public private(set) var indicator = MutedIndicator()
     public private(set) var typing = TypingNotice()
+    private var microphoneTest = MicrophoneTestRequest()
     private var stream: StreamingAnalysis
     private var pcm: [Float] = []
     private var speaking = false
@@ -95,7 +98,9 @@ public struct CallChannel: Sendable {
         let n = try PCM16.decode(bytes, into: &pcm)
         var records: [AnalysisOutput] = []
         pcm.withUnsafeBufferPointer { b in
-            stream.process(UnsafeBufferPointer(rebasing: b[0..<n])) { records.append($0) }
+            let block = UnsafeBufferPointer(rebasing: b[0..<n])
+            microphoneTest.feed(block, emit: emit)
+            stream.process(block) { records.append($0) }
         }
         let wasSpeaking = speaking
         for r in records { apply(r, now: now, emit: emit) }
@@ -154,6 +159,9 @@ public struct CallChannel: Sendable {
         case "resync":
             try m.only(["type"], in: "resync")
             return [.resync]
+        case "microphone_test":
+            try microphoneTest.handle(m, sampleRate: sampleRate, now: now, emit: emit)
+            return []
         case "keep_alive":
             // A page that sends no audio (its microphone denied) says it is still there.
             try m.only(["type"], in: "keep_alive")
@@ -172,6 +180,7 @@ public struct CallChannel: Sendable {
     /// participant whose audio stopped mid-utterance stops speaking. Returns the presence update then.
     public mutating func tick(now: Double, emit: (Connection.Message) -> Void) -> Action? {
         var change: Action?
+        microphoneTest.tick(now: now, emit: emit)
         if speaking, let last = check.lastAudioAt, now - last >= Self.speechStallTimeout {
             speaking = false
             speechStalled = true

@@ -21,7 +21,10 @@ import MicCheckLive
 /// - `session.closed` after `close_stream`, once the last events are out.
 ///
 /// In: binary messages of PCM (signed 16-bit little-endian, mono, at `sample_rate`); text messages
-/// `{"type": "session.update", "session": {...}}`, `{"type": "keep_alive"}`, `{"type": "close_stream"}`.
+/// `{"type": "session.update", "session": {...}}`, `{"type": "keep_alive"}`, `{"type": "close_stream"}`,
+/// and `{"type": "microphone_test", "action": "start"}` / `"cancel"` ("Test your microphone", answered with
+/// `microphone_test` messages: ``MicrophoneTestRequest``; a test still recording when the stream closes is
+/// judged on what came).
 /// Anything else breaks the protocol (``ProtocolError``, close 1008).
 public struct VADSession: Sendable {
     /// What a client may set, at connection (query parameters of the same names) or in-stream.
@@ -134,6 +137,7 @@ public struct VADSession: Sendable {
     private var samplesIn = 0
     private var streamStartMs = 0.0
     private var closed = false
+    private var microphoneTest = MicrophoneTestRequest()
 
     /// - Parameter limits: what the server enforces (message size, idle timeout), announced to the client.
     public init(
@@ -176,7 +180,9 @@ public struct VADSession: Sendable {
         let n = try PCM16.decode(bytes, into: &pcm)
         samplesIn += n
         pcm.withUnsafeBufferPointer { b in
-            Self.analyse(UnsafeBufferPointer(rebasing: b[0..<n]), &stream, &messages, emit)
+            let block = UnsafeBufferPointer(rebasing: b[0..<n])
+            microphoneTest.feed(block, emit: emit)
+            Self.analyse(block, &stream, &messages, emit)
         }
     }
 
@@ -209,6 +215,9 @@ public struct VADSession: Sendable {
                     text: JSONValue.object([("type", .string("session.updated")), ("session", settings.json)]).encoded,
                     isLevel: false))
             return .none
+        case "microphone_test":
+            try microphoneTest.handle(m, sampleRate: settings.sampleRate, now: audioMs / 1000, emit: emit)
+            return .none
         case "close_stream":
             try m.only(["type"], in: "close_stream")
             finish(emit: emit)
@@ -228,6 +237,7 @@ public struct VADSession: Sendable {
         guard !closed else { return }
         closed = true
         Self.finish(&stream, &messages, emit)
+        microphoneTest.finish(emit: emit)
     }
 
     private static func finish(
@@ -245,7 +255,9 @@ public struct VADSession: Sendable {
 
     private mutating func update(to next: Settings, emit: (Connection.Message) -> Void) throws(ProtocolError) {
         if next.sampleRate != settings.sampleRate {
-            // A new rate starts a new stream where the audio so far ends: audio time keeps counting.
+            // A new rate starts a new stream where the audio so far ends: audio time keeps counting. A
+            // microphone test is judged on what it had.
+            microphoneTest.finish(emit: emit)
             let endMs = audioMs
             do {
                 try Self.restart(&stream, &messages, rate: next.sampleRate, at: endMs / 1000, emit)
