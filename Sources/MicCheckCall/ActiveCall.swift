@@ -8,6 +8,9 @@ public struct ActiveCall: Sendable, Equatable {
     public private(set) var permissions: Permissions
     public private(set) var mutedIndicator: MutedIndicator
     public private(set) var hasLeft = false
+    /// Push-to-talk: the microphone is open only while the user talks (``talk(_:)``); between, muted
+    /// with the cause ``MuteCause/pushToTalk`` and no notice.
+    public private(set) var isPushToTalk = false
 
     public init(
         callID: String, localUser: Participant, others: [Participant], settings: CallSettings,
@@ -43,8 +46,49 @@ public struct ActiveCall: Sendable, Equatable {
             if control == .camera && !capabilities.contains(.sendVideo) { return false }
         }
         settings.toggle(control)
+        // The microphone turned off by hand is the user's own mute, and ends push-to-talk.
+        if control == .microphone { isPushToTalk = false }
         syncLocalUser()
-        mutedIndicator.update(settings: settings, capabilities: capabilities, microphone: permissions.microphone)
+        mutedIndicator.update(
+            settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: .selfMuted)
+        return true
+    }
+
+    /// A host muted the user: the microphone goes off, ``MutedIndicator/announcement`` says "NAME muted
+    /// you.", and "You are muted." applies even if the user had turned it off. The user may unmute.
+    public mutating func mutedByHost(name: String) {
+        guard !hasLeft else { return }
+        settings.audioOn = false
+        isPushToTalk = false
+        syncLocalUser()
+        mutedIndicator.update(
+            settings: settings, capabilities: capabilities, microphone: permissions.microphone,
+            cause: .host(name: name))
+    }
+
+    /// Turns push-to-talk on (the microphone closes until the user talks) or off (the microphone stays
+    /// as it is, muted by the user). Returns false when the call grants no audio.
+    @discardableResult
+    public mutating func setPushToTalk(_ on: Bool) -> Bool {
+        guard !hasLeft, capabilities.contains(.sendAudio) else { return false }
+        isPushToTalk = on
+        settings.audioOn = false
+        syncLocalUser()
+        mutedIndicator.update(
+            settings: settings, capabilities: capabilities, microphone: permissions.microphone,
+            cause: on ? .pushToTalk : .selfMuted)
+        return true
+    }
+
+    /// In push-to-talk: the key is down (`true`: the microphone opens) or up (`false`: it closes, and no
+    /// notice follows). Returns whether anything changed.
+    @discardableResult
+    public mutating func talk(_ talking: Bool) -> Bool {
+        guard !hasLeft, isPushToTalk, settings.audioOn != talking else { return false }
+        settings.audioOn = talking
+        syncLocalUser()
+        mutedIndicator.update(
+            settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: .pushToTalk)
         return true
     }
 

@@ -20,6 +20,11 @@ public enum CallAction: Sendable, Hashable {
     case ignoreMicrophoneOffer
     /// "Test your microphone": record a few seconds in the lobby and hear them back.
     case testMicrophone
+    /// Push-to-talk on or off, in the call.
+    case pushToTalk
+    /// In push-to-talk, a press of the talk key where key releases cannot be seen (a terminal): the
+    /// microphone opens for one utterance (``CallSession/talkWindow``).
+    case talk
 }
 
 /// Something that happened in a session, for the app to act on (persist a dismissal) or log.
@@ -60,6 +65,12 @@ public enum SessionEvent: Sendable, Hashable {
     case microphoneTestPlayedBack
     /// The user joined or closed the lobby mid-test: the app stops recording or playing, and discards.
     case microphoneTestCancelled
+    /// Push-to-talk turned on or off.
+    case pushToTalkChanged(on: Bool)
+    /// In push-to-talk, the microphone opened for the user to talk, or closed again.
+    case talking(Bool)
+    /// A host muted the user (the host's name).
+    case mutedByHost(String)
 
     /// The event's name in the JSON Lines log.
     public var name: String {
@@ -89,6 +100,9 @@ public enum SessionEvent: Sendable, Hashable {
         case .microphoneTestRecorded: "microphone_test_recorded"
         case .microphoneTestPlayedBack: "microphone_test_played_back"
         case .microphoneTestCancelled: "microphone_test_cancelled"
+        case .pushToTalkChanged: "push_to_talk"
+        case .talking(let on): on ? "talk_started" : "talk_ended"
+        case .mutedByHost: "muted_by_host"
         }
     }
 }
@@ -114,6 +128,12 @@ public struct CallSession: Sendable {
     public private(set) var time: Double
     private var lastPrompt: PermissionPrompt.Kind?
     private var noticeVisible = false
+    /// In push-to-talk, a talk press's open microphone: since when, and whether speech has started in it.
+    private var talkOpened: (since: Double, heard: Bool)?
+
+    /// After a talk press, how long the microphone waits for speech to start before it closes again
+    /// (seconds); once speech has started, it closes when the utterance ends.
+    public static let talkWindow = 4.0
 
     public init(
         call: CallDescription, localUser: Participant, permissions: Permissions,
@@ -169,6 +189,7 @@ public struct CallSession: Sendable {
                 events.append(.joined(active.settings))
             }
         case (.inCall(var active), .toggle(let control)):
+            if control == .microphone { talkOpened = nil }
             if active.toggle(control) {
                 events.append(.toggled(control, on: active.settings[control]))
             } else {
@@ -212,8 +233,22 @@ public struct CallSession: Sendable {
                 events.append(.microphoneTestStarted(seconds: microphoneTestSeconds))
             }
             phase = .lobby(lobby)
+        case (.inCall(var active), .pushToTalk):
+            if active.setPushToTalk(!active.isPushToTalk) {
+                talkOpened = nil
+                events.append(.pushToTalkChanged(on: active.isPushToTalk))
+            } else {
+                events.append(.toggleRefused(.microphone))
+            }
+            phase = .inCall(active)
+        case (.inCall(var active), .talk):
+            guard active.isPushToTalk else { break }
+            if talkOpened == nil, active.talk(true) { events.append(.talking(true)) }
+            talkOpened = (time, talkOpened?.heard ?? false)
+            phase = .inCall(active)
         case (.lobby, .silenceMutedNotice), (.inCall, .join), (.inCall, .switchMicrophone),
-            (.inCall, .ignoreMicrophoneOffer), (.inCall, .testMicrophone), (.finished, _):
+            (.inCall, .ignoreMicrophoneOffer), (.inCall, .testMicrophone), (.lobby, .pushToTalk), (.lobby, .talk),
+            (.finished, _):
             break
         }
         return events + advance(to: time)
@@ -241,6 +276,17 @@ public struct CallSession: Sendable {
         phase = .lobby(lobby)
         events.append(.microphoneTestPlayedBack)
         return events
+    }
+
+    /// A host muted the user in the call.
+    public mutating func mutedByHost(name: String, at time: Double) -> [SessionEvent] {
+        var events = advance(to: time)
+        guard case .inCall(var active) = phase else { return events }
+        talkOpened = nil
+        active.mutedByHost(name: name)
+        phase = .inCall(active)
+        events.append(.mutedByHost(name))
+        return events + advance(to: time)
     }
 
     /// One frame of the local microphone: its level and whether it is speech.
@@ -273,9 +319,17 @@ public struct CallSession: Sendable {
             if let w = event.raisedWarning { events.append(.microphoneWarningShown(w.kind)) }
             if let kind = event.clearedWarning { events.append(.microphoneWarningCleared(kind)) }
         case (.inCall(var active), .speechStarted):
+            if let open = talkOpened { talkOpened = (open.since, true) }
             let shown = active.localSpeechStarted(at: time)
             phase = .inCall(active)
             if shown { events += advance(to: time) }
+        case (.inCall(var active), .speechEnded):
+            // A talk press lasts one utterance.
+            if talkOpened?.heard == true {
+                talkOpened = nil
+                if active.talk(false) { events.append(.talking(false)) }
+                phase = .inCall(active)
+            }
         default:
             break
         }
@@ -305,6 +359,10 @@ public struct CallSession: Sendable {
             phase = .lobby(lobby)
         case .inCall(var active):
             active.updateOthers(call.participants(at: self.time))
+            if let open = talkOpened, !open.heard, self.time - open.since >= Self.talkWindow {
+                talkOpened = nil
+                if active.talk(false) { events.append(.talking(false)) }
+            }
             phase = .inCall(active)
         case .finished:
             break

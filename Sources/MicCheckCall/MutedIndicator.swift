@@ -6,8 +6,13 @@ public import MicCheck
 /// speak is not "muted"), and the microphone permission is granted (without it nothing is heard). While
 /// active, a `speech_started` shows the notice for 2 s, once per utterance, then a cooldown; the user
 /// can turn it off for the rest of the call. The timing is `MutedSpeechNotice`'s.
+///
+/// The mute's cause (`MuteCause`) decides the rest: muted by push-to-talk, no notice; muted by a host,
+/// the notice applies even after "don't show again", and ``announcement`` says who muted the user.
 public struct MutedIndicator: Sendable, Equatable {
     public static let text = "You are muted."
+    /// The notice's action: unmute, by its key or a click.
+    public static let action = "Unmute"
 
     public private(set) var notice: MutedSpeechNotice
     /// The user chose "don't show again" for this call.
@@ -20,10 +25,26 @@ public struct MutedIndicator: Sendable, Equatable {
     /// Whether the indicator listens for speech now.
     public var isActive: Bool { notice.isMuted }
 
+    /// Why the user is muted (``MuteCause/selfMuted`` while unmuted).
+    public var cause: MuteCause { notice.cause }
+
+    /// "NAME muted you." while a host's mute holds; nil otherwise.
+    public var announcement: String? { isActive ? cause.announcement : nil }
+
     /// Updates what the indicator depends on. Turning the microphone on hides a notice at once.
-    public mutating func update(settings: CallSettings, capabilities: Set<OwnCapability>, microphone: Permission) {
+    /// - Parameter cause: why the microphone is off, when it is (nil: unchanged); unmuting resets it.
+    public mutating func update(
+        settings: CallSettings, capabilities: Set<OwnCapability>, microphone: Permission, cause: MuteCause? = nil
+    ) {
+        if settings.audioOn {
+            notice.cause = .selfMuted
+        } else if let cause {
+            notice.cause = cause
+        }
+        let hostMuted = if case .host = notice.cause { true } else { false }
         let active =
-            !settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted && !isSilencedForCall
+            !settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted
+            && (!isSilencedForCall || hostMuted)
         if active != notice.isMuted { notice.isMuted = active }
     }
 
@@ -44,6 +65,7 @@ public struct MutedIndicator: Sendable, Equatable {
     /// "Don't show again for this call": hides the notice now and for the rest of the call.
     public mutating func silenceForCall() {
         isSilencedForCall = true
+        if case .host = notice.cause { return }
         notice.isMuted = false
     }
 }

@@ -3,7 +3,8 @@
 /// The notice appears on a `speech_started` while muted, stays ``Configuration/displayDuration``, and
 /// appears at most once per utterance. After it has shown, it stays quiet for
 /// ``Configuration/cooldown`` so that a user who keeps talking to the room is not nagged. Times are the
-/// analysis times of the events (seconds); the model reads no clock of its own.
+/// analysis times of the events (seconds); the model reads no clock of its own. The mute's ``cause``
+/// decides whether it may show at all: never while the user talks by push-to-talk.
 public struct MutedSpeechNotice: Sendable, Equatable {
     public struct Configuration: Sendable, Equatable {
         /// How long the notice stays (seconds).
@@ -23,6 +24,10 @@ public struct MutedSpeechNotice: Sendable, Equatable {
     public var isMuted: Bool {
         didSet { if !isMuted { shownAt = nil } }
     }
+    /// Why the user is muted (while ``isMuted``).
+    public var cause: MuteCause = .selfMuted {
+        didSet { if !cause.allowsNotice { shownAt = nil } }
+    }
     /// When the current or last notice appeared.
     public private(set) var shownAt: Double?
     /// How many notices have appeared.
@@ -35,7 +40,7 @@ public struct MutedSpeechNotice: Sendable, Equatable {
 
     /// The user started speaking at `time`. Returns whether the notice appears now.
     public mutating func speechStarted(at time: Double) -> Bool {
-        guard isMuted else { return false }
+        guard isMuted, cause.allowsNotice else { return false }
         if let shownAt, time < shownAt + configuration.displayDuration + configuration.cooldown { return false }
         shownAt = time
         count += 1
