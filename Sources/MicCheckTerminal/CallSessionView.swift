@@ -21,6 +21,8 @@ public enum TerminalKey: Sendable, Hashable {
             case CallKeys.switchMicrophone: return .switchMicrophone
             case CallKeys.ignoreMicrophoneOffer: return .ignoreMicrophoneOffer
             case CallKeys.testMicrophone: return .testMicrophone
+            case CallKeys.pushToTalk: return .pushToTalk
+            case CallKeys.talk: return .talk
             default: return nil
             }
         }

@@ -58,6 +58,10 @@ public enum CallKeys {
     public static let ignoreMicrophoneOffer: Character = "i"
     /// "Test your microphone" in the lobby.
     public static let testMicrophone: Character = "t"
+    /// Push-to-talk on or off in the call, and the talk key (a press opens the microphone for one utterance:
+    /// a terminal does not report key releases).
+    public static let pushToTalk: Character = "p"
+    public static let talk: Character = " "
 }
 
 extension CallViewFactory {
@@ -255,11 +259,20 @@ extension CallViewFactory {
     }
 
     public func mutedNotice(_ screen: CallScreen) -> any TerminalView {
-        Boxed(
-            VStack([
-                Text(MutedIndicator.text, style: TextStyle(color: .yellow, bold: true), alignment: .center),
-                Text("m unmute · n don't show again in this call", style: .faint, alignment: .center),
-            ]), style: TextStyle(color: .yellow), heavy: true)
+        let indicator = screen.call.mutedIndicator
+        var rows: [any TerminalView] = []
+        if let announcement = indicator.announcement {
+            rows.append(Text(announcement, style: .strong, alignment: .center))
+        }
+        rows.append(
+            Text(
+                "\(MutedIndicator.text) \(MutedIndicator.action) (m)", style: TextStyle(color: .yellow, bold: true),
+                alignment: .center))
+        // A host's mute is not silenced by "don't show again".
+        if indicator.announcement == nil {
+            rows.append(Text("n don't show again in this call", style: .faint, alignment: .center))
+        }
+        return Boxed(VStack(rows), style: TextStyle(color: .yellow), heavy: true)
     }
 
     public func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView {
@@ -282,8 +295,23 @@ extension CallViewFactory {
         let toggles = settingsToggles(call.settings, capabilities: call.capabilities)
         return Drawing(height: { _ in 0 }) { rect, canvas in
             let people = call.participants.count == 1 ? "1 participant" : "\(call.participants.count) participants"
-            canvas.write("In the call · \(people)", x: rect.x + 1, y: rect.y, style: .strong, clip: rect)
-            let keys = "m/v/s toggle · " + (notice == nil ? "" : "n don't show again · ") + "q leave"
+            let title = "In the call · \(people)"
+            canvas.write(title, x: rect.x + 1, y: rect.y, style: .strong, clip: rect)
+            let status: (String, TextStyle)? =
+                if let announcement = call.mutedIndicator.announcement {
+                    (announcement, TextStyle(color: .yellow, bold: true))
+                } else if call.isPushToTalk {
+                    call.settings.audioOn
+                        ? ("● Talking", TextStyle(color: .green, bold: true))
+                        : ("Push-to-talk: press space to talk", .faint)
+                } else { nil }
+            if let (text, style) = status {
+                canvas.write(" · " + text, x: rect.x + 1 + title.count, y: rect.y, style: style, clip: rect)
+            }
+            let silencable = notice != nil && call.mutedIndicator.announcement == nil
+            let keys =
+                "m/v/s toggle · \(CallKeys.pushToTalk) push-to-talk · " + (call.isPushToTalk ? "space talk · " : "")
+                + (silencable ? "n don't show again · " : "") + "q leave"
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
             var area = Rect(x: rect.x + 1, y: rect.y + 2, width: rect.width - 2, height: rect.height - 3)
             let togglesHeight = toggles.height(forWidth: area.width)

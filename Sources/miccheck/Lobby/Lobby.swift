@@ -23,9 +23,12 @@ struct Lobby: ParsableCommand {
         discussion: """
             Lobby: your tile, a live microphone meter with the "microphone doesn't seem to be working" \
             warning, the toggles m (microphone), v (camera) and s (speaker), who is already in the call, \
-            and Join Call. Enter joins; q or Esc closes. In the call: a tile per participant with a \
-            border while they speak, your controls, and "You are muted." when you speak while muted \
-            (n: don't show it again in this call); q leaves. When the call allows audio or video that this \
+            and Join Call. t tests the microphone: it records 5 s, plays them back through the default \
+            output, and says how your voice came through. Enter joins; q or Esc closes. In the call: a tile \
+            per participant with a border while they speak, your controls, and "You are muted. Unmute (m)" \
+            when you speak while muted (n: don't show it again in this call); q leaves. p turns push-to-talk \
+            on: the microphone stays muted, with no notice, and space opens it for one utterance (the \
+            terminal cannot see a key's release). When the call allows audio or video that this \
             machine cannot give, a prompt offers o (Open Settings: the steps that grant access) and d \
             (Dismiss, remembered for the call in $XDG_STATE_HOME/miccheck/permission-prompts.json). A microphone \
             plugged in while the lobby is open is offered: w switches to it, i ignores it; when the one in use \

@@ -232,6 +232,8 @@ struct LobbyLoop {
         case .microphoneDisconnected(let lost, let fallback):
             f += [("microphone", .string(lost.id)), ("fallback", .string(fallback.id))]
         case .microphoneTestStarted(let seconds): f.append(("seconds", .number(seconds, decimals: 1)))
+        case .pushToTalkChanged(let on): f.append(("on", .bool(on)))
+        case .mutedByHost(let name): f.append(("by", .string(name)))
         case .microphoneTestRecorded(let verdict, let playsBack):
             f += verdict.jsonFields() + [("plays_back", .bool(playsBack))]
         default: break
