@@ -48,4 +48,6 @@ public enum OwnCapability: String, Sendable, Hashable, CaseIterable, Codable {
     case sendVideo = "send-video"
     /// Share the screen.
     case screenshare = "screenshare"
+    /// Mute other participants (a host's power): they hear "NAME muted you." and the muted notice.
+    case muteUsers = "mute-users"
 }

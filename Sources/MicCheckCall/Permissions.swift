@@ -76,7 +76,7 @@ extension OwnCapability {
         switch self {
         case .sendAudio: .microphone
         case .sendVideo: .camera
-        case .screenshare: nil
+        case .screenshare, .muteUsers: nil
         }
     }
 }

@@ -103,6 +103,9 @@ extension CallServer {
     /// What a participant may send: the call's grant, bounded by the invitation's role.
     func capabilities(for invitation: Invitation?) -> Set<OwnCapability> {
         let granted = configuration.call?.capabilities ?? [.sendAudio, .sendVideo]
-        return invitation.map { granted.intersection($0.role.capabilities) } ?? granted
+        guard let invitation else { return granted }
+        // Muting others is the host's role, not something a call's media grant takes away.
+        let hosting: Set<OwnCapability> = invitation.role == .host ? [.muteUsers] : []
+        return granted.intersection(invitation.role.capabilities).union(hosting)
     }
 }

@@ -9,7 +9,7 @@ struct Token: AsyncParsableCommand {
         discussion: """
             Signs with MICCHECK_TOKEN_SECRET (HS256), the secret every `miccheck serve` of the call has. \
             Prints the token, or with --url the lobby's address with the call and the token in it. \
-            Roles: host (audio, video, screen), speaker (audio, video), listener (hears and sees only). \
+            Roles: host (audio, video, screen, and mutes others), speaker (audio, video), listener (hears and sees only). \
             With --vad, a token for the streaming endpoint /v1/vad instead (no call, name or role).
             """
     )

@@ -288,4 +288,71 @@ struct CallChannelTests {
         let verdict = try #require(try ticks.map { try Received($0.text) }.first { $0.type == "microphone_test" })
         #expect(verdict.string("state") == "done" && verdict.double("recorded_seconds") == 2, "\(verdict.fields)")
     }
+
+    @Test(
+        "mute: a host's mute becomes a signal to the participant; a non-host, a self-mute and a mute before join are refused"
+    )
+    func hostMuteRequest() throws {
+        var host = try CallChannel(id: "h", capabilities: [.sendAudio, .sendVideo, .muteUsers], now: 0)
+        #expect(throws: ProtocolError.self) { try text(&host, #"{"type": "mute", "id": "p"}"#) }
+        _ = try text(&host, #"{"type": "join", "name": "Grace Hopper"}"#)
+        let (none, muted) = try text(&host, #"{"type": "mute", "id": "p"}"#)
+        #expect(none.isEmpty && muted == [.signal(to: "p", payload: Signal.mute(by: "Grace Hopper"))])
+        #expect(Signal.mutedBy(Signal.mute(by: "Grace Hopper")) == "Grace Hopper")
+        let (selfMute, nothing) = try text(&host, #"{"type": "mute", "id": "h"}"#)
+        #expect(nothing.isEmpty && selfMute.first?.string("message")?.contains("to mute yourself") == true)
+
+        var speaker = try CallChannel(id: "s", now: 0)
+        _ = try text(&speaker, #"{"type": "join", "name": "Ada"}"#)
+        let (refused, actions) = try text(&speaker, #"{"type": "mute", "id": "h"}"#)
+        #expect(actions.isEmpty)
+        #expect(refused.first?.type == "error" && refused.first?.string("message")?.contains("only a host") == true)
+        #expect(throws: ProtocolError.self) { try text(&speaker, #"{"type": "mute", "id": "h", "all": true}"#) }
+        // A page cannot forge a mute as a signal: only presence carries one.
+        #expect(throws: ProtocolError.self) {
+            try text(&speaker, #"{"type": "signal", "to": "h", "data": {"mute": {"by": "Ada"}}}"#)
+        }
+        // From another node (no sender): a mute is read, checked, and nothing else rides with it.
+        let relayed = ClientMessage(fields: ["mute": .object(["by": .string(" Ada ")])], type: "signal")
+        #expect(try Signal.check(relayed) == Signal.mute(by: "Ada"))
+        for bad: [String: JSONInput] in [
+            ["mute": .object(["by": .string("Ada"), "x": .number(1)])], ["mute": .object([:])],
+            ["mute": .object(["by": .string("Ada")]), "candidate": .object([:])],
+        ] {
+            #expect(throws: ProtocolError.self) { try Signal.check(ClientMessage(fields: bad, type: "signal")) }
+        }
+    }
+
+    @Test(
+        "muted by a host: muted_by_host with who, the microphone off in presence, and the notice after don't-show-again"
+    )
+    func mutedByHost() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        _ = try text(&c, #"{"type": "muted_notice_off"}"#)
+        var out: [Connection.Message] = []
+        let action = c.mutedByHost(name: "Grace Hopper", from: "h", now: 1) { out.append($0) }
+        #expect(action == .update(PresenceMember(id: "me", name: "Ada", audio: false, video: true)))
+        let told = try out.map { try Received($0.text) }
+        let muted = try #require(told.first { $0.type == "muted_by_host" })
+        #expect(muted.string("text") == "Grace Hopper muted you.")
+        #expect(muted.object("by")?.string("name") == "Grace Hopper" && muted.object("by")?.string("id") == "h")
+        #expect(told.contains { $0.type == "microphone" && $0.bool("on") == false })
+        let (speech, _) = try feed(&c, speechInRoom(onset: 0.3, speech: 1.5, seconds: 2.5), from: 2)
+        #expect(speech.contains { $0.type == "muted_notice" && $0.bool("show") == true }, "the host's mute applies")
+    }
+
+    @Test(
+        "devices with the cause push-to-talk: speech while the key is up brings no muted notice; a bad cause is refused"
+    )
+    func pushToTalkCause() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "devices", "audio": false, "cause": "push-to-talk"}"#)
+        let (speech, _) = try feed(&c, speechInRoom(onset: 0.3, speech: 1.5, seconds: 2.5))
+        #expect(!speech.contains { $0.type == "muted_notice" && $0.bool("show") == true })
+        _ = try text(&c, #"{"type": "devices", "audio": false, "cause": "self"}"#, now: 3)
+        let (again, _) = try feed(&c, speechInRoom(onset: 0.3, speech: 1.5, seconds: 2.5), from: 3)
+        #expect(again.contains { $0.type == "muted_notice" && $0.bool("show") == true }, "muted by the user: notice")
+        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "devices", "audio": false, "cause": "host"}"#) }
+    }
 }

@@ -63,7 +63,7 @@ struct JoinTokenTests {
 
     @Test("a role bounds what a page may send; its name is the invitation's")
     func roles() throws {
-        #expect(CallRole.host.capabilities == [.sendAudio, .sendVideo, .screenshare])
+        #expect(CallRole.host.capabilities == [.sendAudio, .sendVideo, .screenshare, .muteUsers])
         #expect(CallRole.listener.capabilities.isEmpty)
         var c = try CallChannel(id: "me", capabilities: CallRole.listener.capabilities, invitedName: "Ada", now: 0)
         #expect(!c.settings.audioOn && !c.settings.videoOn)

@@ -32,6 +32,7 @@ VOICE = os.path.join(ROOT, "Sources", "MicCheckTesting", "Resources", "voice.wav
 BINARY = None
 LEASE = 3.0  # seconds: the nodes' --presence-lease in these tests
 WITHIN = 0.5  # seconds: what a change may take to reach the other node
+SECRET = "presence-tests-secret-" + "x" * 16  # MICCHECK_TOKEN_SECRET of the invitation-only nodes
 
 
 def free_port():
@@ -66,9 +67,10 @@ class Cluster:
 class Node:
     """One `miccheck serve --presence` process; its log lines are kept."""
 
-    def __init__(self, url, lease=LEASE):
+    def __init__(self, url, lease=LEASE, secret=None):
+        env = dict(os.environ, MICCHECK_TOKEN_SECRET=secret) if secret else None
         self.process = subprocess.Popen([BINARY, "serve", "--port", "0", "--presence", url, "--presence-lease", str(lease)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.lines = []
         line = self.process.stdout.readline()
         self.lines.append(line)
@@ -110,13 +112,14 @@ class Node:
 class Client:
     """A participant's page, as the call protocol sees it: every message kept with its arrival time."""
 
-    def __init__(self, node, call, name):
-        self.node, self.call, self.name = node, call, name
+    def __init__(self, node, call, name, token=None):
+        self.node, self.call, self.name, self.token = node, call, name, token
         self.messages = []  # (monotonic time, message)
         self.id = None
 
     async def open(self, audio=True, video=False):
-        self.ws = await websockets.connect(f"ws://127.0.0.1:{self.node.port}/v1/call?call={self.call}", max_size=1 << 20)
+        query = f"call={self.call}" + (f"&token={self.token}" if self.token else "")
+        self.ws = await websockets.connect(f"ws://127.0.0.1:{self.node.port}/v1/call?{query}", max_size=1 << 20)
         self.reader = asyncio.ensure_future(self._read())
         self.keepalive = asyncio.ensure_future(self._keepalive())
         welcome = await self.wait(lambda m: m["type"] == "welcome")
@@ -195,6 +198,12 @@ async def until(condition, what, seconds=10.0):
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {seconds} s: {what}")
         await asyncio.sleep(0.02)
+
+
+def mint(call, name, role):
+    """A join token from `miccheck token`, signed with SECRET."""
+    return subprocess.run([BINARY, "token", "--call", call, "--name", name, "--role", role], check=True,
+                          capture_output=True, text=True, env=dict(os.environ, MICCHECK_TOKEN_SECRET=SECRET)).stdout.strip()
 
 
 def changed(kind, pid, **fields):
@@ -338,6 +347,46 @@ class PresenceNodeTests(unittest.TestCase):
             self.assertLess(t - sent, WITHIN)
             await a.close()
             await b.close()
+        self.run_async(body())
+
+    def test_5_a_host_on_one_node_mutes_a_participant_on_the_other(self):
+        """Invitations: Grace (host) on node 1 mutes Bob (speaker) on node 2; Bob's page hears who, his microphone
+        is off for everyone, and "You are muted." applies though he had turned it off. Bob may not mute Grace, and
+        a mute of someone who left is refused; both with a reason, and the connections go on."""
+        for n in self.nodes:
+            n.stop()
+        self.nodes = [Node(self.cluster.url, secret=SECRET), Node(self.cluster.url, secret=SECRET)]
+
+        async def body():
+            g = await Client(self.nodes[0], "standup", "Grace", token=mint("standup", "Grace", "host")).open()
+            b = await Client(self.nodes[1], "standup", "Bob", token=mint("standup", "Bob", "speaker")).open()
+            await g.send({"type": "join"})
+            await b.send({"type": "join"})
+            await g.wait(changed("joined", b.id))
+            await b.wait(changed("joined", g.id))
+            self.assertIn("mute-users", (await g.wait(lambda m: m["type"] == "welcome"))["capabilities"])
+            sent = await b.send({"type": "mute", "id": g.id})
+            _, refused = await b.wait(lambda m: m["type"] == "error", after=sent)
+            self.assertIn("only a host may mute others", refused["message"])
+            await b.send({"type": "muted_notice_off"})
+            sent = await g.send({"type": "mute", "id": b.id})
+            t, muted = await b.wait(lambda m: m["type"] == "muted_by_host", after=sent)
+            self.assertLess(t - sent, WITHIN, "the mute reached the other node")
+            self.assertEqual(muted["by"], {"id": g.id, "name": "Grace"})
+            self.assertEqual(muted["text"], "Grace muted you.")
+            await g.wait(changed("updated", b.id, audio=False), after=sent)
+            speaking = asyncio.ensure_future(b.speak(3))
+            await b.wait(lambda m: m["type"] == "muted_notice" and m["show"], timeout=6, after=sent)
+            await speaking
+            left = b.id
+            await b.send({"type": "leave"})
+            await g.wait(changed("left", left))
+            sent = await g.send({"type": "mute", "id": left})
+            _, gone = await g.wait(lambda m: m["type"] == "error", after=sent)
+            self.assertEqual(gone["message"], f"no participant {left} in the call")
+            await g.send({"type": "keep_alive"})
+            await b.close()
+            await g.close()
         self.run_async(body())
 
 

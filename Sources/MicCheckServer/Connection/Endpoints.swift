@@ -77,6 +77,13 @@ struct CallEndpoint: ConnectionEndpoint {
     }
 
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {
+        // A host's mute acts on this connection's channel; the page hears of it from the channel.
+        if case .signal(let from, let payload) = event, let host = Signal.mutedBy(payload) {
+            if let action = channel.mutedByHost(name: host, from: from, now: Connection.now() - start, emit: send) {
+                await perform(action, send: send)
+            }
+            return
+        }
         switch follower.take(event) {
         case .relay: send(Connection.Message(text: event.json.encoded, isLevel: false))
         case .drop: break
@@ -104,12 +111,15 @@ struct CallEndpoint: ConnectionEndpoint {
         case .leave: await presence.leave(call: call, id: id)
         case .resync: await sendSnapshot(send: send)
         case .signal(let to, let payload):
+            // A host mutes participants of the call, not a page still in its lobby.
+            if Signal.mutedBy(payload) != nil, case .snapshot(_, let members) = await presence.snapshot(call: call),
+                !members.contains(where: { $0.id == to })
+            {
+                send(CallChannel.error("no participant \(to) in the call"))
+                return
+            }
             if !(await presence.signal(call: call, from: id, to: to, payload: payload)) {
-                send(
-                    Connection.Message(
-                        text: JSONValue.object([
-                            ("type", .string("error")), ("message", .string("no participant \(to) in the call")),
-                        ]).encoded, isLevel: false))
+                send(CallChannel.error("no participant \(to) in the call"))
             }
         }
     }

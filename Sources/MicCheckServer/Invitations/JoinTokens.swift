@@ -3,14 +3,15 @@ import JWTKit
 public import MicCheckCall
 
 /// A role in a call and what it may send, as the call types of video SDKs grant them: a host sends audio,
-/// video and a screen; a speaker audio and video; a listener hears and sees the others only. What a
-/// call grants (``CallServer/Configuration/call``) bounds every role.
+/// video and a screen, and mutes others; a speaker sends audio and video; a listener hears and sees the
+/// others only. What a call grants (``CallServer/Configuration/call``) bounds what every role sends; muting
+/// others is a host's whatever the call grants.
 public enum CallRole: String, Sendable, Codable, CaseIterable {
     case host, speaker, listener
 
     public var capabilities: Set<OwnCapability> {
         switch self {
-        case .host: [.sendAudio, .sendVideo, .screenshare]
+        case .host: [.sendAudio, .sendVideo, .screenshare, .muteUsers]
         case .speaker: [.sendAudio, .sendVideo]
         case .listener: []
         }

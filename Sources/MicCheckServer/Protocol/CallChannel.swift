@@ -10,12 +10,19 @@ import MicCheckLive
 /// `MutedIndicator`), fed by MicCheck's analysis of the page's audio; the page only draws.
 ///
 /// In (text, JSON with a `type`):
-/// - `{"type": "devices", "audio": true, "video": false}`: the toggles, in the lobby and in the call;
+/// - `{"type": "devices", "audio": true, "video": false}`: the toggles, in the lobby and in the call; with
+///   `"cause": "push-to-talk"` (or `"self"`, the default) the microphone is off because a push-to-talk key
+///   is up, and no muted notice comes;
 /// - `{"type": "join", "name": "Ada Lovelace"}` and `{"type": "leave"}`;
 /// - `{"type": "signal", "to": ID, "data": {"description": {"type": "offer", "sdp": "..."}}}` or
 ///   `{"data": {"candidate": {"candidate": "...", "sdpMid": "0", "sdpMLineIndex": 0}}}`: WebRTC
 ///   signalling, relayed to one participant;
 /// - `{"type": "muted_notice_off"}`: "don't show again for this call";
+/// - `{"type": "mute", "id": ID}`: a host (``OwnCapability/muteUsers``) mutes another participant, on this
+///   node or another; the muted participant's page gets `muted_by_host` (`by`: the host's id and name,
+///   `text`: "NAME muted you."), its microphone goes off with the cause `host`, and its muted notice
+///   applies even after "don't show again". A participant who may not mute others, or one who left, gets an
+///   `error` message with the reason, and the connection goes on;
 /// - `{"type": "resync"}`: send the presence snapshot again;
 /// - `{"type": "microphone_test", "action": "start"}` and `"cancel"`: "Test your microphone", judged on the
 ///   audio that follows (``MicrophoneTestRequest``).
@@ -114,14 +121,20 @@ public struct CallChannel: Sendable {
         let m = try ClientMessage(text)
         switch m.type {
         case "devices":
-            try m.only(["type", "audio", "video"], in: "devices")
+            try m.only(["type", "audio", "video", "cause"], in: "devices")
+            let cause: MuteCause
+            switch try m.string("cause") ?? "self" {
+            case "self": cause = .selfMuted
+            case "push-to-talk": cause = .pushToTalk
+            default: throw ProtocolError("a device's mute \"cause\" is self or push-to-talk")
+            }
             if let audio = try m.bool("audio") {
                 settings.audioOn = audio && capabilities.contains(.sendAudio)
                 check.setOn(settings.audioOn, at: now)
             }
             if let video = try m.bool("video") { settings.videoOn = video && capabilities.contains(.sendVideo) }
             let hidden = indicator.isActive && settings.audioOn
-            let typingHidden = updateIndicator()
+            let typingHidden = updateIndicator(cause: try m.bool("audio") == false ? cause : nil)
             if hidden { emit(noticeMessage(show: false)) }
             if typingHidden { emit(typingMessage(show: false)) }
             report(now: now, emit: emit)
@@ -162,6 +175,19 @@ public struct CallChannel: Sendable {
         case "microphone_test":
             try microphoneTest.handle(m, sampleRate: sampleRate, now: now, emit: emit)
             return []
+        case "mute":
+            try m.only(["type", "id"], in: "mute")
+            guard let member else { throw ProtocolError("mute before join") }
+            guard let target = try m.string("id"), !target.isEmpty else { throw ProtocolError("mute needs an \"id\"") }
+            guard capabilities.contains(.muteUsers) else {
+                emit(Self.error("only a host may mute others; this participant's role may not"))
+                return []
+            }
+            guard target != id else {
+                emit(Self.error("to mute yourself, send devices with \"audio\": false"))
+                return []
+            }
+            return [.signal(to: target, payload: Signal.mute(by: member.name))]
         case "keep_alive":
             // A page that sends no audio (its microphone denied) says it is still there.
             try m.only(["type"], in: "keep_alive")
@@ -169,6 +195,33 @@ public struct CallChannel: Sendable {
         default:
             throw ProtocolError("unknown message type \"\(m.type)\"")
         }
+    }
+
+    /// A host muted this participant (the signal ``Signal/mute(by:)`` from `from`, relayed by presence): the
+    /// microphone goes off with the cause `host`, the page is told who, and the notice applies. Returns the
+    /// presence update.
+    public mutating func mutedByHost(
+        name: String, from: String, now: Double, emit: (Connection.Message) -> Void
+    ) -> Action? {
+        let cause = MuteCause.host(name: name)
+        settings.audioOn = false
+        check.setOn(false, at: now)
+        if updateIndicator(cause: cause) { emit(typingMessage(show: false)) }
+        emit(
+            Connection.Message(
+                text: JSONValue.object([
+                    ("type", .string("muted_by_host")),
+                    ("by", .object([("id", .string(from)), ("name", .string(name))])),
+                    ("text", .string(cause.announcement ?? "")),
+                ]).encoded, isLevel: false))
+        report(now: now, emit: emit)
+        return memberChange()
+    }
+
+    static func error(_ message: String) -> Connection.Message {
+        Connection.Message(
+            text: JSONValue.object([("type", .string("error")), ("message", .string(message))]).encoded,
+            isLevel: false)
     }
 
     /// Seconds without audio after which a participant is no longer speaking. A page sends a block every
@@ -238,10 +291,10 @@ public struct CallChannel: Sendable {
 
     /// Returns whether a typing notice on screen was hidden (the user muted).
     @discardableResult
-    private mutating func updateIndicator() -> Bool {
+    private mutating func updateIndicator(cause: MuteCause? = nil) -> Bool {
         indicator.update(
             settings: settings, capabilities: capabilities,
-            microphone: Permission(status: .granted))
+            microphone: Permission(status: .granted), cause: cause)
         return typing.update(
             settings: settings, capabilities: capabilities, microphone: Permission(status: .granted),
             at: stream.endTime)
@@ -292,6 +345,15 @@ package enum Signal {
     package static func check(
         _ data: ClientMessage, sender: Set<OwnCapability>? = nil
     ) throws(ProtocolError) -> JSONValue {
+        // A host's mute is made by the server (``mute(by:)``), never taken from a page.
+        if sender == nil, let mute = try data.object("mute") {
+            try data.only(["mute"], in: "signal data")
+            try mute.only(["by"], in: "a mute")
+            guard let by = try mute.string("by"), case .success(let name) = ParticipantName.checked(by) else {
+                throw ProtocolError("a mute needs the host's name in \"by\"")
+            }
+            return Self.mute(by: name)
+        }
         try data.only(["description", "candidate"], in: "signal data")
         if let d = try data.object("description") {
             try d.only(["type", "sdp"], in: "a description")
@@ -324,6 +386,19 @@ package enum Signal {
             return .object([("candidate", .object(fields))])
         }
         throw ProtocolError("signal data needs a \"description\" or a \"candidate\"")
+    }
+
+    /// The signal that carries a host's mute to the muted participant's connection.
+    package static func mute(by name: String) -> JSONValue {
+        .object([("mute", .object([("by", .string(name))]))])
+    }
+
+    /// The host's name, when `payload` is a host's mute.
+    package static func mutedBy(_ payload: JSONValue) -> String? {
+        guard case .object(let fields) = payload, fields.count == 1, fields[0].0 == "mute",
+            case .object(let mute) = fields[0].1, case .string(let name)? = mute.first(where: { $0.0 == "by" })?.1
+        else { return nil }
+        return name
     }
 
     static func may(_ capabilities: Set<OwnCapability>, send medium: String) -> Bool {
