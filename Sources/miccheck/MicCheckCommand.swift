@@ -13,7 +13,8 @@ struct MicCheckCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Analyze.self, Listen.self, Devices.self, Lobby.self, Serve.self, Token.self, ProcessFiles.self,
+            Analyze.self, Listen.self, MicTest.self, Devices.self, Lobby.self, Serve.self, Token.self,
+            ProcessFiles.self,
             Features.self, DuckGuard.self,
         ]
     )
