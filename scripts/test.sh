@@ -55,32 +55,42 @@ rm -f "$log"
 # beside the corpus test, a real-time echo canceller and 10 ms capture deadlines starve, and what is
 # measured is the load. `swift test` cannot select by tag on Linux: the tags are read from the sources.
 live=$(python3 scripts/tagged-suites.py live)
-tests() { swift test --skip-build "${san[@]}" "$@" 2>&1 | grep -v -E "^\s*[◇↳]"; }
+swift_log=$(mktemp)
+tests() { swift test --skip-build "${san[@]}" "$@" 2>&1 | grep -v -E "^\s*[◇↳]" | tee -a "$swift_log"; }
 status=0
+# Each step that fails is named again at the end, where a CI log's tail shows it.
+failures=()
+failed() { status=1; failures+=("$1"); }
+summary() {
+    if [ "$status" -eq 0 ]; then echo "test.sh: every step passed"; else
+        printf 'test.sh: FAILED: %s\n' "${failures[@]}"
+        grep -E "^✘ Test .* (failed|recorded an issue)" "$swift_log" | head -20 || true; fi
+    exit "$status"
+}
 # Style, checked before anything runs: Swift by the toolchain's `swift format` (.swift-format), the browser
 # code by scripts/lint-js.mjs (Python's by ruff, in training-tests.sh).
-swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || status=1
-node scripts/lint-js.mjs || status=1
+swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || failed "swift format lint"
+node scripts/lint-js.mjs || failed "lint-js"
 # The browser client's pure parts and its connection, under node's own test runner (Tests/Web).
-node --test --test-reporter=spec Tests/Web/ || status=1
-tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || status=1
+node --test --test-reporter=spec Tests/Web/ || failed "the node tests (Tests/Web)"
+tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || failed "tsc (Tests/Web)"
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.
-    tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || status=1
+    tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || failed "the Swift tests (parallel)"
 else
-    tests --skip "$live" || status=1
+    tests --skip "$live" || failed "the Swift tests (parallel)"
 fi
-tests --no-parallel --filter "$live" || status=1
-[ -n "$sanitize" ] && exit "$status"
+tests --no-parallel --filter "$live" || failed "the live Swift tests"
+[ -n "$sanitize" ] && summary
 # Five minutes of live capture while its PulseAudio server is killed, stopped and its source unplugged
 # (the hour-long soak of Guides/LiveCapture.md, shortened).
-python3 scripts/soak.py --minutes 5 --fault-every 45 --binary .build/debug/miccheck || status=1
+python3 scripts/soak.py --minutes 5 --fault-every 45 --binary .build/debug/miccheck || failed "the soak"
 # The training package's tests and the Python style check (a light venv: no PyTorch).
-bash scripts/training-tests.sh || status=1
+bash scripts/training-tests.sh || failed "the training tests"
 # Calls across two `miccheck serve` nodes sharing presence through PostgreSQL.
-bash scripts/presence-tests.sh || status=1
+bash scripts/presence-tests.sh || failed "the presence tests"
 # Attacks on the server's WebSockets: raw frames, nested JSON, clients that never read, bad names.
-bash scripts/security-tests.sh || status=1
+bash scripts/security-tests.sh || failed "the security tests"
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
-bash scripts/browser-tests.sh || status=1
-exit "$status"
+bash scripts/browser-tests.sh || failed "the browser tests"
+summary
