@@ -11,13 +11,16 @@ public struct ActiveCall: Sendable, Equatable {
     /// Push-to-talk: the microphone is open only while the user talks (``talk(_:)``); between, muted
     /// with the cause ``MuteCause/pushToTalk`` and no notice.
     public private(set) var isPushToTalk = false
+    /// Microphones that come and go mid-call: a headset plugged in is offered, the one in use gone is said.
+    public private(set) var microphoneChoice: MicrophoneChoice
 
     public init(
         callID: String, localUser: Participant, others: [Participant], settings: CallSettings,
         capabilities: Set<OwnCapability>, permissions: Permissions,
-        mutedIndicator: MutedIndicator = MutedIndicator()
+        mutedIndicator: MutedIndicator = MutedIndicator(), microphoneChoice: MicrophoneChoice = MicrophoneChoice()
     ) {
         self.callID = callID
+        self.microphoneChoice = microphoneChoice
         self.capabilities = capabilities
         var me = localUser
         me.isLocalUser = true
@@ -52,6 +55,13 @@ public struct ActiveCall: Sendable, Equatable {
         mutedIndicator.update(
             settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: .selfMuted)
         return true
+    }
+
+    /// Changes the offer and the notice of ``microphoneChoice`` (until the user leaves); returns `body`'s result.
+    @discardableResult
+    public mutating func updateMicrophoneChoice<T>(_ body: (inout MicrophoneChoice) -> T) -> T? {
+        guard !hasLeft else { return nil }
+        return body(&microphoneChoice)
     }
 
     /// A host muted the user: the microphone goes off, ``MutedIndicator/announcement`` says "NAME muted

@@ -181,9 +181,10 @@ public struct CallSession: Sendable {
             let testing = lobby.microphoneTest.isBusy
             if let settings = lobby.join() {
                 if testing { events.append(.microphoneTestCancelled) }
+                // An offer or a notice on screen goes on into the call.
                 var active = ActiveCall(
                     callID: call.id, localUser: localUser, others: lobby.others, settings: settings,
-                    capabilities: call.capabilities, permissions: permissions)
+                    capabilities: call.capabilities, permissions: permissions, microphoneChoice: lobby.microphoneChoice)
                 active.updateOthers(call.participants(at: time))
                 phase = .inCall(active)
                 events.append(.joined(active.settings))
@@ -216,16 +217,10 @@ public struct CallSession: Sendable {
                 showsSettingsSteps = false
                 events.append(.promptDismissed(promptKind))
             }
-        case (.lobby(var lobby), .switchMicrophone):
-            if let device = lobby.updateMicrophoneChoice({ $0.accept() }) ?? nil {
-                events.append(.microphoneSwitchRequested(device))
-            }
-            phase = .lobby(lobby)
-        case (.lobby(var lobby), .ignoreMicrophoneOffer):
-            if let device = lobby.updateMicrophoneChoice({ $0.ignore() }) ?? nil {
-                events.append(.microphoneOfferIgnored(device))
-            }
-            phase = .lobby(lobby)
+        case (_, .switchMicrophone):
+            if let device = updateChoice({ $0.accept() }) ?? nil { events.append(.microphoneSwitchRequested(device)) }
+        case (_, .ignoreMicrophoneOffer):
+            if let device = updateChoice({ $0.ignore() }) ?? nil { events.append(.microphoneOfferIgnored(device)) }
         case (.lobby(var lobby), .testMicrophone):
             if !lobby.settings.audioOn || !permissions.microphone.isGranted {
                 events.append(.microphoneTestRefused)
@@ -246,9 +241,8 @@ public struct CallSession: Sendable {
             if talkOpened == nil, active.talk(true) { events.append(.talking(true)) }
             talkOpened = (time, talkOpened?.heard ?? false)
             phase = .inCall(active)
-        case (.lobby, .silenceMutedNotice), (.inCall, .join), (.inCall, .switchMicrophone),
-            (.inCall, .ignoreMicrophoneOffer), (.inCall, .testMicrophone), (.lobby, .pushToTalk), (.lobby, .talk),
-            (.finished, _):
+        case (.lobby, .silenceMutedNotice), (.inCall, .join), (.inCall, .testMicrophone), (.lobby, .pushToTalk),
+            (.lobby, .talk), (.finished, _):
             break
         }
         return events + advance(to: time)
@@ -359,6 +353,9 @@ public struct CallSession: Sendable {
             phase = .lobby(lobby)
         case .inCall(var active):
             active.updateOthers(call.participants(at: self.time))
+            for gone in active.updateMicrophoneChoice({ $0.advance(to: self.time) }) ?? [] {
+                if case .offer(let device) = gone { events.append(.microphoneOfferExpired(device)) }
+            }
             if let open = talkOpened, !open.heard, self.time - open.since >= Self.talkWindow {
                 talkOpened = nil
                 if active.talk(false) { events.append(.talking(false)) }
@@ -393,13 +390,13 @@ extension CallSession {
     /// The microphone in use, as the session starts (no event).
     public mutating func setMicrophoneInUse(_ device: MicrophoneDevice) {
         microphoneName = device.label
-        updateLobby { $0.updateMicrophoneChoice { $0.switched(to: device) } }
+        updateChoice { $0.switched(to: device) }
     }
 
-    /// A microphone appeared on the system: offered in the lobby unless it is the one in use.
+    /// A microphone appeared on the system: offered in the lobby or the call unless it is the one in use.
     public mutating func microphoneAppeared(_ device: MicrophoneDevice, at time: Double) -> [SessionEvent] {
         var events = advance(to: time)
-        if updateLobby({ $0.updateMicrophoneChoice { $0.appeared(device, at: time) } ?? false }) == true {
+        if updateChoice({ $0.appeared(device, at: time) }) == true {
             events.append(.microphoneOffered(device))
         }
         return events
@@ -408,7 +405,7 @@ extension CallSession {
     /// A microphone went away (not the one in use: see ``microphoneFellBack(lost:to:at:)``).
     public mutating func microphoneRemoved(_ device: MicrophoneDevice, at time: Double) -> [SessionEvent] {
         var events = advance(to: time)
-        if updateLobby({ $0.updateMicrophoneChoice { $0.removed(id: device.id) } ?? false }) == true {
+        if updateChoice({ $0.removed(id: device.id) }) == true {
             events.append(.microphoneOfferWithdrawn(device))
         }
         return events
@@ -417,7 +414,7 @@ extension CallSession {
     /// The switch the user asked for took effect: `device` is in use.
     public mutating func microphoneSwitched(to device: MicrophoneDevice, at time: Double) -> [SessionEvent] {
         microphoneName = device.label
-        updateLobby { $0.updateMicrophoneChoice { $0.switched(to: device) } }
+        updateChoice { $0.switched(to: device) }
         return advance(to: time) + [.microphoneSwitched(device)]
     }
 
@@ -427,14 +424,22 @@ extension CallSession {
         lost: MicrophoneDevice, to fallback: MicrophoneDevice, at time: Double
     ) -> [SessionEvent] {
         microphoneName = fallback.label
-        updateLobby { $0.updateMicrophoneChoice { $0.fellBack(lost: lost, to: fallback, at: time) } }
+        updateChoice { $0.fellBack(lost: lost, to: fallback, at: time) }
         return advance(to: time) + [.microphoneDisconnected(lost: lost, fallback: fallback)]
     }
 
+    /// Changes the microphones' offer and notice, in the lobby or the call; nil once finished.
     @discardableResult
-    private mutating func updateLobby<T>(_ body: (inout LobbyModel) -> T) -> T? {
-        guard case .lobby(var lobby) = phase else { return nil }
-        defer { phase = .lobby(lobby) }
-        return body(&lobby)
+    private mutating func updateChoice<T>(_ body: (inout MicrophoneChoice) -> T) -> T? {
+        switch phase {
+        case .lobby(var lobby):
+            defer { phase = .lobby(lobby) }
+            return lobby.updateMicrophoneChoice(body)
+        case .inCall(var active):
+            defer { phase = .inCall(active) }
+            return active.updateMicrophoneChoice(body)
+        case .finished:
+            return nil
+        }
     }
 }

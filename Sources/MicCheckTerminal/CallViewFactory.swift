@@ -152,7 +152,11 @@ extension CallViewFactory {
     }
 
     public func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView {
-        let choice = screen.lobby.microphoneChoice
+        microphoneChanges(screen.lobby.microphoneChoice)
+    }
+
+    /// The offer and the notice of `choice`, in the lobby or the call (no rows when there is neither).
+    public func microphoneChanges(_ choice: MicrophoneChoice) -> any TerminalView {
         var rows: [any TerminalView] = []
         if let notice = choice.notice {
             rows.append(Text(notice.message, style: TextStyle(color: .yellow, bold: true), wraps: true))
@@ -293,6 +297,7 @@ extension CallViewFactory {
         let notice = screen.call.showsMutedNotice(at: screen.time) ? mutedNotice(screen) : nil
         let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
         let toggles = settingsToggles(call.settings, capabilities: call.capabilities)
+        let changes = microphoneChanges(call.microphoneChoice)
         return Drawing(height: { _ in 0 }) { rect, canvas in
             let people = call.participants.count == 1 ? "1 participant" : "\(call.participants.count) participants"
             let title = "In the call · \(people)"
@@ -309,8 +314,10 @@ extension CallViewFactory {
                 canvas.write(" · " + text, x: rect.x + 1 + title.count, y: rect.y, style: style, clip: rect)
             }
             let silencable = notice != nil && call.mutedIndicator.announcement == nil
+            let offered = call.microphoneChoice.offer != nil
             let keys =
                 "m/v/s toggle · \(CallKeys.pushToTalk) push-to-talk · " + (call.isPushToTalk ? "space talk · " : "")
+                + (offered ? "\(CallKeys.switchMicrophone) switch · \(CallKeys.ignoreMicrophoneOffer) ignore · " : "")
                 + (silencable ? "n don't show again · " : "") + "q leave"
             canvas.write(keys, x: rect.x + 1, y: rect.maxY - 1, style: .faint, clip: rect)
             var area = Rect(x: rect.x + 1, y: rect.y + 2, width: rect.width - 2, height: rect.height - 3)
@@ -319,6 +326,13 @@ extension CallViewFactory {
                 in: Rect(x: area.x, y: area.maxY - togglesHeight, width: area.width, height: togglesHeight), on: &canvas
             )
             area.height -= togglesHeight + 1
+            let changesHeight = changes.height(forWidth: area.width)
+            if changesHeight > 0 {
+                changes.draw(
+                    in: Rect(x: area.x, y: area.maxY - changesHeight, width: area.width, height: changesHeight),
+                    on: &canvas)
+                area.height -= changesHeight + 1
+            }
             if let prompt {
                 let h = min(prompt.height(forWidth: area.width), max(0, area.height - 4))
                 prompt.draw(in: Rect(x: area.x, y: area.maxY - h, width: area.width, height: h), on: &canvas)

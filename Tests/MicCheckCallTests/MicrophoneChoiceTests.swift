@@ -139,13 +139,30 @@ import Testing
         #expect(Self.choice(s)?.notice == nil)
     }
 
-    @Test func inTheCallThereIsNoOfferButTheNameFollows() {
+    @Test func inTheCallAHeadsetPluggedInIsOfferedAndAnOfferGoesOnFromTheLobby() {
         var s = Self.session()
-        _ = s.handle(.join, at: 1)
         let usb = MicrophoneChoiceTests.usb
-        #expect(s.microphoneAppeared(usb, at: 2) == [])
-        #expect(s.handle(.switchMicrophone, at: 3) == [])
-        _ = s.microphoneFellBack(lost: MicrophoneChoiceTests.virtmic, to: usb, at: 4)
+        _ = s.microphoneAppeared(usb, at: 0.5)
+        _ = s.handle(.join, at: 1)
+        guard case .inCall(let joined) = s.phase else {
+            Issue.record("not in the call")
+            return
+        }
+        #expect(joined.microphoneChoice.offer?.device == usb, "the lobby's offer goes on into the call")
+        #expect(s.handle(.ignoreMicrophoneOffer, at: 2) == [.microphoneOfferIgnored(usb)])
+        let headset = MicrophoneDevice(id: "bluez_input.headset", name: "Headset")
+        #expect(s.microphoneAppeared(headset, at: 3) == [.microphoneOffered(headset)])
+        #expect(s.handle(.switchMicrophone, at: 4) == [.microphoneSwitchRequested(headset)])
+        #expect(s.microphoneSwitched(to: headset, at: 4.2) == [.microphoneSwitched(headset)])
+        #expect(s.microphoneName == headset.label)
+        _ = s.microphoneFellBack(lost: headset, to: usb, at: 5)
         #expect(s.microphoneName == usb.label)
+        guard case .inCall(let call) = s.phase else { return }
+        #expect(
+            call.microphoneChoice.notice?.message == "The microphone Headset was disconnected: using USB Microphone.")
+        _ = s.microphoneAppeared(headset, at: 6)
+        #expect(s.advance(to: 26) == [.microphoneOfferExpired(headset)], "an unanswered offer goes after 20 s")
+        _ = s.handle(.close, at: 27)
+        #expect(s.microphoneAppeared(headset, at: 28) == [], "nothing once the call is left")
     }
 }

@@ -41,3 +41,18 @@ import Testing
         #expect(!MicrophoneChangesViewTests.shown(s).contains("muted you"))
     }
 }
+
+/// A headset plugged in mid-call, on the call screen.
+@Suite struct InCallMicrophoneViewTests {
+    @Test(arguments: [100, 60])
+    func theCallScreenOffersANewMicrophoneWithItsKeys(width: Int) {
+        var s = MuteCauseViewTests.inCall()
+        let headset = MicrophoneDevice(id: "bluez_input.headset", name: "Headset")
+        _ = s.microphoneAppeared(headset, at: 1)
+        let text = MicrophoneChangesViewTests.shown(s, width: width)
+        #expect(text.contains("A new microphone is available: Headset. Switch (w)?"), "\(text)")
+        #expect(text.contains("[w] Switch  [i] Ignore") && text.contains("w switch · i ignore"), "\(text)")
+        #expect(s.handle(.character("w"), at: 2) == [.microphoneSwitchRequested(headset)])
+        #expect(!MicrophoneChangesViewTests.shown(s, width: width).contains("A new microphone"))
+    }
+}

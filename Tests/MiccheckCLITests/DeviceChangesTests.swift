@@ -124,5 +124,35 @@
             #expect(lost?["microphone"] as? String == "newmic" && lost?["fallback"] as? String == "virtmic")
             #expect(named("microphone_offer_ignored").first?["microphone"] as? String == "usbmic")
         }
+
+        @Test("in the call, a headset plugged in is offered too, and w switches to it")
+        func callOffersAndSwitches() throws {
+            let server = try PrivatePulseServer()
+            defer { server.stop() }
+            let folder = tempDir()
+            let env = [
+                "XDG_RUNTIME_DIR": server.directory.path,
+                "PULSE_RUNTIME_PATH": server.directory.appendingPathComponent("pulse").path,
+                "XDG_STATE_HOME": folder.path,
+            ]
+            let pane = try TmuxPane(
+                LobbyTerminalTests.lobbyCommand(folder, "--name Ada"), width: 100, height: 34, environment: env)
+            #expect(pane.wait(for: "VirtualMic (virtmic)") != nil, "\(pane.screen())")
+            try pane.press("Enter")
+            #expect(pane.wait(for: "In the call", timeout: 3) != nil, "\(pane.screen())")
+            _ = try server.addMicrophone(name: "headset", description: "Headset")
+            #expect(Self.wait(pane, for: "A new microphone is available: Headset. Switch (w)?"), "\(pane.screen())")
+            Self.capture(pane, as: "call-new-microphone.txt")
+            try pane.press("w")
+            #expect(Self.wait(pane, for: "A new microphone", gone: true, timeout: 3), "\(pane.screen())")
+            #expect(
+                poll(timeout: 5) {
+                    LobbyTerminalTests.events(folder).contains { $0["event"] as? String == "microphone_switched" }
+                })
+            try pane.press("q")
+            try LobbyTerminalTests.expectRestored(pane, folder)
+            let switched = LobbyTerminalTests.events(folder).first { $0["event"] as? String == "microphone_switched" }
+            #expect(switched?["microphone"] as? String == "headset")
+        }
     }
 #endif
