@@ -114,6 +114,24 @@ public final class PulseConnection: @unchecked Sendable {
         }
     }
 
+    /// With the lock held: waits until `stream`, just connected, runs; throws `refused()` when the server
+    /// fails or ends it, and a lost connection's error naming `place`. The stream's state callback must
+    /// signal the main loop.
+    func waitUntilReady(
+        _ stream: OpaquePointer, place: String, refused: () -> PulseError
+    ) throws(PulseError) {
+        while true {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY { return }
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw refused() }
+            if isLost {
+                throw PulseError(
+                    .connectionLost, "the connection to the PulseAudio server broke while opening \(place)")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+    }
+
     /// With the lock held: subscribes to the server's events of `mask` and waits until the server has taken
     /// the subscription. The events go to the callback set with `pa_context_set_subscribe_callback`.
     func subscribe(_ mask: pa_subscription_mask_t, doing: String) throws(PulseError) {

@@ -62,16 +62,7 @@ public final class PulsePlayback: @unchecked Sendable {
                 if pa_stream_connect_playback(stream, sink, nil, pa_stream_flags_t(rawValue: 0), nil, nil) < 0 {
                     throw refused()
                 }
-                while true {
-                    let state = pa_stream_get_state(stream)
-                    if state == PA_STREAM_READY { break }
-                    if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw refused() }
-                    if connection.isLost {
-                        throw PulseError(
-                            .connectionLost, "the connection to the PulseAudio server broke while opening \(place)")
-                    }
-                    pa_threaded_mainloop_wait(connection.mainloop)
-                }
+                try connection.waitUntilReady(stream, place: place, refused: refused)
             }
         } catch {
             close()

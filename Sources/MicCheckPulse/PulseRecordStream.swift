@@ -87,16 +87,7 @@ public final class PulseRecordStream: @unchecked Sendable {
                     doing: "opening a record stream on \(source.name)", server: connection.server)
             }
             if pa_stream_connect_record(stream, source.name, &attr, flags) < 0 { throw refused() }
-            while true {
-                let state = pa_stream_get_state(stream)
-                if state == PA_STREAM_READY { break }
-                if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw refused() }
-                if connection.isLost {
-                    throw PulseError(
-                        .connectionLost, "the connection to the PulseAudio server broke while opening \(source.name)")
-                }
-                pa_threaded_mainloop_wait(connection.mainloop)
-            }
+            try connection.waitUntilReady(stream, place: source.name, refused: refused)
         }
     }
 

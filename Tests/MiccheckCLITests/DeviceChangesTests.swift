@@ -24,6 +24,18 @@
             }.joined(separator: " ")
         }
 
+        /// `miccheck lobby --name Ada` in a 100×34 tmux pane, on the private PulseAudio `server`, its event
+        /// log and state in `folder`.
+        static func lobby(on server: PrivatePulseServer, folder: URL) throws -> TmuxPane {
+            let env = [
+                "XDG_RUNTIME_DIR": server.directory.path,
+                "PULSE_RUNTIME_PATH": server.directory.appendingPathComponent("pulse").path,
+                "XDG_STATE_HOME": folder.path,
+            ]
+            return try TmuxPane(
+                LobbyTerminalTests.lobbyCommand(folder, "--name Ada"), width: 100, height: 34, environment: env)
+        }
+
         /// Waits until `text` reads on the screen, wrapped or not.
         static func wait(_ pane: TmuxPane, for text: String, gone: Bool = false, timeout: Double = 5) -> Bool {
             poll(timeout: timeout) { joined(pane).contains(text) != gone }
@@ -82,13 +94,7 @@
             let server = try PrivatePulseServer()
             defer { server.stop() }
             let folder = tempDir()
-            let env = [
-                "XDG_RUNTIME_DIR": server.directory.path,
-                "PULSE_RUNTIME_PATH": server.directory.appendingPathComponent("pulse").path,
-                "XDG_STATE_HOME": folder.path,
-            ]
-            let pane = try TmuxPane(
-                LobbyTerminalTests.lobbyCommand(folder, "--name Ada"), width: 100, height: 34, environment: env)
+            let pane = try DeviceChangesTests.lobby(on: server, folder: folder)
             #expect(pane.wait(for: "VirtualMic (virtmic)") != nil, "\(pane.screen())")
 
             let mic = try server.addMicrophone(name: "newmic", description: "NewMic")
@@ -130,13 +136,7 @@
             let server = try PrivatePulseServer()
             defer { server.stop() }
             let folder = tempDir()
-            let env = [
-                "XDG_RUNTIME_DIR": server.directory.path,
-                "PULSE_RUNTIME_PATH": server.directory.appendingPathComponent("pulse").path,
-                "XDG_STATE_HOME": folder.path,
-            ]
-            let pane = try TmuxPane(
-                LobbyTerminalTests.lobbyCommand(folder, "--name Ada"), width: 100, height: 34, environment: env)
+            let pane = try DeviceChangesTests.lobby(on: server, folder: folder)
             #expect(pane.wait(for: "VirtualMic (virtmic)") != nil, "\(pane.screen())")
             try pane.press("Enter")
             #expect(pane.wait(for: "In the call", timeout: 3) != nil, "\(pane.screen())")

@@ -28,14 +28,8 @@
             let server = try PrivatePulseServer()
             defer { server.stop() }
             let folder = tempDir()
-            let env = [
-                "XDG_RUNTIME_DIR": server.directory.path,
-                "PULSE_RUNTIME_PATH": server.directory.appendingPathComponent("pulse").path,
-                "XDG_STATE_HOME": folder.path,
-            ]
             try server.play(Self.voiceFile(folder, voiceDB: voiceDB, roomDB: roomDB))
-            let pane = try TmuxPane(
-                LobbyTerminalTests.lobbyCommand(folder, "--name Ada"), width: 100, height: 34, environment: env)
+            let pane = try DeviceChangesTests.lobby(on: server, folder: folder)
             #expect(DeviceChangesTests.wait(pane, for: "[t] Test your microphone"), "\(pane.screen())")
             try pane.press("t")
             #expect(DeviceChangesTests.wait(pane, for: "Recording: say a sentence or two"), "\(pane.screen())")
