@@ -1,3 +1,5 @@
+import MicCheck
+
 /// The call after joining: the participants, the user's own settings, "You are muted.", and leave.
 public struct ActiveCall: Sendable, Equatable {
     public let callID: String
@@ -7,6 +9,10 @@ public struct ActiveCall: Sendable, Equatable {
     public private(set) var settings: CallSettings
     public private(set) var permissions: Permissions
     public private(set) var mutedIndicator: MutedIndicator
+    /// "Your typing can be heard." while unmuted.
+    public private(set) var typingNotice = TypingNotice()
+    /// The latest time the call was given (the clock of the events and of ``advance(to:)``).
+    public private(set) var time = 0.0
     public private(set) var hasLeft = false
     /// Push-to-talk: the microphone is open only while the user talks (``talk(_:)``); between, muted
     /// with the cause ``MuteCause/pushToTalk`` and no notice.
@@ -33,7 +39,7 @@ public struct ActiveCall: Sendable, Equatable {
         if !capabilities.contains(.sendVideo) { s.videoOn = false }
         self.settings = s
         syncLocalUser()
-        self.mutedIndicator.update(settings: s, capabilities: capabilities, microphone: permissions.microphone)
+        updateNotices()
     }
 
     /// The local user's tile data.
@@ -52,8 +58,7 @@ public struct ActiveCall: Sendable, Equatable {
         // The microphone turned off by hand is the user's own mute, and ends push-to-talk.
         if control == .microphone { isPushToTalk = false }
         syncLocalUser()
-        mutedIndicator.update(
-            settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: .selfMuted)
+        updateNotices(cause: .selfMuted)
         return true
     }
 
@@ -71,9 +76,7 @@ public struct ActiveCall: Sendable, Equatable {
         settings.audioOn = false
         isPushToTalk = false
         syncLocalUser()
-        mutedIndicator.update(
-            settings: settings, capabilities: capabilities, microphone: permissions.microphone,
-            cause: .host(name: name))
+        updateNotices(cause: .host(name: name))
     }
 
     /// Turns push-to-talk on (the microphone closes until the user talks) or off (the microphone stays
@@ -84,9 +87,7 @@ public struct ActiveCall: Sendable, Equatable {
         isPushToTalk = on
         settings.audioOn = false
         syncLocalUser()
-        mutedIndicator.update(
-            settings: settings, capabilities: capabilities, microphone: permissions.microphone,
-            cause: on ? .pushToTalk : .selfMuted)
+        updateNotices(cause: on ? .pushToTalk : .selfMuted)
         return true
     }
 
@@ -97,15 +98,14 @@ public struct ActiveCall: Sendable, Equatable {
         guard !hasLeft, isPushToTalk, settings.audioOn != talking else { return false }
         settings.audioOn = talking
         syncLocalUser()
-        mutedIndicator.update(
-            settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: .pushToTalk)
+        updateNotices(cause: .pushToTalk)
         return true
     }
 
     public mutating func updatePermissions(_ permissions: Permissions) {
         self.permissions = permissions
         syncLocalUser()
-        mutedIndicator.update(settings: settings, capabilities: capabilities, microphone: permissions.microphone)
+        updateNotices()
     }
 
     /// The others, as the call reports them now (speaking, levels, video).
@@ -121,11 +121,32 @@ public struct ActiveCall: Sendable, Equatable {
         participants[0].isSpeaking = heard && isSpeaking
     }
 
-    /// The local user started speaking (`speech_started`). Returns whether "You are muted." appears.
+    /// The local user started speaking (`speech_started`). Returns whether "You are muted." appears; a
+    /// typing notice on screen goes.
     public mutating func localSpeechStarted(at time: Double) -> Bool {
         guard !hasLeft else { return false }
+        advance(to: time)
+        typingNotice.speechStarted(at: time)
         return mutedIndicator.speechStarted(at: time)
     }
+
+    /// The local user stopped speaking (`speech_ended`).
+    public mutating func localSpeechEnded(at time: Double) {
+        advance(to: time)
+        typingNotice.speechEnded(at: time)
+    }
+
+    /// The analysis heard typing (`keyboard_noise`). Returns whether "Your typing can be heard." appears.
+    public mutating func keyboardNoise(at time: Double) -> Bool {
+        guard !hasLeft else { return false }
+        advance(to: time)
+        return typingNotice.keyboardNoise(at: time)
+    }
+
+    public func showsTypingNotice(at time: Double) -> Bool { !hasLeft && typingNotice.isVisible(at: time) }
+
+    /// Moves the call's clock on.
+    public mutating func advance(to time: Double) { self.time = max(self.time, time) }
 
     /// "Don't show again for this call."
     public mutating func silenceMutedNotice() { mutedIndicator.silenceForCall() }
@@ -138,6 +159,14 @@ public struct ActiveCall: Sendable, Equatable {
     }
 
     public mutating func leave() { hasLeft = true }
+
+    /// The notices follow the microphone: `cause`, why it is off (nil: unchanged). Muting hides the typing notice.
+    private mutating func updateNotices(cause: MuteCause? = nil) {
+        mutedIndicator.update(
+            settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: cause)
+        typingNotice.update(
+            settings: settings, capabilities: capabilities, microphone: permissions.microphone, at: time)
+    }
 
     private mutating func syncLocalUser() {
         // The local user's own video is the camera: shown when on and granted (paused otherwise).

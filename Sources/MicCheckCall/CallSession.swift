@@ -71,6 +71,9 @@ public enum SessionEvent: Sendable, Hashable {
     case talking(Bool)
     /// A host muted the user (the host's name).
     case mutedByHost(String)
+    /// "Your typing can be heard." appeared or went.
+    case typingNoticeShown
+    case typingNoticeHidden
 
     /// The event's name in the JSON Lines log.
     public var name: String {
@@ -103,6 +106,8 @@ public enum SessionEvent: Sendable, Hashable {
         case .pushToTalkChanged: "push_to_talk"
         case .talking(let on): on ? "talk_started" : "talk_ended"
         case .mutedByHost: "muted_by_host"
+        case .typingNoticeShown: "typing_notice_shown"
+        case .typingNoticeHidden: "typing_notice_hidden"
         }
     }
 }
@@ -128,6 +133,7 @@ public struct CallSession: Sendable {
     public private(set) var time: Double
     private var lastPrompt: PermissionPrompt.Kind?
     private var noticeVisible = false
+    private var typingVisible = false
     /// In push-to-talk, a talk press's open microphone: since when, and whether speech has started in it.
     private var talkOpened: (since: Double, heard: Bool)?
 
@@ -318,12 +324,17 @@ public struct CallSession: Sendable {
             phase = .inCall(active)
             if shown { events += advance(to: time) }
         case (.inCall(var active), .speechEnded):
+            active.localSpeechEnded(at: time)
             // A talk press lasts one utterance.
             if talkOpened?.heard == true {
                 talkOpened = nil
                 if active.talk(false) { events.append(.talking(false)) }
-                phase = .inCall(active)
             }
+            phase = .inCall(active)
+        case (.inCall(var active), .keyboardNoise):
+            let shown = active.keyboardNoise(at: time)
+            phase = .inCall(active)
+            if shown { events += advance(to: time) }
         default:
             break
         }
@@ -352,6 +363,7 @@ public struct CallSession: Sendable {
             }
             phase = .lobby(lobby)
         case .inCall(var active):
+            active.advance(to: self.time)
             active.updateOthers(call.participants(at: self.time))
             for gone in active.updateMicrophoneChoice({ $0.advance(to: self.time) }) ?? [] {
                 if case .offer(let device) = gone { events.append(.microphoneOfferExpired(device)) }
@@ -369,6 +381,11 @@ public struct CallSession: Sendable {
             noticeVisible = visible
             events.append(visible ? .mutedNoticeShown : .mutedNoticeHidden)
         }
+        let typing = showsTypingNotice
+        if typing != typingVisible {
+            typingVisible = typing
+            events.append(typing ? .typingNoticeShown : .typingNoticeHidden)
+        }
         let kind = prompt?.kind
         if kind != lastPrompt {
             lastPrompt = kind
@@ -380,6 +397,12 @@ public struct CallSession: Sendable {
     /// "You are muted." is on screen now.
     public var showsMutedNotice: Bool {
         if case .inCall(let active) = phase { return active.showsMutedNotice(at: time) }
+        return false
+    }
+
+    /// "Your typing can be heard." is on screen now.
+    public var showsTypingNotice: Bool {
+        if case .inCall(let active) = phase { return active.showsTypingNotice(at: time) }
         return false
     }
 }

@@ -33,6 +33,8 @@ public protocol CallViewFactory {
     func participantTile(_ tile: ParticipantTile) -> any TerminalView
     /// "You are muted."
     func mutedNotice(_ screen: CallScreen) -> any TerminalView
+    /// "Your typing can be heard. Mute (m)": the keyboard heard while unmuted.
+    func typingNotice(_ screen: CallScreen) -> any TerminalView
     /// The permissions prompt, with "Open Settings" and "Dismiss", and the settings steps when asked.
     func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView
     /// The whole call screen.
@@ -279,6 +281,13 @@ extension CallViewFactory {
         return Boxed(VStack(rows), style: TextStyle(color: .yellow), heavy: true)
     }
 
+    public func typingNotice(_ screen: CallScreen) -> any TerminalView {
+        Boxed(
+            Text(
+                "\(TypingNotice.text) \(TypingNotice.action) (m)", style: TextStyle(color: .yellow, bold: true),
+                alignment: .center), style: TextStyle(color: .yellow), heavy: true)
+    }
+
     public func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView {
         var rows: [any TerminalView] = [Text(prompt.message, wraps: true), Spacer()]
         rows.append(
@@ -294,7 +303,9 @@ extension CallViewFactory {
     public func callScreen(_ screen: CallScreen) -> any TerminalView {
         let call = screen.call
         let tiles = call.tiles.map { participantTile($0) }
-        let notice = screen.call.showsMutedNotice(at: screen.time) ? mutedNotice(screen) : nil
+        let notice =
+            screen.call.showsMutedNotice(at: screen.time)
+            ? mutedNotice(screen) : screen.call.showsTypingNotice(at: screen.time) ? typingNotice(screen) : nil
         let prompt = screen.prompt.map { permissionsPrompt($0, showsSettingsSteps: screen.showsSettingsSteps) }
         let toggles = settingsToggles(call.settings, capabilities: call.capabilities)
         let changes = microphoneChanges(call.microphoneChoice)
@@ -313,7 +324,7 @@ extension CallViewFactory {
             if let (text, style) = status {
                 canvas.write(" · " + text, x: rect.x + 1 + title.count, y: rect.y, style: style, clip: rect)
             }
-            let silencable = notice != nil && call.mutedIndicator.announcement == nil
+            let silencable = call.showsMutedNotice(at: screen.time) && call.mutedIndicator.announcement == nil
             let offered = call.microphoneChoice.offer != nil
             let keys =
                 "m/v/s toggle · \(CallKeys.pushToTalk) push-to-talk · " + (call.isPushToTalk ? "space talk · " : "")

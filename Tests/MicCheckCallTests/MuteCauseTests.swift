@@ -113,3 +113,24 @@ import Testing
         #expect(lobby.mutedByHost(name: "Grace", at: 1) == [], "in the lobby there is no host")
     }
 }
+
+/// "Your typing can be heard." in the call (issue 47), from the session's events.
+@Suite struct TypingInCallTests {
+    static let typing = KeyboardNoiseDetector.Typing(keystrokes: 8, perSecond: 4, levelDB: -30, since: 1)
+
+    @Test("typing while unmuted shows the notice for 5 s, once in two minutes; muting hides it; not while speaking")
+    func typingNotice() {
+        var s = MuteCauseTests.session()
+        #expect(s.microphoneEvent(.keyboardNoise(time: 2, typing: Self.typing), at: 2) == [.typingNoticeShown])
+        #expect(s.showsTypingNotice)
+        #expect(s.advance(to: 6.9) == [])
+        #expect(s.advance(to: 7) == [.typingNoticeHidden])
+        #expect(s.microphoneEvent(.keyboardNoise(time: 60, typing: Self.typing), at: 60) == [], "once in 2 minutes")
+        #expect(s.microphoneEvent(.speechStarted(time: 125, audioStart: 124.8), at: 125) == [])
+        #expect(s.microphoneEvent(.keyboardNoise(time: 126, typing: Self.typing), at: 126) == [], "speaking")
+        _ = s.microphoneEvent(.speechEnded(time: 127), at: 127)
+        #expect(s.microphoneEvent(.keyboardNoise(time: 128, typing: Self.typing), at: 128) == [.typingNoticeShown])
+        #expect(s.handle(.toggle(.microphone), at: 129) == [.toggled(.microphone, on: false), .typingNoticeHidden])
+        #expect(s.microphoneEvent(.keyboardNoise(time: 300, typing: Self.typing), at: 300) == [], "muted: nobody hears")
+    }
+}
