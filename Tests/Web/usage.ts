@@ -1,7 +1,8 @@
 // The declarations (sdk/miccheck.d.ts) used as an app would, checked by TypeScript (Debian's node-typescript):
 //   tsc -p Tests/Web/tsconfig.json
 import {
-  createViewFactory, MicCheckClient, MicCheckError, type LobbyElement, type MeterElement, type MutedNoticeElement,
+  createViewFactory, MicCheckClient, MicCheckError, type LobbyElement, type MeterElement, type MicrophoneTestElement,
+  type MicrophoneTestVerdict, type MutedNoticeElement,
 } from '../../Sources/MicCheckServer/Resources/web/sdk/miccheck.js';
 
 export async function embed(stream: MediaStream): Promise<void> {
@@ -24,4 +25,26 @@ export async function embed(stream: MediaStream): Promise<void> {
     if (error instanceof MicCheckError && error.code === 'no-audio-track') lobby.state = { deviceNote: error.message };
   }
   client.join('Ada');
+}
+
+// "Test your microphone" in an app's own lobby: the button's event starts it, each step goes to the view, and
+// the verdict comes back once it has played through the chosen speaker.
+export function microphoneTest(client: MicCheckClient, speaker: string): void {
+  const factory = createViewFactory({});
+  const view = factory.makeMicrophoneTestView() as MicrophoneTestElement;
+  client.addEventListener('microphonetest', (e) => {
+    view.state = e.detail;
+    if (e.detail.state === 'recording') document.title = `${e.detail.secondsLeft} s left`;
+    if (e.detail.state === 'cancelled' || e.detail.state === 'failed') console.log(e.detail.message);
+  });
+  view.available = !client.muted;
+  view.addEventListener('miccheck-test-microphone', async () => {
+    try {
+      const result: MicrophoneTestVerdict = await client.testMicrophone({ seconds: 5, sinkId: speaker });
+      if (result.verdict !== 'clear' && result.speechLevelDb !== null) console.log(result.sentence, result.playedBack);
+    } catch (error) {
+      if (error instanceof MicCheckError && error.code === 'muted') view.available = false;
+    }
+  });
+  if (view.busy) client.cancelMicrophoneTest();
 }

@@ -115,6 +115,17 @@ function join(name) {
   $('call-title').focus();
 }
 
+// "Test your microphone": played back through the chosen speaker, or not at all while the speaker is off.
+function testMicrophone() {
+  client.resume();
+  client.testMicrophone({ sinkId: prefs.devices.audiooutput, playBack: prefs.devices.speaker }).catch((error) => {
+    // A cancelled or failed test said so in its event; a refusal ("Turn your microphone on…") is said here.
+    if (error.code !== 'test-cancelled' && error.code !== 'test-failed') {
+      view.lobby.microphoneTest = { state: 'failed', message: error.message };
+    }
+  });
+}
+
 function leave() {
   client.leave();
   page.joined = false;
@@ -134,6 +145,9 @@ client.addEventListener('welcome', (e) => {
 });
 client.addEventListener('microphone', (e) => {
   view.lobby.microphone = e.detail;
+});
+client.addEventListener('microphonetest', (e) => {
+  view.lobby.microphoneTest = e.detail;
 });
 client.addEventListener('presence', () => {
   for (const id of mesh.peers.keys()) if (!client.participants.has(id)) mesh.close(id);
@@ -178,6 +192,7 @@ document.addEventListener('miccheck-toggle', (e) => toggle(e.detail.kind));
 document.addEventListener('miccheck-choose-device', (e) => devices.choose(e.detail.kind, e.detail.deviceId, client));
 document.addEventListener('miccheck-name', () => drawLobby());
 document.addEventListener('miccheck-join', (e) => join(e.detail.name));
+document.addEventListener('miccheck-test-microphone', testMicrophone);
 document.addEventListener('miccheck-leave', leave);
 document.addEventListener('miccheck-unmute', () => {
   if (!on('audio')) toggle('audio');

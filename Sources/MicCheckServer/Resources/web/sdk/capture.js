@@ -3,7 +3,7 @@
 // the capture; a new stream (another microphone) only replaces the source.
 
 export class PcmCapture {
-  /** @param {(block: ArrayBuffer) => void} onBlock */
+  /** @param {((block: ArrayBuffer) => void) | null} onBlock (the client sets it) */
   constructor(onBlock) {
     this.onBlock = onBlock;
     this.context = null;

@@ -4,6 +4,7 @@ import { PcmCapture } from './capture.js';
 import { ServerConnection, refusalOf } from './connection.js';
 import { LocalAudio } from './local-audio.js';
 import { MicCheckError } from './microphone.js';
+import { MicrophoneTestRunner, refuseTest, TEST_SECONDS } from './microphone-test.js';
 import { Roster } from './presence.js';
 import { decode, encode } from './protocol.js';
 
@@ -23,6 +24,7 @@ export class MicCheckClient extends EventTarget {
   #given;
   #rejoin = null;
   #noticeOff = false;
+  #test;
 
   /** See miccheck.d.ts, `MicCheckClientOptions`. */
   constructor(options = {}) {
@@ -45,9 +47,13 @@ export class MicCheckClient extends EventTarget {
       onState: (state, message, extra) => this.#stateChanged(state, message, extra),
     }, { WebSocket: options.WebSocket, backoff });
     const choice = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
-    const capture = options.capture || new PcmCapture((block) => this.#sendAudio(block));
-    this.#audio = new LocalAudio(choice, capture, (type, detail) => this.#emit(type, detail),
+    // A capture given (tests) hands its blocks on the same way.
+    const capture = options.capture || new PcmCapture(null);
+    capture.onBlock = (block) => this.#sendAudio(block);
+    this.#audio = new LocalAudio(choice, capture, (type, detail) => this.#audioEvent(type, detail),
       () => this.#sendDevices());
+    this.#test = new MicrophoneTestRunner({ send: (m) => this.#send(m), emit: (t, detail) => this.#emit(t, detail),
+      makePlayer: options.playback });
     this.state = 'idle';
     this.muted = false;
     this.muteCause = null;
@@ -98,6 +104,7 @@ export class MicCheckClient extends EventTarget {
     }
     this.muted = !!muted;
     this.muteCause = this.muted ? cause : null;
+    if (this.muted) this.#test.cancel('The microphone test stopped: your microphone was turned off.');
     this.#sendDevices();
     this.#emit('mutechange', { muted: this.muted, cause: this.muteCause });
   }
@@ -113,6 +120,7 @@ export class MicCheckClient extends EventTarget {
 
   /** Joins the call under `name` (an invitation's name wins); rejoins by itself after a reconnection. */
   join(name) {
+    this.#test.cancel('The microphone test stopped: you joined the call.');
     this.joined = true;
     this.#rejoin = name;
     // Before the server's welcome the join waits for it (the welcome handler sends it), never twice.
@@ -120,6 +128,7 @@ export class MicCheckClient extends EventTarget {
   }
 
   leave() {
+    this.#test.cancel('The microphone test stopped: you left the call.');
     if (this.joined) this.#send({ type: 'leave' });
     this.joined = false;
     this.#rejoin = null;
@@ -137,8 +146,23 @@ export class MicCheckClient extends EventTarget {
   /** Call from a click: an AudioContext made before any gesture may start suspended. */
   resume() { this.#audio.capture.resume(); }
 
+  /**
+   * "Test your microphone": the next `seconds` (1 to 10) of the microphone, judged by MicCheck, then played
+   * back through `sinkId` (an output's device id; the default output without one, or where the browser cannot
+   * choose) unless `playBack` is false. Resolves with the verdict once played back; see miccheck.d.ts.
+   */
+  async testMicrophone({ seconds = TEST_SECONDS.default, sinkId = '', playBack = true } = {}) {
+    refuseTest({ seconds, closed: this.#closed, busy: this.#test.busy, joined: this.joined,
+      allowed: this.may('audio'), microphone: !!this.stream, muted: this.muted, open: this.#connection.isOpen });
+    return this.#test.start({ seconds, sinkId: String(sinkId || ''), playBack: playBack !== false });
+  }
+
+  /** Stops a microphone test: recording, it ends `cancelled`; playing back, the sound stops. */
+  cancelMicrophoneTest() { return this.#test.cancel(); }
+
   /** Disconnects for good, and stops a microphone the client opened itself. */
   close() {
+    this.#test.cancel('The microphone test stopped: the page closed its connection.');
     this.#closed = true;
     this.#connection.close();
     this.#audio.close();
@@ -151,6 +175,7 @@ export class MicCheckClient extends EventTarget {
     // Muted in the call (or on /v1/vad), the audio still goes to MicCheck for "You are muted.", never to others.
     if (this.muted && !this.joined && this.endpoint === 'call') return;
     this.#connection.send(block);
+    this.#test.keep(block);
   }
 
   #sendDevices() {
@@ -182,6 +207,7 @@ export class MicCheckClient extends EventTarget {
   // The connection is gone: the roster stays as it was (the call's media goes browser to browser and may go
   // on) until the next snapshot replaces it; a refusal or close() empties it.
   #lost() {
+    this.#test.connectionLost();
     this.#roster.expire();
     this.me = null;
     this.speaking = false;
@@ -195,6 +221,14 @@ export class MicCheckClient extends EventTarget {
       this.#emit('presence', { participants: [], me: null, change: null });
     }
     this.#emit('connection', { state, message, ...extra });
+  }
+
+  // The microphone changed or ended under a test: what it recorded is no longer one microphone's.
+  #audioEvent(type, detail) {
+    if (type === 'streamchange' || type === 'microphoneended' || type === 'permission') {
+      this.#test.cancel('The microphone test stopped: the microphone changed.');
+    }
+    this.#emit(type, detail);
   }
 
   #send(message) { this.#connection.send(encode(message)); }
@@ -231,6 +265,7 @@ export class MicCheckClient extends EventTarget {
         break;
       }
       case 'signal': this.#emit('signal', { from: m.from, data: m.data }); break;
+      case 'microphone_test': this.#test.receive(m); break;
       case 'error': this.#emit('error', { message: m.message }); break;
       case 'level':
         this.#level({ on: !this.muted, levelDb: m.level_db, display: display(m.level_db), speaking: !!m.speaking,

@@ -6,23 +6,25 @@ import { CallControlsElement } from './components/call-controls.js';
 import { CallGridElement } from './components/call-grid.js';
 import { LobbyElement } from './components/lobby.js';
 import { MeterElement } from './components/meter.js';
+import { MicrophoneTestElement } from './components/microphone-test.js';
 import { MutedNoticeElement } from './components/muted-notice.js';
 import { ParticipantTileElement } from './components/participant-tile.js';
 import { ParticipantsStripElement } from './components/participants-strip.js';
 import { PermissionsPromptElement } from './components/permissions-prompt.js';
 
 export {
-  CallControlsElement, CallGridElement, LobbyElement, MeterElement, MutedNoticeElement, ParticipantTileElement,
-  ParticipantsStripElement, PermissionsPromptElement,
+  CallControlsElement, CallGridElement, LobbyElement, MeterElement, MicrophoneTestElement, MutedNoticeElement,
+  ParticipantTileElement, ParticipantsStripElement, PermissionsPromptElement,
 };
 export { VIEW_FACTORY_METHODS, ViewFactory, createViewFactory } from './components/factory.js';
 export { NAME_LIMIT, checkedName, initials, limitedName } from './components/names.js';
 export { ICONS } from './components/icons.js';
-export { TEXT, othersSentence } from './components/texts.js';
+export { TEXT, othersSentence, secondsLeft } from './components/texts.js';
 
 /** The elements by tag name. */
 export const TAGS = Object.freeze({
   'miccheck-meter': MeterElement,
+  'miccheck-microphone-test': MicrophoneTestElement,
   'miccheck-muted-notice': MutedNoticeElement,
   'miccheck-participant-tile': ParticipantTileElement,
   'miccheck-participants-strip': ParticipantsStripElement,

@@ -62,6 +62,50 @@ export interface MutedNotice {
   action: { label: string; key: string } | null;
 }
 
+/** MicCheck's verdict on a microphone test: `sentence` is what to show (the terminal says the same). */
+export interface MicrophoneTestVerdict {
+  /** The test's length asked for, in seconds. */
+  seconds: number;
+  verdict: 'clear' | 'too_quiet' | 'clipping' | 'noisy' | 'no_voice' | 'dead';
+  /** "Your voice came through clearly: -23.7 dBFS while you spoke, 39.2 dB above the room's noise." */
+  sentence: string;
+  recordedSeconds: number;
+  speechSeconds: number;
+  /** The speech's level while spoken, dBFS; null without speech. */
+  speechLevelDb: number | null;
+  /** The room's level between words, dBFS; null when every frame was speech. */
+  noiseLevelDb: number | null;
+  /** The noise's kind, where MicCheck named it. */
+  noise?: string;
+  /** For `clipping`: the share of the samples cut flat, and the ceiling. */
+  clippedPercent?: number;
+  ceilingDb?: number;
+  /** For `dead`: why. */
+  reason?: string;
+  /** Whether the recording was played back to the end (false: the speaker was off, or it was stopped). */
+  playedBack: boolean;
+}
+
+/**
+ * A step of "Test your microphone": `recording` (at the start and at each whole second of audio sent, with
+ * `secondsLeft`), `playing` (the verdict is known; the recording plays back), `done` (the verdict),
+ * `cancelled` or `failed` (with `message`, the sentence to show).
+ */
+export type MicrophoneTestEvent =
+  | { state: 'recording'; seconds: number; secondsLeft: number }
+  | ({ state: 'playing' } & Omit<MicrophoneTestVerdict, 'playedBack'>)
+  | ({ state: 'done' } & MicrophoneTestVerdict)
+  | { state: 'cancelled' | 'failed'; seconds: number; message: string };
+
+export interface MicrophoneTestOptions {
+  /** 1 to 10 seconds (5). */
+  seconds?: number;
+  /** The output to play back through (a device id from `enumerateDevices`); '' or 'default': the default one. */
+  sinkId?: string;
+  /** False: no playback (the speaker is off); the verdict comes at once. */
+  playBack?: boolean;
+}
+
 export interface MicCheckClientEventMap {
   /** The connection's state; `message` is the sentence to show (a refusal once, a reconnection's wait). */
   connection: CustomEvent<{ state: ConnectionState; message: string; code?: number; retryInMs?: number; attempt?: number }>;
@@ -81,6 +125,8 @@ export interface MicCheckClientEventMap {
   /** The microphone in use ended (unplugged). The client's own falls back by itself; an app's is the app's. */
   microphoneended: CustomEvent<{ label: string }>;
   streamchange: CustomEvent<{ stream: MediaStream }>;
+  /** "Test your microphone": each step (`testMicrophone`). */
+  microphonetest: CustomEvent<MicrophoneTestEvent>;
   /** `/v1/vad`'s events as they come (`level`, `speech_started`, `microphone_silent`, …). */
   vad: CustomEvent<Record<string, unknown>>;
   error: CustomEvent<{ message: string }>;
@@ -125,6 +171,18 @@ export class MicCheckClient extends EventTarget {
   mutedNoticeOff(): void;
   /** Call from a user's gesture: an AudioContext made before one may start suspended. */
   resume(): void;
+  /**
+   * "Test your microphone", from a click: MicCheck judges the next `seconds` of the audio this client sends
+   * (the server keeps none of it); the client keeps its own copy, plays it back through `sinkId` once the
+   * verdict has come, and lets it go. Steps as `microphonetest` events. Resolves with the verdict once played
+   * back. Rejects with `MicCheckError`: before it starts with `bad-option`, `closed`, `test-busy`, `in-call`,
+   * `not-allowed`, `no-microphone`, `muted` ("Turn your microphone on to test it.") or `not-connected`; later
+   * with `test-cancelled` (cancelled, joined or left, muted, another microphone, the client closed while it
+   * records) or `test-failed` (the connection lost, no answer).
+   */
+  testMicrophone(options?: MicrophoneTestOptions): Promise<MicrophoneTestVerdict>;
+  /** Stops the test: recording, it ends `cancelled`; playing back, the sound stops and it ends `done`. */
+  cancelMicrophoneTest(): boolean;
   close(): void;
   addEventListener<K extends keyof MicCheckClientEventMap>(
     type: K, listener: (event: MicCheckClientEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
@@ -133,7 +191,8 @@ export class MicCheckClient extends EventTarget {
 }
 
 export class MicCheckError extends Error {
-  readonly code: 'no-audio-track' | 'bad-call' | 'bad-option' | 'closed';
+  readonly code: 'no-audio-track' | 'bad-call' | 'bad-option' | 'closed' | 'test-busy' | 'in-call' | 'not-allowed'
+    | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed';
 }
 export class ProtocolError extends Error {}
 
@@ -157,6 +216,21 @@ export type PromptKind = 'camera-and-microphone' | 'microphone' | 'camera';
 /** `<miccheck-meter>`: the level (role=meter) and the not-working sentence. Parts: bar, level, alerts, warning, warnings, warning-item. */
 export class MeterElement extends HTMLElement {
   state: MicrophoneState;
+}
+
+/**
+ * `<miccheck-microphone-test>`: "Test your microphone" and its status, as the terminal says it: "Recording: say
+ * a sentence or two as you would in the call." with the seconds left, "Playing back your recording…", the
+ * verdict's sentence (green when clear, amber otherwise) and "Test again". The status is a polite live region.
+ * Event: `miccheck-test-microphone` (the app calls `client.testMicrophone()`). Host attributes: data-state,
+ * data-verdict. Parts: test, button, status, message, verdict, seconds-left.
+ */
+export class MicrophoneTestElement extends HTMLElement {
+  /** The client's `microphonetest` event, or `{state: 'idle'}`. */
+  state: MicrophoneTestEvent | { state: 'idle' };
+  /** False while the microphone is off: a click says "Turn your microphone on to test it." instead. */
+  available: boolean;
+  readonly busy: boolean;
 }
 
 /**
@@ -239,10 +313,11 @@ export interface LobbyState {
 }
 
 /**
- * `<miccheck-lobby>`: "Before Joining": the preview (a tile from its factory), the meter, the toggles, the
- * name (at most 64 characters, shortened with a note), the devices, who is there, Join Call, and the note
- * on capture while muted. Events: `miccheck-toggle` {kind}, `miccheck-choose-device` {kind, deviceId},
- * `miccheck-name` {name}, `miccheck-join` {name}. Parts: screen, header, title, subtitle, layout,
+ * `<miccheck-lobby>`: "Before Joining": the preview (a tile from its factory), the meter, the toggles, "Test
+ * your microphone", the name (at most 64 characters, shortened with a note), the devices, who is there, Join
+ * Call, and the note on capture while muted. Events: `miccheck-toggle` {kind}, `miccheck-choose-device` {kind,
+ * deviceId}, `miccheck-name` {name}, `miccheck-join` {name}, and the microphone test's
+ * `miccheck-test-microphone`. Parts: screen, header, title, subtitle, layout,
  * preview-panel, toggles, setup-panel, name-label, name, name-note, join-panel, about, call, join, status,
  * devices, device-label, device-select, device-note, privacy.
  */
@@ -252,8 +327,10 @@ export class LobbyElement extends HTMLElement {
   state: Partial<LobbyState>;
   /** Forwarded to the meter. */
   microphone: MicrophoneState;
+  /** Forwarded to the microphone test (the client's `microphonetest` event). */
+  microphoneTest: MicrophoneTestEvent | { state: 'idle' } | null;
   readonly name: string;
-  readonly pieces: { preview: HTMLElement; meter: HTMLElement; strip: HTMLElement };
+  readonly pieces: { preview: HTMLElement; meter: HTMLElement; microphoneTest: HTMLElement; strip: HTMLElement };
   focusName(): void;
 }
 
@@ -265,6 +342,7 @@ export class LobbyElement extends HTMLElement {
 export class ViewFactory {
   makeLobbyView(): HTMLElement;
   makeMeterView(): HTMLElement;
+  makeMicrophoneTestView(): HTMLElement;
   makeMutedNoticeView(): HTMLElement;
   makeVideoParticipantView(participant?: Participant): HTMLElement;
   makeParticipantsStripView(): HTMLElement;
@@ -286,5 +364,7 @@ export function limitedName(raw: string): { name: string; cut: boolean };
 /** The first grapheme of the first and last words, uppercased ("🦊 Fox" → "🦊F"); "?" for none. */
 export function initials(name: string): string;
 export function othersSentence(count: number): string;
+/** "4 s left." */
+export function secondsLeft(seconds: number): string;
 export const TEXT: Readonly<Record<string, string>>;
 export const ICONS: Readonly<Record<string, string>>;

@@ -2,7 +2,10 @@
 
 /** An error of MicCheck's client, with a `code` a program can test. */
 export class MicCheckError extends Error {
-  /** @param {'no-audio-track' | 'bad-call' | 'bad-option' | 'closed'} code */
+  /**
+   * @param {'no-audio-track' | 'bad-call' | 'bad-option' | 'closed' | 'test-busy' | 'in-call' | 'not-allowed'
+   *   | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed'} code
+   */
   constructor(code, message) {
     super(message);
     this.name = 'MicCheckError';

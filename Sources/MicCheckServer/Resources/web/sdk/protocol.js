@@ -24,6 +24,26 @@ function participant(p) {
   return { id: p.id, name: p.name, audio: p.audio === true, video: p.video === true, speaking: p.speaking === true };
 }
 
+const numberOrNull = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+// "Test your microphone"'s answers: `recording` (with its seconds), `cancelled`, or `done` with the verdict and
+// its figures in camelCase (a level the server could not measure is null). A verdict is `clear`, `too_quiet`,
+// `clipping`, `noisy`, `no_voice` or `dead`; one a newer server adds comes through as it is.
+function microphoneTest(m) {
+  const state = need(m, 'state', 'string');
+  if (state === 'recording') return { type: m.type, state, seconds: numberOrNull(m.seconds) ?? 5 };
+  if (state !== 'done') return { type: m.type, state };
+  const verdict = need(m, 'verdict', 'string');
+  const out = { type: m.type, state, verdict, sentence: need(m, 'sentence', 'string'),
+    recordedSeconds: numberOrNull(m.recorded_seconds) ?? 0, speechSeconds: numberOrNull(m.speech_seconds) ?? 0,
+    speechLevelDb: numberOrNull(m.speech_level_db), noiseLevelDb: numberOrNull(m.noise_level_db) };
+  if (typeof m.noise === 'string') out.noise = m.noise;
+  if (numberOrNull(m.clipped_percent) !== null) out.clippedPercent = m.clipped_percent;
+  if (numberOrNull(m.ceiling_db) !== null) out.ceilingDb = m.ceiling_db;
+  if (typeof m.reason === 'string') out.reason = m.reason;
+  return out;
+}
+
 /**
  * One text message from the server, checked: the fields each type needs, participants normalised, the
  * microphone's state in camelCase. An unknown type comes back as it is (a newer server may add some).
@@ -64,6 +84,8 @@ export function decode(text) {
       return { type: m.type, from: need(m, 'from', 'string'), data: need(m, 'data', 'object') };
     case 'error':
       return { type: m.type, message: String(m.message || 'error') };
+    case 'microphone_test':
+      return microphoneTest(m);
     default:
       return m;
   }

@@ -16,6 +16,9 @@ export class ViewFactory {
   /** The microphone meter, `<miccheck-meter>`. */
   makeMeterView() { return document.createElement('miccheck-meter'); }
 
+  /** "Test your microphone" and its status, `<miccheck-microphone-test>` (the lobby shows it under the meter). */
+  makeMicrophoneTestView() { return document.createElement('miccheck-microphone-test'); }
+
   /** "You are muted.", `<miccheck-muted-notice>`. */
   makeMutedNoticeView() { return document.createElement('miccheck-muted-notice'); }
 

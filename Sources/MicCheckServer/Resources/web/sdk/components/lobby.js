@@ -1,9 +1,10 @@
-// <miccheck-lobby>: the pre-join screen. "Before Joining", a preview of oneself with the microphone meter and
-// the toggles, the name, "You are about to join a call." with who is there and "Join Call", the device menus,
-// and the note on the microphone staying in use while muted. A view: the app sets `state` and `microphone`
-// and acts on its events. The preview tile, the meter and the participants strip come from the factory and
-// are the lobby's light-DOM children (slots "preview", "meter", "participants"), so that a page's own styles
-// reach a piece it made itself.
+// <miccheck-lobby>: the pre-join screen. "Before Joining", a preview of oneself with the microphone meter, the
+// toggles and "Test your microphone", the name, "You are about to join a call." with who is there and "Join
+// Call", the device menus, and the note on the microphone staying in use while muted. A view: the app sets
+// `state`, `microphone` and `microphoneTest` and acts on its events. The preview tile, the meter, the
+// microphone test and the participants strip come from the factory and are the lobby's light-DOM children
+// (slots "preview", "meter", "microphone-test", "participants"), so that a page's own styles reach a piece it
+// made itself.
 import { emit, h, setText, shadow, upgradeProperties } from './base.js';
 import { makeDeviceSelects } from './device-selects.js';
 import { ViewFactory } from './factory.js';
@@ -44,7 +45,8 @@ export class LobbyElement extends HTMLElement {
       h('div', { part: 'layout' },
         h('section', { part: 'preview-panel', 'aria-label': 'Preview' },
           h('slot', { name: 'preview' }), h('slot', { name: 'meter' }),
-          h('div', { part: 'toggles', role: 'group', 'aria-label': 'Audio and video' }, ...this._toggles.list)),
+          h('div', { part: 'toggles', role: 'group', 'aria-label': 'Audio and video' }, ...this._toggles.list),
+          h('slot', { name: 'microphone-test' })),
         h('section', { part: 'setup-panel', 'aria-label': TEXT.join },
           h('label', { part: 'name-label' }, h('span', { text: TEXT.yourName }), this._name),
           this._nameNote,
@@ -57,7 +59,8 @@ export class LobbyElement extends HTMLElement {
     this._factory = null;
     this._pieces = null;
     this._microphone = null;
-    upgradeProperties(this, ['factory', 'state', 'microphone']);
+    this._microphoneTest = null;
+    upgradeProperties(this, ['factory', 'state', 'microphone', 'microphoneTest']);
     // From here on the lobby may add its pieces (an element must not gain children in its constructor).
     this._built = true;
   }
@@ -75,7 +78,7 @@ export class LobbyElement extends HTMLElement {
     }
   }
 
-  /** The pieces made by the factory: `{preview, meter, strip}` (made on the first render). */
+  /** The pieces made by the factory: `{preview, meter, microphoneTest, strip}` (made on the first render). */
   get pieces() { return this._ensurePieces(); }
 
   /** What the lobby shows (see DEFAULTS); setting a part of it keeps the rest. */
@@ -92,6 +95,13 @@ export class LobbyElement extends HTMLElement {
     if (this._built) this._ensurePieces().meter.state = value;
   }
 
+  /** The client's `microphonetest` event, for "Test your microphone" (null: no test yet). */
+  get microphoneTest() { return this._microphoneTest; }
+  set microphoneTest(value) {
+    this._microphoneTest = value;
+    if (this._built) this._ensurePieces().microphoneTest.state = value;
+  }
+
   /** The name in the field as it would be sent: trimmed, at most 64 characters. */
   get name() { return checkedName(this._name.value).name; }
 
@@ -102,13 +112,16 @@ export class LobbyElement extends HTMLElement {
     const f = this.factory;
     const preview = f.makeVideoParticipantView(this._selfParticipant());
     const meter = f.makeMeterView();
+    const microphoneTest = f.makeMicrophoneTestView();
     const strip = f.makeParticipantsStripView();
     preview.slot = 'preview';
     meter.slot = 'meter';
+    microphoneTest.slot = 'microphone-test';
     strip.slot = 'participants';
-    this.append(preview, meter, strip);
-    this._pieces = { preview, meter, strip };
+    this.append(preview, meter, microphoneTest, strip);
+    this._pieces = { preview, meter, microphoneTest, strip };
     if (this._microphone) meter.state = this._microphone;
+    if (this._microphoneTest) microphoneTest.state = this._microphoneTest;
     return this._pieces;
   }
 
@@ -137,12 +150,14 @@ export class LobbyElement extends HTMLElement {
     setText(this._status, s.status || '');
     setText(this._deviceNote, s.deviceNote || '');
     if (!this._built || (!this.isConnected && !this._pieces)) return;
-    const { preview, strip } = this._ensurePieces();
+    const { preview, microphoneTest, strip } = this._ensurePieces();
     preview.participant = this._selfParticipant();
     preview.stream = s.selfStream || null;
     preview.speakerOn = false;
     preview.showSpeaking = false;
     strip.participants = Array.isArray(s.others) ? s.others : [];
+    // The microphone can be tested while it is on (and the invitation lets this participant speak).
+    microphoneTest.available = s.settings.audio !== false && s.allowed.audio !== false;
   }
 
   _typed() {

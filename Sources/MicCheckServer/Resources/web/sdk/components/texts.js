@@ -23,7 +23,15 @@ export const TEXT = Object.freeze({
   devices: 'Devices',
   defaultDevice: 'Default',
   privacy: CAPTURE_NOTE,
+  testMicrophone: 'Test your microphone',
+  testAgain: 'Test again',
+  testRecording: 'Recording: say a sentence or two as you would in the call.',
+  testPlaying: 'Playing back your recording…',
+  testMicrophoneOff: 'Turn your microphone on to test it.',
 });
+
+/** The seconds a microphone test has left to record: "4 s left." */
+export function secondsLeft(n) { return `${n} s left.`; }
 
 /** "Call: NAME", under "You are about to join a call." */
 export function callLine(name) { return `Call: ${name}`; }
