@@ -17,7 +17,8 @@ import unittest
 import harness
 from harness import Run
 
-MODULES = ["page_tests", "call_tests", "fixes_tests", "embed_tests", "components_tests", "a11y_tests"]
+MODULES = ["page_tests", "call_tests", "fixes_tests", "embed_tests", "components_tests", "a11y_tests",
+           "microphone_test_tests"]
 
 
 def main():

@@ -15,7 +15,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 window.demoEvents = [];
 for (const type of ['miccheck-toggle', 'miccheck-leave', 'miccheck-unmute', 'miccheck-muted-notice-off',
   'miccheck-close', 'miccheck-dismiss', 'miccheck-open-settings', 'miccheck-choose-device', 'miccheck-name',
-  'miccheck-join']) {
+  'miccheck-join', 'miccheck-test-microphone']) {
   document.addEventListener(type, (e) => {
     window.demoEvents.push({ type, detail: e.detail, target: e.target.localName });
   });
@@ -142,6 +142,21 @@ if (view === 'lobby') {
         notWorking: "Your microphone doesn't seem to be working. Make sure you have all permissions accepted." };
     }),
     button('Working', () => { demo.meter.state = { on: true, levelDb: -20, display: 0.6, warnings: [] }; }))));
+
+  // "Test your microphone": each step, as the client's microphonetest events would set it.
+  const sentence = 'Your voice came through clearly: -23.7 dBFS while you spoke, 39.2 dB above the room\'s noise.';
+  demo.microphoneTest = factory.makeMicrophoneTestView();
+  root.append(section('miccheck-microphone-test', demo.microphoneTest, el('div', { class: 'demo-buttons' },
+    button('Recording', () => { demo.microphoneTest.state = { state: 'recording', seconds: 5, secondsLeft: 4 }; }),
+    button('Playing back', () => {
+      demo.microphoneTest.state = { state: 'playing', seconds: 5, verdict: 'clear', sentence };
+    }),
+    button('Clear', () => { demo.microphoneTest.state = { state: 'done', seconds: 5, verdict: 'clear', sentence }; }),
+    button('Too quiet', () => {
+      demo.microphoneTest.state = { state: 'done', seconds: 5, verdict: 'too_quiet', sentence: 'Your voice came '
+        + 'through too quietly (-57.0 dBFS while you spoke). Raise your microphone\'s input volume, or move closer '
+        + 'to the microphone.' };
+    }))));
 
   demo.notice = factory.makeMutedNoticeView();
   root.append(section('miccheck-muted-notice', demo.notice, el('div', { class: 'demo-buttons' },

@@ -117,7 +117,7 @@ class AllComponents(unittest.TestCase):
 
     def test_01_every_component_renders_within_the_policy(self):
         d = self.d
-        for tag in ["miccheck-meter", "miccheck-muted-notice", "miccheck-participant-tile",
+        for tag in ["miccheck-meter", "miccheck-microphone-test", "miccheck-muted-notice", "miccheck-participant-tile",
                     "miccheck-participants-strip", "miccheck-permissions-prompt", "miccheck-call-grid",
                     "miccheck-call-controls", "miccheck-lobby"]:
             self.assertTrue(d.execute_script(
@@ -380,6 +380,65 @@ class AllComponents(unittest.TestCase):
         self.assertEqual(d.execute_script(
             "const e = demo.lobby.shadowRoot.activeElement; const s = getComputedStyle(e);"
             " return e.matches(':focus-visible') && s.outlineStyle + ' ' + parseFloat(s.outlineWidth)"), "solid 3")
+
+    def test_10_microphone_test(self):
+        d = self.d
+        view = "demo.microphoneTest"
+        button = part(d, view, "start")
+        region = part(d, view, "status")
+        self.assertEqual((region.get_attribute("role"), region.get_attribute("aria-live")), ("status", "polite"))
+        self.assertEqual((button.text, button.get_attribute("type")), ("Test your microphone", "button"))
+        self.assertEqual(part(d, view, "message").text, "")
+        button.click()
+        self.assertEqual([e["target"] for e in events(d, "miccheck-test-microphone")], ["miccheck-microphone-test"])
+        d.execute_script(f"{view}.state = {{state: 'recording', seconds: 5, secondsLeft: 4}}")
+        self.assertEqual(part(d, view, "message").text, "Recording: say a sentence or two as you would in the call.")
+        self.assertEqual(part(d, view, "seconds-left").text, "4 s left.")
+        self.assertFalse(region.find_elements(By.CSS_SELECTOR, "[part~=seconds-left]"),
+                         "the seconds left are not spoken every second")
+        self.assertEqual(button.get_attribute("aria-disabled"), "true")
+        button.click()
+        self.assertEqual(len(events(d, "miccheck-test-microphone")), 1, "no second test while one records")
+        sentence = "Your voice came through clearly: -23.7 dBFS while you spoke."
+        d.execute_script(f"{view}.state = {{state: 'playing', seconds: 5, verdict: 'clear', sentence: arguments[0]}}",
+                         sentence)
+        self.assertEqual(part(d, view, "message").text, "Playing back your recording…")
+        self.assertEqual(part(d, view, "verdict").text, sentence)
+        self.assertFalse(part(d, view, "seconds-left").is_displayed())
+        d.execute_script(f"{view}.state = {{state: 'done', seconds: 5, verdict: 'clear', sentence: arguments[0]}}",
+                         sentence)
+        self.assertEqual((part(d, view, "message").text, button.text), ("", "Test again"))
+        self.assertIsNone(button.get_attribute("aria-disabled"))
+        self.assertEqual(d.execute_script(f"return {view}.dataset.verdict"), "clear")
+        colour = "return getComputedStyle(arguments[0]).color"
+        self.assertEqual(d.execute_script(colour, part(d, view, "verdict")), "rgb(53, 208, 127)", "green when clear")
+        d.execute_script(f"{view}.state = {{state: 'done', seconds: 5, verdict: 'noisy', sentence: 'Noisy.'}}")
+        self.assertEqual(d.execute_script(colour, part(d, view, "verdict")), "rgb(245, 185, 66)", "amber otherwise")
+        d.execute_script(f"{view}.state = {{state: 'failed', seconds: 5, message: 'The connection was lost.'}}")
+        self.assertEqual((part(d, view, "message").text, part(d, view, "verdict").text, button.text),
+                         ("The connection was lost.", "", "Test again"))
+        # The microphone off: a click says why, and starts nothing.
+        d.execute_script(f"{view}.state = null; {view}.available = false")
+        self.assertEqual(button.text, "Test your microphone")
+        button.click()
+        self.assertEqual(part(d, view, "message").text, "Turn your microphone on to test it.")
+        self.assertEqual(len(events(d, "miccheck-test-microphone")), 1)
+        d.execute_script(f"{view}.available = true")
+        self.assertEqual(part(d, view, "message").text, "")
+        # In the lobby, under the device menus, made by the factory; the lobby forwards the client's event.
+        self.assertEqual(d.execute_script("return demo.lobby.pieces.microphoneTest.localName"),
+                         "miccheck-microphone-test")
+        d.execute_script("demo.lobby.microphoneTest = {state: 'recording', seconds: 5, secondsLeft: 2}")
+        self.assertEqual(d.execute_script(
+            "return demo.lobby.pieces.microphoneTest.shadowRoot.querySelector('[part~=seconds-left]').textContent"),
+            "2 s left.")
+        self.assertTrue(d.execute_script(
+            "const s = demo.lobby.pieces.microphoneTest.assignedSlot;"
+            " return !!s && s.previousElementSibling.matches('[part~=devices]')"))
+        d.execute_script("demo.lobby.state = {settings: {audio: false, video: true, speaker: true}}")
+        self.assertFalse(d.execute_script("return demo.lobby.pieces.microphoneTest.available"))
+        d.execute_script("demo.lobby.state = {settings: {audio: true, video: true, speaker: true}};"
+                         " demo.lobby.microphoneTest = null")
 
 
 class Narrow(unittest.TestCase):

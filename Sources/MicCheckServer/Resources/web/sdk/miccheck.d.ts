@@ -223,7 +223,7 @@ export class MeterElement extends HTMLElement {
  * a sentence or two as you would in the call." with the seconds left, "Playing back your recording…", the
  * verdict's sentence (green when clear, amber otherwise) and "Test again". The status is a polite live region.
  * Event: `miccheck-test-microphone` (the app calls `client.testMicrophone()`). Host attributes: data-state,
- * data-verdict. Parts: test, button, status, message, verdict, seconds-left.
+ * data-verdict. Parts: test, start (the button), status, message, verdict, seconds-left.
  */
 export class MicrophoneTestElement extends HTMLElement {
   /** The client's `microphonetest` event, or `{state: 'idle'}`. */
@@ -313,9 +313,9 @@ export interface LobbyState {
 }
 
 /**
- * `<miccheck-lobby>`: "Before Joining": the preview (a tile from its factory), the meter, the toggles, "Test
- * your microphone", the name (at most 64 characters, shortened with a note), the devices, who is there, Join
- * Call, and the note on capture while muted. Events: `miccheck-toggle` {kind}, `miccheck-choose-device` {kind,
+ * `<miccheck-lobby>`: "Before Joining": the preview (a tile from its factory), the meter, the toggles, the
+ * name (at most 64 characters, shortened with a note), who is there, Join Call, the devices with "Test your
+ * microphone" under them, and the note on capture while muted. Events: `miccheck-toggle` {kind}, `miccheck-choose-device` {kind,
  * deviceId}, `miccheck-name` {name}, `miccheck-join` {name}, and the microphone test's
  * `miccheck-test-microphone`. Parts: screen, header, title, subtitle, layout,
  * preview-panel, toggles, setup-panel, name-label, name, name-note, join-panel, about, call, join, status,

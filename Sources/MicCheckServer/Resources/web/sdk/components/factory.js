@@ -16,7 +16,7 @@ export class ViewFactory {
   /** The microphone meter, `<miccheck-meter>`. */
   makeMeterView() { return document.createElement('miccheck-meter'); }
 
-  /** "Test your microphone" and its status, `<miccheck-microphone-test>` (the lobby shows it under the meter). */
+  /** "Test your microphone" and its status, `<miccheck-microphone-test>` (in the lobby, under the devices). */
   makeMicrophoneTestView() { return document.createElement('miccheck-microphone-test'); }
 
   /** "You are muted.", `<miccheck-muted-notice>`. */

@@ -16,7 +16,6 @@ export const LOBBY_CSS = `
 ::slotted([slot="preview"]) { width: 100%; margin-inline: auto; }
 [part~="toggles"] { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 12px; }
 [part~="toggles"] button { flex: 1 1 auto; }
-::slotted([slot="microphone-test"]) { margin-top: 12px; }
 [part~="setup-panel"] { display: flex; flex-direction: column; gap: 12px; }
 [part~="name-label"], [part~="device-label"] { display: flex; flex-direction: column; gap: 4px; }
 [part~="name-label"] > span, [part~="device-label"] > span { color: var(--_muted-text); }

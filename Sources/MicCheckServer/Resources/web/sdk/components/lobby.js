@@ -1,10 +1,10 @@
-// <miccheck-lobby>: the pre-join screen. "Before Joining", a preview of oneself with the microphone meter, the
-// toggles and "Test your microphone", the name, "You are about to join a call." with who is there and "Join
-// Call", the device menus, and the note on the microphone staying in use while muted. A view: the app sets
-// `state`, `microphone` and `microphoneTest` and acts on its events. The preview tile, the meter, the
-// microphone test and the participants strip come from the factory and are the lobby's light-DOM children
-// (slots "preview", "meter", "microphone-test", "participants"), so that a page's own styles reach a piece it
-// made itself.
+// <miccheck-lobby>: the pre-join screen. "Before Joining", a preview of oneself with the microphone meter and
+// the toggles, the name, "You are about to join a call." with who is there and "Join Call", the device menus
+// with "Test your microphone" under them (below Join Call on a phone, which stays in view), and the note on
+// the microphone staying in use while muted. A view: the app sets `state`, `microphone` and `microphoneTest`
+// and acts on its events. The preview tile, the meter, the microphone test and the participants strip come
+// from the factory and are the lobby's light-DOM children (slots "preview", "meter", "microphone-test",
+// "participants"), so that a page's own styles reach a piece it made itself.
 import { emit, h, setText, shadow, upgradeProperties } from './base.js';
 import { makeDeviceSelects } from './device-selects.js';
 import { ViewFactory } from './factory.js';
@@ -45,8 +45,7 @@ export class LobbyElement extends HTMLElement {
       h('div', { part: 'layout' },
         h('section', { part: 'preview-panel', 'aria-label': 'Preview' },
           h('slot', { name: 'preview' }), h('slot', { name: 'meter' }),
-          h('div', { part: 'toggles', role: 'group', 'aria-label': 'Audio and video' }, ...this._toggles.list),
-          h('slot', { name: 'microphone-test' })),
+          h('div', { part: 'toggles', role: 'group', 'aria-label': 'Audio and video' }, ...this._toggles.list)),
         h('section', { part: 'setup-panel', 'aria-label': TEXT.join },
           h('label', { part: 'name-label' }, h('span', { text: TEXT.yourName }), this._name),
           this._nameNote,
@@ -54,6 +53,7 @@ export class LobbyElement extends HTMLElement {
             this._about, this._call, h('slot', { name: 'participants' }), this._join, this._status),
           h('fieldset', { part: 'devices' }, h('legend', { text: TEXT.devices }), ...this._devices.labels,
             this._deviceNote),
+          h('slot', { name: 'microphone-test' }),
           h('p', { part: 'privacy', text: TEXT.privacy })))));
     this._state = DEFAULTS;
     this._factory = null;

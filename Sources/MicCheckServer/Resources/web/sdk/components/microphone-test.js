@@ -10,7 +10,7 @@ import { secondsLeft, TEXT } from './texts.js';
 const CSS = `
 :host { display: block; }
 [part~="test"] { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; }
-[part~="button"][aria-disabled="true"] { opacity: 0.45; cursor: not-allowed; }
+[part~="start"][aria-disabled="true"] { opacity: 0.45; cursor: not-allowed; }
 [part~="status"] { display: flex; flex-direction: column; gap: 4px; }
 p { margin: 0; }
 [part~="message"] { font-weight: 600; }
@@ -31,7 +31,7 @@ export class MicrophoneTestElement extends HTMLElement {
   constructor() {
     super();
     const root = shadow(this, CSS);
-    this._button = h('button', { part: 'button', type: 'button', text: TEXT.testMicrophone,
+    this._button = h('button', { part: 'start', type: 'button', text: TEXT.testMicrophone,
       on: { click: () => this._clicked() } });
     this._message = h('p', { part: 'message' });
     this._verdict = h('p', { part: 'verdict' });
