@@ -112,6 +112,17 @@ test('a test: the start message, a copy of the blocks sent, the verdict, the pla
   c.close();
 });
 
+test('a browser that cannot make an AudioContext still gets the verdict, without playback', async (t) => {
+  const { c, ws, events, speak } = await connected(t, { playback: () => { throw new Error('NotSupportedError'); } });
+  const result = c.testMicrophone({ seconds: 1 });
+  ws.say({ type: 'microphone_test', state: 'recording', seconds: 1 });
+  speak(50);
+  ws.say(DONE);
+  const verdict = await result;
+  assert.deepEqual([verdict.verdict, verdict.playedBack], ['clear', false]);
+  assert.deepEqual(states(events), ['recording 1', 'recording 0', 'done']);
+});
+
 test('cancel while recording: the server is told, the promise rejects, and late answers are not taken', async (t) => {
   const { c, ws, events, speak, players } = await connected(t);
   const first = settled(c.testMicrophone());

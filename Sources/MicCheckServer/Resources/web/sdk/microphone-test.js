@@ -58,8 +58,14 @@ export class MicrophoneTestRunner {
    */
   start({ seconds, sinkId, playBack }) {
     return new Promise((resolve, reject) => {
-      // Made now, from the user's click: an AudioContext made later, without one, may never start.
-      const player = playBack ? this.makePlayer({ sinkId }) : null;
+      // Made now, from the user's click: an AudioContext made later, without one, may never start. A browser
+      // that cannot make one still gets the verdict, without playback.
+      let player = null;
+      try {
+        if (playBack) player = this.makePlayer({ sinkId });
+      } catch {
+        player = null;
+      }
       const test = { seconds, phase: 'recording', answered: false, samples: new Int16Array(Math.round(seconds * RATE)),
         length: 0, shownLeft: null, player, result: null, resolve, reject, timer: null };
       this.#test = test;
