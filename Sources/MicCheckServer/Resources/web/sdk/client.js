@@ -5,6 +5,7 @@ import { ServerConnection, refusalOf } from './connection.js';
 import { LocalAudio } from './local-audio.js';
 import { MicCheckError } from './microphone.js';
 import { MicrophoneTestRunner, refuseTest, TEST_SECONDS } from './microphone-test.js';
+import { devicesMessage, Moderation, muteRequest } from './moderation.js';
 import { Roster } from './presence.js';
 import { decode, encode } from './protocol.js';
 
@@ -25,6 +26,7 @@ export class MicCheckClient extends EventTarget {
   #rejoin = null;
   #noticeOff = false;
   #test;
+  #moderation = new Moderation({ setMuted: (m, c) => this.setMuted(m, c), emit: (t, d) => this.#emit(t, d) });
 
   /** See miccheck.d.ts, `MicCheckClientOptions`. */
   constructor(options = {}) {
@@ -88,8 +90,11 @@ export class MicCheckClient extends EventTarget {
     }
   }
 
-  /** Whether this participant may send `audio` or `video` (all until the server's welcome says otherwise). */
-  may(kind) { return !this.capabilities || this.capabilities.includes(`send-${kind}`); }
+  /** Whether this participant may send `audio` or `video` (until the welcome, yes), or `mute-users` (a host). */
+  may(kind) {
+    const c = kind === 'audio' || kind === 'video' ? `send-${kind}` : kind;
+    return this.capabilities ? this.capabilities.includes(c) : c.startsWith('send-');
+  }
 
   /** Uses the app's own stream from now on (its first audio track). Throws `no-audio-track` without one. */
   async setStream(stream) { await this.#audio.use(stream); }
@@ -104,6 +109,7 @@ export class MicCheckClient extends EventTarget {
     }
     this.muted = !!muted;
     this.muteCause = this.muted ? cause : null;
+    this.#moderation.muteChanged(this.muted, this.muteCause);
     if (this.muted) this.#test.cancel('The microphone test stopped: your microphone was turned off.');
     this.#sendDevices();
     this.#emit('mutechange', { muted: this.muted, cause: this.muteCause });
@@ -111,6 +117,9 @@ export class MicCheckClient extends EventTarget {
 
   /** The muted notice's action. */
   unmute() { this.setMuted(false); }
+
+  /** A host mutes participant `id` (a MicCheckError unless `may('mute-users')`, joined, and `id` another's). */
+  muteParticipant(id) { this.#send(muteRequest(id, this)); }
 
   /** Whether the page sends video (the others see it in presence). */
   setVideo(on) {
@@ -185,8 +194,7 @@ export class MicCheckClient extends EventTarget {
     }
     // Before the welcome the page's role is unknown: its devices go with the welcome's answer.
     if (this.me === null) return;
-    this.#send({ type: 'devices', audio: !this.muted && !!this.stream && this.may('audio'),
-      video: this.video && this.may('video') });
+    this.#send(devicesMessage(this, this.#moderation.hostMuted));
   }
 
   // ---- The connection -------------------------------------------------------------------------------------
@@ -247,15 +255,13 @@ export class MicCheckClient extends EventTarget {
       case 'welcome':
         this.me = m.id;
         this.capabilities = m.capabilities;
+        this.#moderation.connected();
         this.#emit('welcome', m);
         this.#sendDevices();
         if (this.#rejoin !== null) this.join(this.#rejoin);
         break;
       case 'microphone': this.#level(m); break;
-      case 'muted_notice':
-        if (m.show && (this.#noticeOff || this.muteCause === 'push-to-talk')) return;
-        this.#emit('mutednotice', { ...m, cause: this.muteCause, action: m.show ? UNMUTE : null });
-        break;
+      case 'muted_notice': this.#moderation.mutedNotice(m, this.muteCause, this.#noticeOff); break;
       case 'presence': case 'joined': case 'updated': case 'left': {
         const result = this.#roster.take(m);
         if (result === 'resync') this.#send({ type: 'resync' });
@@ -266,6 +272,7 @@ export class MicCheckClient extends EventTarget {
       }
       case 'signal': this.#emit('signal', { from: m.from, data: m.data }); break;
       case 'microphone_test': this.#test.receive(m); break;
+      case 'muted_by_host': case 'typing_notice': this.#moderation.receive(m); break;
       case 'error': this.#emit('error', { message: m.message }); break;
       case 'level':
         this.#level({ on: !this.muted, levelDb: m.level_db, display: display(m.level_db), speaking: !!m.speaking,
