@@ -15,7 +15,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 window.demoEvents = [];
 for (const type of ['miccheck-toggle', 'miccheck-leave', 'miccheck-unmute', 'miccheck-muted-notice-off',
   'miccheck-close', 'miccheck-dismiss', 'miccheck-open-settings', 'miccheck-choose-device', 'miccheck-name',
-  'miccheck-join', 'miccheck-test-microphone']) {
+  'miccheck-join', 'miccheck-test-microphone', 'miccheck-mute', 'miccheck-mute-participant', 'miccheck-push-to-talk']) {
   document.addEventListener(type, (e) => {
     window.demoEvents.push({ type, detail: e.detail, target: e.target.localName });
   });
@@ -161,7 +161,12 @@ if (view === 'lobby') {
   demo.notice = factory.makeMutedNoticeView();
   root.append(section('miccheck-muted-notice', demo.notice, el('div', { class: 'demo-buttons' },
     button('Show "You are muted."', () => demo.notice.show()),
-    button('Show for 10 s', () => demo.notice.show({ durationMs: 10000 })))));
+    button('Show for 10 s', () => demo.notice.show({ durationMs: 10000 })),
+    button('Muted by a host', () => demo.notice.show({ durationMs: 10000, announcement: 'Grace muted you.' })))));
+
+  demo.typing = factory.makeTypingNoticeView();
+  root.append(section('miccheck-typing-notice', demo.typing, el('div', { class: 'demo-buttons' },
+    button('Show "Your typing can be heard."', () => demo.typing.show({ durationMs: 10000 })))));
 
   demo.tiles = {};
   const tiles = el('div', { class: 'row' });

@@ -118,7 +118,7 @@ class AllComponents(unittest.TestCase):
     def test_01_every_component_renders_within_the_policy(self):
         d = self.d
         for tag in ["miccheck-meter", "miccheck-microphone-test", "miccheck-muted-notice", "miccheck-participant-tile",
-                    "miccheck-participants-strip", "miccheck-permissions-prompt", "miccheck-call-grid",
+                    "miccheck-typing-notice", "miccheck-participants-strip", "miccheck-permissions-prompt", "miccheck-call-grid",
                     "miccheck-call-controls", "miccheck-lobby"]:
             self.assertTrue(d.execute_script(
                 f"const e = document.querySelector('{tag}'); return !!e && !!e.shadowRoot"
@@ -440,6 +440,61 @@ class AllComponents(unittest.TestCase):
         d.execute_script("demo.lobby.state = {settings: {audio: true, video: true, speaker: true}};"
                          " demo.lobby.microphoneTest = null")
 
+    def test_11_moderation_pieces(self):
+        """A host's Mute on a tile, the muted notice after a host's mute, the typing notice, push-to-talk."""
+        d = self.d
+        mute = part(d, "demo.tiles.remote", "mute")
+        self.assertFalse(mute.is_displayed(), "no Mute unless the local user may mute others")
+        d.execute_script("demo.tiles.remote.participant = {...demo.people[1], audio: true}; "
+                         "demo.tiles.remote.mayMute = true; demo.tiles.self.mayMute = true; "
+                         "demo.tiles.fox.mayMute = true")
+        self.assertTrue(mute.is_displayed())
+        self.assertEqual(mute.get_attribute("aria-label"), "Mute Alan Turing")
+        self.assertFalse(part(d, "demo.tiles.self", "mute").is_displayed(), "not on one's own tile")
+        self.assertFalse(part(d, "demo.tiles.fox", "mute").is_displayed(), "not on a muted participant's")
+        mute.click()
+        self.assertEqual([e["detail"] for e in events(d, "miccheck-mute-participant")],
+                         [{"id": "alan", "name": "Alan Turing"}])
+        d.execute_script("demo.grid.update(demo.people, {...demo.gridOptions, mayMute: true})")
+        self.assertTrue(d.execute_script("return demo.grid.tiles.get('alan').mayMute"), "the grid passes it on")
+        d.execute_script("demo.grid.update(demo.people, demo.gridOptions);"
+                         " for (const t of Object.values(demo.tiles)) t.mayMute = false")
+        d.execute_script("demo.notice.show({announcement: 'Grace muted you.', durationMs: 0})")
+        self.assertEqual(part(d, "demo.notice", "announcement").text, "Grace muted you.")
+        self.assertEqual(part(d, "demo.notice", "action").text, "Unmute (m)")
+        self.assertFalse(part(d, "demo.notice", "off").is_displayed(), "a host's mute is not silenced")
+        d.execute_script("demo.notice.show({durationMs: 0})")
+        self.assertFalse(part(d, "demo.notice", "announcement").is_displayed())
+        self.assertTrue(part(d, "demo.notice", "off").is_displayed())
+        d.execute_script("demo.notice.hide()")
+        self.assertEqual(d.execute_script("return demo.typing.getAttribute('role')"), "status")
+        self.assertFalse(d.execute_script("return demo.typing.open"))
+        d.execute_script("demo.typing.show({durationMs: 0})")
+        self.assertEqual(part(d, "demo.typing", "text").text, "Your typing can be heard.")
+        self.assertEqual(part(d, "demo.typing", "action").text, "Mute (m)")
+        fg, bg = d.execute_script(COLOURS, part(d, "demo.typing", "action"))
+        self.assertGreaterEqual(contrast(fg, bg), 4.5, f"Mute's text contrast {fg} on {bg}")
+        shot(d, "components-typing-notice.png")
+        part(d, "demo.typing", "action").click()
+        self.assertEqual(len(events(d, "miccheck-mute")), 1)
+        self.assertFalse(d.execute_script("return demo.typing.open"))
+        ptt = part(d, "demo.controls", "push-to-talk")
+        d.execute_script("demo.controls.state = {audio: true, video: true, speaker: true,"
+                         " allowed: {audio: false, video: true}}")
+        self.assertTrue(ptt.get_attribute("disabled"), "no push-to-talk for a role that may not send audio")
+        d.execute_script("demo.controls.state = {audio: true, video: true, speaker: true,"
+                         " allowed: {audio: true, video: true}}")
+        self.assertEqual(ptt.get_attribute("aria-pressed"), "false")
+        self.assertEqual(part(d, "demo.controls", "push-to-talk-status").text, "")
+        ptt.click()
+        self.assertEqual([e["detail"] for e in events(d, "miccheck-push-to-talk")], [{"on": True}])
+        d.execute_script("demo.controls.state = {...demo.controls.state, pushToTalk: true}")
+        self.assertEqual(ptt.get_attribute("aria-pressed"), "true")
+        self.assertEqual(part(d, "demo.controls", "push-to-talk-status").text, "Push-to-talk: hold Space to talk")
+        d.execute_script("demo.controls.state = {...demo.controls.state, talking: true}")
+        self.assertEqual(part(d, "demo.controls", "push-to-talk-status").text, "Talking")
+        d.execute_script("demo.controls.state = {...demo.controls.state, pushToTalk: false, talking: false}")
+
 
 class Narrow(unittest.TestCase):
     """The lobby and the call's controls on phones: 390 × 844 and 360 × 740."""
@@ -482,7 +537,7 @@ class Narrow(unittest.TestCase):
                     "return [...demo.controls.shadowRoot.querySelectorAll('button')]"
                     ".map(b => ({...b.getBoundingClientRect().toJSON(), text: b.textContent,"
                     " clipped: [...b.querySelectorAll('.label')].some(l => l.scrollWidth > l.clientWidth)}))")
-                self.assertEqual(len(rects), 4)
+                self.assertEqual(len(rects), 5)  # the toggles, Push-to-talk (a row of its own) and Leave
                 for r in rects:
                     self.assertGreaterEqual(r["left"], 0, r)
                     self.assertLessEqual(r["right"], width, r)

@@ -2,7 +2,8 @@
 //   tsc -p Tests/Web/tsconfig.json
 import {
   createViewFactory, MicCheckClient, MicCheckError, type LobbyElement, type MeterElement, type MicrophoneTestElement,
-  type MicrophoneTestVerdict, type MutedNoticeElement,
+  type MicrophoneTestVerdict, type MutedNoticeElement, type CallControlsElement, type CallGridElement,
+  type TypingNoticeElement,
 } from '../../Sources/MicCheckServer/Resources/web/sdk/miccheck.js';
 
 export async function embed(stream: MediaStream): Promise<void> {
@@ -47,4 +48,29 @@ export function microphoneTest(client: MicCheckClient, speaker: string): void {
     }
   });
   if (view.busy) client.cancelMicrophoneTest();
+}
+
+// A host's call: Mute on the others' tiles, push-to-talk in the toolbar, the typing notice, a host's mute.
+export function moderated(client: MicCheckClient, grid: CallGridElement, controls: CallControlsElement,
+  typing: TypingNoticeElement, notice: MutedNoticeElement): void {
+  client.addEventListener('presence', (e) => {
+    grid.update(e.detail.participants, { me: e.detail.me, mayMute: client.may('mute-users') });
+  });
+  grid.addEventListener('miccheck-mute-participant', (e) => {
+    try {
+      client.muteParticipant((e as CustomEvent<{ id: string }>).detail.id);
+    } catch (error) {
+      if (error instanceof MicCheckError && error.code === 'not-allowed') console.warn(error.message);
+    }
+  });
+  client.addEventListener('error', (e) => console.warn(e.detail.message));
+  client.addEventListener('mutedbyhost', (e) => console.info(e.detail.text, e.detail.by.name));
+  client.addEventListener('mutednotice', (e) => {
+    if (e.detail.show) notice.show({ ...e.detail, announcement: e.detail.announcement ?? null });
+  });
+  client.addEventListener('typingnotice', (e) => (e.detail.show ? typing.show(e.detail) : typing.hide()));
+  typing.addEventListener('miccheck-mute', () => client.setMuted(true));
+  controls.state = { audio: true, video: false, speaker: true, allowed: { audio: true, video: true },
+    pushToTalk: true, talking: false };
+  client.setMuted(true, 'push-to-talk');
 }

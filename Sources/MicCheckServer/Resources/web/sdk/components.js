@@ -11,10 +11,11 @@ import { MutedNoticeElement } from './components/muted-notice.js';
 import { ParticipantTileElement } from './components/participant-tile.js';
 import { ParticipantsStripElement } from './components/participants-strip.js';
 import { PermissionsPromptElement } from './components/permissions-prompt.js';
+import { TypingNoticeElement } from './components/typing-notice.js';
 
 export {
   CallControlsElement, CallGridElement, LobbyElement, MeterElement, MicrophoneTestElement, MutedNoticeElement,
-  ParticipantTileElement, ParticipantsStripElement, PermissionsPromptElement,
+  ParticipantTileElement, ParticipantsStripElement, PermissionsPromptElement, TypingNoticeElement,
 };
 export { VIEW_FACTORY_METHODS, ViewFactory, createViewFactory } from './components/factory.js';
 export { NAME_LIMIT, checkedName, initials, limitedName } from './components/names.js';
@@ -26,6 +27,7 @@ export const TAGS = Object.freeze({
   'miccheck-meter': MeterElement,
   'miccheck-microphone-test': MicrophoneTestElement,
   'miccheck-muted-notice': MutedNoticeElement,
+  'miccheck-typing-notice': TypingNoticeElement,
   'miccheck-participant-tile': ParticipantTileElement,
   'miccheck-participants-strip': ParticipantsStripElement,
   'miccheck-permissions-prompt': PermissionsPromptElement,

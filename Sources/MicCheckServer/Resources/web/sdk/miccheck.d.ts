@@ -60,6 +60,17 @@ export interface MutedNotice {
   cause: MuteCause | null;
   /** What the notice offers: `{label: 'Unmute', key: 'm'}` (call `client.unmute()`), or null when hiding. */
   action: { label: string; key: string } | null;
+  /** While a host's mute holds, "Grace muted you." (show it with the notice); else null. */
+  announcement?: string | null;
+}
+
+/** "Your typing can be heard.", from the server (typing heard while unmuted and not speaking, at most every 2 min). */
+export interface TypingNotice {
+  show: boolean;
+  text: string;
+  durationMs: number;
+  /** `{label: 'Mute', key: 'm'}` (the app mutes), or null when hiding. */
+  action: { label: string; key: string } | null;
 }
 
 /** MicCheck's verdict on a microphone test: `sentence` is what to show (the terminal says the same). */
@@ -127,8 +138,12 @@ export interface MicCheckClientEventMap {
   streamchange: CustomEvent<{ stream: MediaStream }>;
   /** "Test your microphone": each step (`testMicrophone`). */
   microphonetest: CustomEvent<MicrophoneTestEvent>;
+  /** A host muted this participant: the microphone is off already (cause `host`); `text` is "Grace muted you.". */
+  mutedbyhost: CustomEvent<{ by: { id: string; name: string }; text: string }>;
+  typingnotice: CustomEvent<TypingNotice>;
   /** `/v1/vad`'s events as they come (`level`, `speech_started`, `microphone_silent`, …). */
   vad: CustomEvent<Record<string, unknown>>;
+  /** A server's refusal that leaves the connection open (a mute by a non-host, of someone gone), or a bad message. */
   error: CustomEvent<{ message: string }>;
 }
 
@@ -145,12 +160,14 @@ export class MicCheckClient extends EventTarget {
   readonly joined: boolean;
   /** This page's participant id (after `welcome`). */
   readonly me: string | null;
-  /** What this participant may send (`send-audio`, `send-video`); null before `welcome`. */
+  /** What this participant may do (`send-audio`, `send-video`, a host's `mute-users`); null before `welcome`. */
   readonly capabilities: string[] | null;
   readonly microphone: MicrophoneState | null;
   readonly speaking: boolean;
   readonly participants: Map<string, Participant>;
   others(): Participant[];
+  /** `audio`, `video` (yes until the welcome says otherwise), or `mute-users` (a host's; no until the welcome). */
+  may(kind: 'audio' | 'video' | 'mute-users'): boolean;
   /** Opens the microphone (unless a stream was given) and connects. Rejects with `MicCheckError` on bad input. */
   start(): Promise<void>;
   /** Listens to another stream; rejects with code `no-audio-track` when it has no audio track. */
@@ -159,10 +176,16 @@ export class MicCheckClient extends EventTarget {
   /**
    * Muted or not. While muted in the call the audio still goes to MicCheck (never to the others), so that it
    * can say "You are muted."; the browser shows the microphone in use (`CAPTURE_NOTE`). No notice for
-   * `push-to-talk`.
+   * `push-to-talk` (the server is told the cause, and sends none either).
    */
   setMuted(muted: boolean, cause?: MuteCause): void;
   unmute(): void;
+  /**
+   * A host mutes another participant: their microphone goes off and their page hears who did it. Throws
+   * `MicCheckError` `not-allowed` without `may('mute-users')`, `not-joined` outside the call, `bad-option`
+   * for oneself or someone not in the call; a refusal of the server's comes as an `error` event.
+   */
+  muteParticipant(id: string): void;
   setVideo(on: boolean): void;
   join(name: string): void;
   leave(): void;
@@ -192,7 +215,7 @@ export class MicCheckClient extends EventTarget {
 
 export class MicCheckError extends Error {
   readonly code: 'no-audio-track' | 'bad-call' | 'bad-option' | 'closed' | 'test-busy' | 'in-call' | 'not-allowed'
-    | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed';
+    | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed' | 'not-joined';
 }
 export class ProtocolError extends Error {}
 
@@ -236,10 +259,21 @@ export class MicrophoneTestElement extends HTMLElement {
 /**
  * `<miccheck-muted-notice>`: "You are muted." with its action, "Don't show again for this call" and a close
  * button; role=status, aria-live=polite. Events: `miccheck-unmute`, `miccheck-muted-notice-off`,
- * `miccheck-close`. Parts: notice, text, action, off, close.
+ * `miccheck-close`. Parts: notice, announcement, text, action, off, close.
  */
 export class MutedNoticeElement extends HTMLElement {
-  /** `durationMs` 0 or Infinity: stays until hidden. */
+  /** `durationMs` 0 or Infinity: stays until hidden. An `announcement` (a host's) hides "Don't show again". */
+  show(notice?: { text?: string; durationMs?: number; action?: { label: string; key?: string } | null;
+    announcement?: string | null }): void;
+  hide(): void;
+  open: boolean;
+}
+
+/**
+ * `<miccheck-typing-notice>`: "Your typing can be heard." with "Mute (m)" and a close button; role=status.
+ * Events: `miccheck-mute`, `miccheck-close`. Parts: notice, text, action, close.
+ */
+export class TypingNoticeElement extends HTMLElement {
   show(notice?: { text?: string; durationMs?: number; action?: { label: string; key?: string } | null }): void;
   hide(): void;
   open: boolean;
@@ -248,7 +282,8 @@ export class MutedNoticeElement extends HTMLElement {
 /**
  * `<miccheck-participant-tile>`: video, or initials when there is none; a speaking ring; an accessible name
  * ("Ada Lovelace (you), speaking, microphone off"). Host attributes: data-id, data-speaking, data-video,
- * data-self, speaking. Parts: tile, video, fallback, initials, label.
+ * data-self, speaking. With `mayMute`, another's unmuted tile offers "Mute" (accessible name "Mute NAME"),
+ * event `miccheck-mute-participant` {id, name}. Parts: tile, video, fallback, initials, label, mute.
  */
 export class ParticipantTileElement extends HTMLElement {
   participant: Participant;
@@ -257,6 +292,8 @@ export class ParticipantTileElement extends HTMLElement {
   speakerOn: boolean;
   /** The ring shows only with more than one participant (the grid sets it). */
   showSpeaking: boolean;
+  /** The local user may mute others (a host): the grid sets it from `update`'s `mayMute`. */
+  mayMute: boolean;
   setSinkId(id: string): Promise<void>;
 }
 
@@ -283,16 +320,20 @@ export class CallGridElement extends HTMLElement {
   readonly tiles: Map<string, HTMLElement>;
   update(participants: Participant[], options: {
     me?: string | null; streamOf?: (id: string) => MediaStream | null; speakerOn?: boolean; sinkId?: string;
+    mayMute?: boolean;
   }): void;
 }
 
 /**
  * `<miccheck-call-controls>`: microphone, camera and speaker toggles (aria-pressed; disabled when the
- * invitation forbids) and Leave. Events: `miccheck-toggle` {kind}, `miccheck-leave`. Parts: toolbar, toggle,
- * toggle-audio, toggle-video, toggle-speaker, icon, label, leave.
+ * invitation forbids), Push-to-talk and Leave, and while push-to-talk is on "Push-to-talk: hold Space to talk"
+ * or "Talking". Events: `miccheck-toggle` {kind}, `miccheck-push-to-talk` {on}, `miccheck-leave`. Parts:
+ * toolbar, toggle, toggle-audio, toggle-video, toggle-speaker, icon, label, push-to-talk, push-to-talk-status,
+ * leave.
  */
 export class CallControlsElement extends HTMLElement {
-  state: { audio: boolean; video: boolean; speaker: boolean; allowed: { audio: boolean; video: boolean } };
+  state: { audio: boolean; video: boolean; speaker: boolean; allowed: { audio: boolean; video: boolean };
+    pushToTalk?: boolean; talking?: boolean };
 }
 
 export interface LobbyState {
@@ -344,6 +385,7 @@ export class ViewFactory {
   makeMeterView(): HTMLElement;
   makeMicrophoneTestView(): HTMLElement;
   makeMutedNoticeView(): HTMLElement;
+  makeTypingNoticeView(): HTMLElement;
   makeVideoParticipantView(participant?: Participant): HTMLElement;
   makeParticipantsStripView(): HTMLElement;
   makePermissionsPromptView(): HTMLElement;

@@ -1,6 +1,7 @@
-// <miccheck-call-controls>: the call's toolbar: the microphone, camera and speaker toggles and Leave. It fits
-// a phone's width: below 480 px the labels go under their icons, and the buttons share the width.
-import { emit, h, shadow, upgradeProperties } from './base.js';
+// <miccheck-call-controls>: the call's toolbar: the microphone, camera and speaker toggles, Push-to-talk and
+// Leave, and while push-to-talk is on a line that says so ("Push-to-talk: hold Space to talk", "Talking"). It
+// fits a phone's width: below 480 px the labels go under their icons, and the buttons share the width.
+import { emit, h, setText, shadow, upgradeProperties } from './base.js';
 import { icon } from './icons.js';
 import { TEXT } from './texts.js';
 import { TOGGLE_CSS, makeToggleButtons } from './toggle-buttons.js';
@@ -12,11 +13,18 @@ const CSS = `
   [part~="toolbar"] { flex-wrap: nowrap; gap: 6px; }
   button { flex: 1 1 0; min-width: 0; flex-direction: column; gap: 2px; padding: 6px 4px; font-size: 12px; }
   button .label { max-width: 100%; overflow: hidden; text-overflow: ellipsis; }
+  /* Push-to-talk takes a row of its own under the four. */
+  [part~="toolbar"] { flex-wrap: wrap; }
+  [part~="push-to-talk"] { order: 1; flex: 1 0 100%; flex-direction: row; }
 }
+[part~="push-to-talk"][aria-pressed="true"] { background: var(--_accent); border-color: var(--_accent); color: #fff; }
+[part~="push-to-talk-status"] { margin: 0; text-align: center; color: var(--_muted-text); }
+[part~="push-to-talk-status"][data-talking] { color: var(--_speaking); font-weight: 600; }
 ` + TOGGLE_CSS;
 
 const DEFAULTS = Object.freeze({
   audio: true, video: true, speaker: true, allowed: Object.freeze({ audio: true, video: true }),
+  pushToTalk: false, talking: false,
 });
 
 export class CallControlsElement extends HTMLElement {
@@ -27,17 +35,30 @@ export class CallControlsElement extends HTMLElement {
     const leave = h('button', {
       part: 'leave', class: 'danger', type: 'button', on: { click: () => emit(this, 'miccheck-leave') },
     }, icon('leave'), h('span', { part: 'label', class: 'label', text: TEXT.leave }));
+    this._ptt = h('button', {
+      part: 'push-to-talk', type: 'button', 'aria-pressed': 'false', 'aria-keyshortcuts': 'Space',
+      on: { click: () => emit(this, 'miccheck-push-to-talk', { on: !this._state.pushToTalk }) },
+    }, h('span', { part: 'label', class: 'label', text: TEXT.pushToTalk }));
+    this._pttStatus = h('p', { part: 'push-to-talk-status', role: 'status' });
     root.append(h('div', { part: 'toolbar', role: 'group', 'aria-label': 'Call controls' },
-      ...this._toggles.list, leave));
+      ...this._toggles.list, this._ptt, leave), this._pttStatus);
     this._state = DEFAULTS;
     upgradeProperties(this, ['state']);
   }
 
-  /** `{audio, video, speaker, allowed: {audio, video}}`: what is on, and what the invitation lets one send. */
+  /**
+   * `{audio, video, speaker, allowed: {audio, video}, pushToTalk, talking}`: what is on, what the invitation
+   * lets one send, and whether push-to-talk is on and its key held.
+   */
   get state() { return this._state; }
   set state(value) {
     this._state = { ...DEFAULTS, ...(value || {}) };
     const { audio, video, speaker, allowed } = this._state;
     this._toggles.update({ settings: { audio, video, speaker }, allowed: allowed || {} });
+    const { pushToTalk, talking } = this._state;
+    this._ptt.setAttribute('aria-pressed', String(!!pushToTalk));
+    this._ptt.disabled = allowed?.audio === false;
+    setText(this._pttStatus, pushToTalk ? (talking ? TEXT.talking : TEXT.pushToTalkHint) : '');
+    this._pttStatus.toggleAttribute('data-talking', !!(pushToTalk && talking));
   }
 }

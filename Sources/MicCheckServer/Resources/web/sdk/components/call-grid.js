@@ -31,9 +31,10 @@ export class CallGridElement extends HTMLElement {
   /**
    * Shows these participants, in this order: `participants` as `[{id, name, audio, video, speaking, self?}]`;
    * `me` the local participant's id (its tile is mirrored and muted), `streamOf(id)` each one's MediaStream
-   * or null, `speakerOn` whether remote audio plays, `sinkId` the output device (left alone when undefined).
+   * or null, `speakerOn` whether remote audio plays, `sinkId` the output device (left alone when undefined),
+   * `mayMute` whether the local user may mute others (the tiles then offer "Mute").
    */
-  update(participants, { me = null, streamOf = () => null, speakerOn = true, sinkId } = {}) {
+  update(participants, { me = null, streamOf = () => null, speakerOn = true, sinkId, mayMute = false } = {}) {
     const list = Array.isArray(participants) ? participants : [];
     const ids = new Set(list.map((p) => p.id));
     for (const [id, tile] of this._tiles) {
@@ -53,6 +54,7 @@ export class CallGridElement extends HTMLElement {
       tile.stream = streamOf(p.id) || null;
       tile.speakerOn = speakerOn;
       tile.showSpeaking = showSpeaking;
+      tile.mayMute = mayMute;
       if (sinkId !== undefined && typeof tile.setSinkId === 'function' && this._sinks.get(tile) !== sinkId) {
         this._sinks.set(tile, sinkId);
         Promise.resolve(tile.setSinkId(sinkId)).catch(() => {});

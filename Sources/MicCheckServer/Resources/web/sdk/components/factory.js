@@ -22,6 +22,9 @@ export class ViewFactory {
   /** "You are muted.", `<miccheck-muted-notice>`. */
   makeMutedNoticeView() { return document.createElement('miccheck-muted-notice'); }
 
+  /** "Your typing can be heard.", `<miccheck-typing-notice>` (in the call). */
+  makeTypingNoticeView() { return document.createElement('miccheck-typing-notice'); }
+
   /** One participant's tile, `<miccheck-participant-tile>` (the participant it is first made for is given). */
   makeVideoParticipantView(participant) {
     return document.createElement('miccheck-participant-tile');

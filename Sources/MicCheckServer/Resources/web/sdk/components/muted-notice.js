@@ -1,5 +1,6 @@
 // <miccheck-muted-notice>: "You are muted." with an action (unmute), "Don't show again for this call" and a
-// close button. Always in the DOM, a polite live region, so that a reader speaks it when it shows; it hides
+// close button; after a host's mute, the host's sentence ("Grace muted you.") above it and no "don't show".
+// Always in the DOM, a polite live region, so that a reader speaks it when it shows; it hides
 // itself after its duration (paused while the pointer or the focus is on it).
 import { deepActiveElement, emit, h, setText, shadow, upgradeProperties } from './base.js';
 import { icon } from './icons.js';
@@ -15,7 +16,8 @@ const CSS = `
   border-radius: 8px; background: var(--_warning); color: #1b1b1b; font-weight: 600;
   box-shadow: 0 6px 24px rgba(0, 0, 0, 0.4);
 }
-[part~="text"] { margin: 0; }
+[part~="text"], [part~="announcement"] { margin: 0; }
+[part~="announcement"] { flex-basis: 100%; }
 [part~="action"] { min-height: 36px; padding: 4px 12px; background: #1b1b1b; color: #fff; border-color: #1b1b1b; }
 [part~="off"] { font-weight: 500; }
 [part~="close"] { min-height: 36px; min-width: 36px; padding: 4px; background: none; border: none; }
@@ -27,8 +29,9 @@ export class MutedNoticeElement extends HTMLElement {
     super();
     const root = shadow(this, CSS);
     this._text = h('p', { part: 'text', text: TEXT.muted });
+    this._announcement = h('p', { part: 'announcement', hidden: true });
     this._action = h('button', { part: 'action', type: 'button', on: { click: () => this._done('miccheck-unmute') } });
-    const off = h('button', {
+    const off = this._off = h('button', {
       part: 'off', class: 'link', type: 'button', text: TEXT.mutedNoticeOff,
       on: { click: () => this._done('miccheck-muted-notice-off') },
     });
@@ -36,7 +39,7 @@ export class MutedNoticeElement extends HTMLElement {
       part: 'close', type: 'button', 'aria-label': TEXT.close, title: TEXT.close,
       on: { click: () => this._done('miccheck-close') },
     }, icon('close'));
-    this._box = h('div', { part: 'notice', hidden: true }, this._text, this._action, off, close);
+    this._box = h('div', { part: 'notice', hidden: true }, this._announcement, this._text, this._action, off, close);
     root.append(this._box);
     this._timer = null;
     this._durationMs = 2000;
@@ -66,11 +69,15 @@ export class MutedNoticeElement extends HTMLElement {
   /**
    * Shows the notice for `durationMs` (0 or Infinity: until hidden). `action` is the button that unmutes,
    * labelled "Unmute (m)" from `{label: 'Unmute', key: 'm'}`; null shows none. The key is the app's to
-   * handle: the notice only names it.
+   * handle: the notice only names it. `announcement` (a host's "Grace muted you.") shows above, and
+   * then no "Don't show again" (a host's mute is not silenced by it).
    */
-  show({ text = TEXT.muted, durationMs = 2000, action = { label: TEXT.unmute, key: 'm' } } = {}) {
+  show({ text = TEXT.muted, durationMs = 2000, action = { label: TEXT.unmute, key: 'm' }, announcement = null } = {}) {
     if (!this.hasAttribute('role')) this.connectedCallback();
     setText(this._text, text);
+    setText(this._announcement, announcement || '');
+    this._announcement.hidden = !announcement;
+    this._off.hidden = !!announcement;
     this._action.hidden = !action;
     if (action) {
       setText(this._action, action.key ? `${action.label} (${action.key})` : action.label);

@@ -1,10 +1,10 @@
 // <miccheck-participant-tile>: one participant. Their video when they send it and its track is live and
 // not paused (muted), else a fallback with their initials; their name; a speaking ring when they speak and
 // the grid has more than one tile. The tile plays the stream's audio unless it is one's own or the speaker
-// is off.
-import { h, setText, shadow, upgradeProperties } from './base.js';
+// is off. A host (`mayMute`) sees "Mute" on another's tile while that one's microphone is on.
+import { emit, h, setText, shadow, upgradeProperties } from './base.js';
 import { initials } from './names.js';
-import { TEXT, tileLabel } from './texts.js';
+import { muteLabel, TEXT, tileLabel } from './texts.js';
 
 const CSS = `
 :host { display: block; position: relative; aspect-ratio: 16 / 9; min-width: 0; }
@@ -26,6 +26,11 @@ const CSS = `
   border-radius: 4px; background: rgba(0, 0, 0, 0.65); font-size: 14px;
   overflow: hidden; text-overflow: ellipsis; white-space: nowrap;
 }
+[part~="mute"] {
+  position: absolute; right: 8px; bottom: 8px; min-height: 36px; padding: 4px 12px;
+  background: rgba(0, 0, 0, 0.65); border-color: rgba(255, 255, 255, 0.35);
+}
+[part~="tile"]:has([part~="mute"]:not([hidden])) [part~="label"] { max-width: calc(100% - 104px); }
 `;
 
 const NOBODY = Object.freeze({ id: '', name: '', audio: false, video: false, speaking: false, self: false });
@@ -40,15 +45,19 @@ export class ParticipantTileElement extends HTMLElement {
     this._initials = h('span', { part: 'initials', 'aria-hidden': 'true' });
     this._fallback = h('div', { part: 'fallback' }, this._initials);
     this._label = h('div', { part: 'label', 'aria-hidden': 'true' });
-    this._tile = h('div', { part: 'tile' }, this._video, this._fallback, this._label);
+    this._mute = h('button', { part: 'mute', type: 'button', text: TEXT.mute, hidden: true, on: {
+      click: () => emit(this, 'miccheck-mute-participant', { id: this._participant.id, name: this._participant.name }),
+    } });
+    this._tile = h('div', { part: 'tile' }, this._video, this._fallback, this._label, this._mute);
     root.append(this._tile);
     this._participant = NOBODY;
     this._stream = null;
     this._speakerOn = true;
     this._showSpeaking = false;
+    this._mayMute = false;
     this._sinkId = '';
     this._watch = null;
-    upgradeProperties(this, ['participant', 'stream', 'speakerOn', 'showSpeaking']);
+    upgradeProperties(this, ['participant', 'stream', 'speakerOn', 'showSpeaking', 'mayMute']);
     this._render();
     // From now on (after the constructor) a render may set the host's attributes: an element must not gain
     // any in its constructor. The first render that does is the first property set or the connection.
@@ -93,6 +102,13 @@ export class ParticipantTileElement extends HTMLElement {
   get showSpeaking() { return this._showSpeaking; }
   set showSpeaking(value) {
     this._showSpeaking = !!value;
+    this._render();
+  }
+
+  /** Whether the local user may mute others (a host): the tile then offers "Mute" while this one is unmuted. */
+  get mayMute() { return this._mayMute; }
+  set mayMute(value) {
+    this._mayMute = !!value;
     this._render();
   }
 
@@ -143,6 +159,8 @@ export class ParticipantTileElement extends HTMLElement {
     setText(this._initials, initials(p.name));
     const shownName = self && name !== TEXT.you ? `${name} (you)` : name;
     setText(this._label, shownName + (p.audio ? '' : ' · muted'));
+    this._mute.hidden = !(this._mayMute && p.audio && !self && p.id);
+    this._mute.setAttribute('aria-label', muteLabel(name));
     this._tile.setAttribute('part', ring ? 'tile speaking' : 'tile');
     this._watchStream();
     if (!this._built) return;

@@ -28,7 +28,15 @@ export const TEXT = Object.freeze({
   testRecording: 'Recording: say a sentence or two as you would in the call.',
   testPlaying: 'Playing back your recording…',
   testMicrophoneOff: 'Turn your microphone on to test it.',
+  typing: 'Your typing can be heard.',
+  mute: 'Mute',
+  pushToTalk: 'Push-to-talk',
+  pushToTalkHint: 'Push-to-talk: hold Space to talk',
+  talking: 'Talking',
 });
+
+/** A tile's Mute button's accessible name (a host's): "Mute NAME". */
+export function muteLabel(name) { return `Mute ${name}`; }
 
 /** The seconds a microphone test has left to record: "4 s left." */
 export function secondsLeft(n) { return `${n} s left.`; }
