@@ -18,7 +18,7 @@ import harness
 from harness import Run
 
 MODULES = ["page_tests", "call_tests", "fixes_tests", "embed_tests", "components_tests", "a11y_tests",
-           "microphone_test_tests"]
+           "microphone_test_tests", "mute_tests"]
 
 
 def main():

@@ -1,6 +1,7 @@
 // The page's camera, the lists of devices to choose from, and the choices: a remembered device that is gone
 // falls back to the default and says so; one unplugged mid-call too. (The microphone is the client's.)
 import { DeviceOpener, stopTracks } from '../sdk/microphone.js';
+import { newDevices } from './device-offer.js';
 
 const NAMES = { audioinput: 'Microphone', videoinput: 'Camera', audiooutput: 'Speaker' };
 
@@ -19,6 +20,9 @@ export class Devices {
     this.problem = '';
     this.opener = new DeviceOpener();
     this.lists = { audioinput: [], videoinput: [], audiooutput: [] };
+    this.listed = false;
+    /** A microphone came that was not there at the last listing (none is new at the first). */
+    this.onNewMicrophone = () => {};
     navigator.mediaDevices?.addEventListener('devicechange', () => this.refresh());
   }
 
@@ -57,8 +61,11 @@ export class Devices {
       const list = lists[d.kind];
       if (list) list.push({ deviceId: d.deviceId, label: d.label || `${NAMES[d.kind]} ${list.length + 1}` });
     }
+    const added = this.listed ? newDevices(this.lists.audioinput, lists.audioinput) : [];
     this.lists = lists;
+    this.listed = true;
     this.onCamera();
+    if (added.length > 0) this.onNewMicrophone(added.at(-1));
   }
 
   /** The user chose a device of `kind`; the microphone is the client's to open. */

@@ -4,6 +4,7 @@
 import { MicCheckClient } from '../sdk/client.js';
 import { checkedName, ViewFactory } from '../sdk/components.js';
 import { callOfAddress } from './address.js';
+import { wireCallFeatures } from './call-features.js';
 import { Devices } from './devices.js';
 import { Mesh } from './mesh.js';
 import { Prefs } from './prefs.js';
@@ -27,6 +28,8 @@ const page = { joined: false, status: fresh ? FRESH : '', deviceNote: '',
 const mesh = new Mesh(client, () => drawCall());
 const devices = new Devices(prefs, (note) => { page.deviceNote = note; drawLobby(); },
   () => { mesh.setTracks({ video: devices.camera?.getVideoTracks()[0] ?? null }); drawAll(); });
+const features = wireCallFeatures({ client, devices, factory, joined: () => page.joined, micOn: () => on('audio'),
+  setMic: (value) => { prefs.devices.audio = value; applyToggles(); }, apply: () => applyToggles(), drawAll });
 
 // For tests and the browser's console: the page's client, its peers, and the stream it sends.
 window.miccheck = {
@@ -49,9 +52,11 @@ function on(kind) {
 const settings = () => ({ audio: on('audio'), video: on('video'), speaker: prefs.devices.speaker });
 
 function applyToggles() {
-  client.setMuted(!on('audio'));
+  // In push-to-talk the microphone is live while Space is held; a host's mute stays the host's.
+  const { live, cause } = features.microphone(on('audio'));
+  client.setMuted(!live, cause);
   client.setVideo(on('video'));
-  mesh.setAudioEnabled(on('audio'));
+  mesh.setAudioEnabled(live);
   for (const t of devices.camera?.getVideoTracks() ?? []) t.enabled = on('video');
   drawAll();
 }
@@ -70,10 +75,11 @@ function drawCall() {
   if (!page.joined) return;
   const participants = [...client.participants.values()];
   view.grid.update(participants.map((p) => (p.id === client.me ? { ...p, self: true } : p)), {
-    me: client.me, speakerOn: prefs.devices.speaker, sinkId: prefs.devices.audiooutput,
+    me: client.me, speakerOn: prefs.devices.speaker, sinkId: prefs.devices.audiooutput, mayMute: may('mute-users'),
     streamOf: (id) => (id === client.me ? devices.camera : mesh.streamOf(client.participants.get(id))),
   });
-  view.controls.state = { ...settings(), allowed: { audio: may('audio'), video: may('video') } };
+  view.controls.state = { ...settings(), allowed: { audio: may('audio'), video: may('video') },
+    ...features.controls() };
   $('call-status').textContent = page.status || page.deviceNote;
 }
 
@@ -132,6 +138,7 @@ function leave() {
   page.offeredAs = null;
   mesh.closeAll();
   view.notice.hide();
+  features.left();
   $('call-screen').hidden = true;
   $('left-screen').hidden = false;
   $('rejoin').focus();
@@ -161,7 +168,8 @@ client.addEventListener('presence', () => {
   drawAll();
 });
 client.addEventListener('mutednotice', (e) => {
-  if (e.detail.show && page.joined && !prefs.mutedNoticeOff) view.notice.show(e.detail);
+  // A host's mute is not silenced by "don't show again".
+  if (e.detail.show && page.joined && (!prefs.mutedNoticeOff || e.detail.cause === 'host')) view.notice.show(e.detail);
   else if (!e.detail.show) view.notice.hide();
 });
 client.addEventListener('connection', (e) => {
