@@ -2,8 +2,9 @@
 // close button; after a host's mute, the host's sentence ("Grace muted you.") above it and no "don't show".
 // Always in the DOM, a polite live region, so that a reader speaks it when it shows; it hides
 // itself after its duration (paused while the pointer or the focus is on it).
-import { deepActiveElement, emit, h, setText, shadow, upgradeProperties } from './base.js';
+import { h, setText } from './base.js';
 import { icon } from './icons.js';
+import { NoticeElement } from './notice.js';
 import { TEXT } from './texts.js';
 
 const CSS = `
@@ -24,10 +25,9 @@ const CSS = `
 :focus-visible { outline-color: #1b1b1b; }
 `;
 
-export class MutedNoticeElement extends HTMLElement {
+export class MutedNoticeElement extends NoticeElement {
   constructor() {
-    super();
-    const root = shadow(this, CSS);
+    super(CSS, 2000);
     this._text = h('p', { part: 'text', text: TEXT.muted });
     this._announcement = h('p', { part: 'announcement', hidden: true });
     this._action = h('button', { part: 'action', type: 'button', on: { click: () => this._done('miccheck-unmute') } });
@@ -39,32 +39,8 @@ export class MutedNoticeElement extends HTMLElement {
       part: 'close', type: 'button', 'aria-label': TEXT.close, title: TEXT.close,
       on: { click: () => this._done('miccheck-close') },
     }, icon('close'));
-    this._box = h('div', { part: 'notice', hidden: true }, this._announcement, this._text, this._action, off, close);
-    root.append(this._box);
-    this._timer = null;
-    this._durationMs = 2000;
-    this._held = new Set();
-    const hold = (why, on) => () => {
-      if (on) this._held.add(why); else this._held.delete(why);
-      this._schedule();
-    };
-    this._box.addEventListener('pointerenter', hold('pointer', true));
-    this._box.addEventListener('pointerleave', hold('pointer', false));
-    this._box.addEventListener('focusin', hold('focus', true));
-    this._box.addEventListener('focusout', hold('focus', false));
-    upgradeProperties(this, ['open']);
+    this._mount(h('div', { part: 'notice', hidden: true }, this._announcement, this._text, this._action, off, close));
   }
-
-  connectedCallback() {
-    if (!this.hasAttribute('role')) this.setAttribute('role', 'status');
-    if (!this.hasAttribute('aria-live')) this.setAttribute('aria-live', 'polite');
-  }
-
-  disconnectedCallback() { clearTimeout(this._timer); }
-
-  /** Whether the notice shows. Setting true shows it with the defaults; false hides it. */
-  get open() { return !this._box.hidden; }
-  set open(value) { if (value) this.show(); else this.hide(); }
 
   /**
    * Shows the notice for `durationMs` (0 or Infinity: until hidden). `action` is the button that unmutes,
@@ -78,40 +54,7 @@ export class MutedNoticeElement extends HTMLElement {
     setText(this._announcement, announcement || '');
     this._announcement.hidden = !announcement;
     this._off.hidden = !!announcement;
-    this._action.hidden = !action;
-    if (action) {
-      setText(this._action, action.key ? `${action.label} (${action.key})` : action.label);
-      if (action.key) this._action.setAttribute('aria-keyshortcuts', action.key);
-      else this._action.removeAttribute('aria-keyshortcuts');
-    }
-    this._box.hidden = false;
-    this.toggleAttribute('open', true);
-    this._durationMs = durationMs;
-    this._schedule();
-  }
-
-  /** Hides the notice (it stays in the DOM, a silent live region). */
-  hide() {
-    clearTimeout(this._timer);
-    this._timer = null;
-    if (this._box.hidden) return;
-    // No hidden button keeps the focus.
-    if (this._box.contains(deepActiveElement())) deepActiveElement().blur();
-    this._held.clear();
-    this._box.hidden = true;
-    this.toggleAttribute('open', false);
-  }
-
-  _schedule() {
-    clearTimeout(this._timer);
-    this._timer = null;
-    const ms = this._durationMs;
-    if (this._box.hidden || this._held.size > 0 || !(ms > 0) || ms === Infinity) return;
-    this._timer = setTimeout(() => this.hide(), ms);
-  }
-
-  _done(type) {
-    this.hide();
-    emit(this, type);
+    this._setAction(this._action, action);
+    this._open(durationMs);
   }
 }
