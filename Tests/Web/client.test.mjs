@@ -4,24 +4,7 @@ import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
 
 import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
-
-class FakeSocket {
-  static made = [];
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    this.bufferedAmount = 0;
-    FakeSocket.made.push(this);
-  }
-  send(data) { this.sent.push(data); }
-  close(code = 1000) { this.serverCloses(code, ''); }
-  // The server's side.
-  accept() { this.readyState = 1; this.onopen(); }
-  say(message) { this.onmessage({ data: JSON.stringify(message) }); }
-  serverCloses(code, reason) { this.readyState = 3; this.onclose({ code, reason }); }
-  texts() { return this.sent.filter((d) => typeof d === 'string').map((d) => JSON.parse(d)); }
-}
+import { FakeSocket } from './fake-socket.mjs';
 
 const fakeCapture = { start: async () => {}, stop() {}, resume() {}, close() {} };
 const track = () => ({ kind: 'audio', label: 'Fake mic', addEventListener() {}, stop() {} });

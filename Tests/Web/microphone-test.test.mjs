@@ -6,22 +6,9 @@ import { test } from 'node:test';
 
 import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
 import { decode } from '../../Sources/MicCheckServer/Resources/web/sdk/protocol.js';
+import { FakeSocket as BaseSocket } from './fake-socket.mjs';
 
-class FakeSocket {
-  static made = [];
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    this.bufferedAmount = 0;
-    FakeSocket.made.push(this);
-  }
-  send(data) { this.sent.push(data); }
-  close(code = 1000) { this.serverCloses(code, ''); }
-  accept() { this.readyState = 1; this.onopen(); }
-  say(message) { this.onmessage({ data: JSON.stringify(message) }); }
-  serverCloses(code, reason) { this.readyState = 3; this.onclose({ code, reason }); }
-  texts() { return this.sent.filter((d) => typeof d === 'string').map((d) => JSON.parse(d)); }
+class FakeSocket extends BaseSocket {
   tests() { return this.texts().filter((m) => m.type === 'microphone_test'); }
   blocks() { return this.sent.filter((d) => d instanceof ArrayBuffer); }
 }

@@ -4,25 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
+import { FakeSocket } from './fake-socket.mjs';
 import {
   devicesMessage, muteRequest, typingNotice,
 } from '../../Sources/MicCheckServer/Resources/web/sdk/moderation.js';
-
-class FakeSocket {
-  static made = [];
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    this.bufferedAmount = 0;
-    FakeSocket.made.push(this);
-  }
-  send(data) { this.sent.push(data); }
-  close(code = 1000) { this.readyState = 3; this.onclose({ code, reason: '' }); }
-  accept() { this.readyState = 1; this.onopen(); }
-  say(message) { this.onmessage({ data: JSON.stringify(message) }); }
-  texts() { return this.sent.filter((d) => typeof d === 'string').map((d) => JSON.parse(d)); }
-}
 
 const fakeCapture = { start: async () => {}, stop() {}, resume() {}, close() {} };
 const stream = { getAudioTracks: () => [{ kind: 'audio', label: 'Mic', addEventListener() {}, stop() {} }] };
