@@ -8,13 +8,19 @@
     /// sample's typing raises "Your typing can be heard." once.
     @Suite("Push-to-talk and typing in the terminal call", .serialized, .tags(.live))
     struct PushToTalkTerminalTests {
-        @Test func noNoticeBetweenPressesAndSpaceTalksForOneUtterance() throws {
-            let folder = tempDir()
+        /// `miccheck lobby --demo` in tmux, its event log in `folder`, joined to the demo call.
+        static func inDemoCall(_ folder: URL) throws -> TmuxPane {
             let pane = try TmuxPane(
                 LobbyTerminalTests.lobbyCommand(folder), environment: ["XDG_STATE_HOME": tempDir().path])
             #expect(pane.wait(for: "Before Joining") != nil, "\(pane.screen())")
             try pane.press("Enter")
             #expect(pane.wait(for: "In the call · 4 participants", timeout: 3) != nil)
+            return pane
+        }
+
+        @Test func noNoticeBetweenPressesAndSpaceTalksForOneUtterance() throws {
+            let folder = tempDir()
+            let pane = try Self.inDemoCall(folder)
             try pane.press("p")
             #expect(pane.wait(for: "Push-to-talk: press space to talk", timeout: 3) != nil, "\(pane.screen())")
             // The sample speaks more than once in 14 s (it loops every 11.6 s): never the notice.
@@ -38,11 +44,7 @@
 
         @Test func typingWhileUnmutedRaisesTheNoticeOnce() throws {
             let folder = tempDir()
-            let pane = try TmuxPane(
-                LobbyTerminalTests.lobbyCommand(folder), environment: ["XDG_STATE_HOME": tempDir().path])
-            #expect(pane.wait(for: "Before Joining") != nil, "\(pane.screen())")
-            try pane.press("Enter")
-            #expect(pane.wait(for: "In the call · 4 participants", timeout: 3) != nil)
+            let pane = try Self.inDemoCall(folder)
             // The demo sample types between its sentences (it loops every 11.6 s).
             #expect(pane.wait(for: "Your typing can be heard. Mute (m)", timeout: 14) != nil, "\(pane.screen())")
             DeviceChangesTests.capture(pane, as: "call-typing-notice.txt")
