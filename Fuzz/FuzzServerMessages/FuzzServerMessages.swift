@@ -69,9 +69,10 @@ private func callTexts(_ bytes: [UInt8]) {
 
 private func message(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
-    let depth = ClientMessage.depth(of: text.utf8)
+    let shape = ClientMessage.shape(of: text.utf8)
     guard let m = try? ClientMessage(text) else { return }
-    precondition(depth <= 8, "a message nested \(depth) deep was decoded")
+    precondition(shape.depth <= 8, "a message nested \(shape.depth) deep was decoded")
+    precondition(shape.values <= 256, "a message of \(shape.values) values was decoded")
     _ = try? Signal.check(m, sender: [])
     _ = try? Signal.check(m, sender: nil)
 }

@@ -7,12 +7,14 @@ import PostgresNIO
 extension PostgresPresence {
     public func signal(call id: String, from: String, to: String, payload: JSONValue) async -> Bool {
         await start()
+        // Only to a member of the call, on any node: a page in its lobby, or one that left, gets none.
+        guard calls[id]?.mirror.members.contains(where: { $0.id == to }) == true else { return false }
         // On this node: straight to its connection.
         if let target = calls[id]?.subscribers[to] {
             if case .dropped = target.yield(.signal(from: from, payload: payload)) { return false }
             return true
         }
-        guard link.isOnline, calls[id]?.mirror.members.contains(where: { $0.id == to }) == true else { return false }
+        guard link.isOnline else { return false }
         var fields: [(String, JSONValue)] = [
             ("call", .string(id)), ("kind", .string("signal")), ("from", .string(from)),
             ("to", .string(to)),

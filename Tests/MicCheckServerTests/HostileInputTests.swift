@@ -59,6 +59,20 @@ struct HostileInputTests {
         #expect(refusal([frame(.binary, [0xC3, 0x28])]) == nil, "binary is bytes")
     }
 
+    @Test("a message wider than the protocol's is refused before decoding; brackets and commas in strings are text")
+    func width() {
+        let wide = #"{"type":"keep_alive","a":["# + Array(repeating: "{}", count: 20_000).joined(separator: ",") + "]}"
+        #expect(wide.utf8.count > 60_000)
+        #expect(throws: ProtocolError("a text message may hold 256 values at most")) { try ClientMessage(wide) }
+        #expect(ClientMessage.shape(of: wide.utf8).values > ClientMessage.maxValues)
+        #expect(ClientMessage.shape(of: #"{"a": ",,,,[[{{", "b": 1}"#.utf8) == (1, 2))
+        let candidate =
+            #"{"type": "signal", "to": "x", "data": {"candidate": {"candidate": "c", "sdpMid": "0", "sdpMLineIndex": 0, "usernameFragment": "u"}}}"#
+        #expect(ClientMessage.shape(of: candidate.utf8).values < 16)
+        var session = VADSessionProbe()
+        #expect(session.refuses(wide) && !session.refuses(#"{"type": "keep_alive"}"#))
+    }
+
     @Test("a message nested deeper than the protocol's is refused before decoding, however it is dressed")
     func nesting() {
         let deep =

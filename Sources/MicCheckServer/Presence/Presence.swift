@@ -80,7 +80,8 @@ public protocol PresenceStore: Sendable {
     func update(call: String, member: PresenceMember) async
     /// Removes a member: the others hear it left (so it never stays "speaking").
     func leave(call: String, id: String) async
-    /// Passes a signalling message to one member's subscription.
+    /// Passes a signalling message to one member's subscription: only to a member of the call (a page in its
+    /// lobby, or one that left, gets none); false when `to` is not one, or cannot be reached.
     func signal(call: String, from: String, to: String, payload: JSONValue) async -> Bool
 }
 
@@ -152,7 +153,9 @@ public actor MemoryPresence: PresenceStore {
     }
 
     public func signal(call id: String, from: String, to: String, payload: JSONValue) -> Bool {
-        guard let target = calls[id]?.subscribers[to] else { return false }
+        // A page still in its lobby, or one that left, is connected but not in the call: no signal reaches it.
+        guard let call = calls[id], call.members.contains(where: { $0.id == to }), let target = call.subscribers[to]
+        else { return false }
         if case .dropped = target.yield(.signal(from: from, payload: payload)) { return false }
         return true
     }

@@ -362,10 +362,8 @@ package enum Signal {
             }
             let sdp = try d.string("sdp") ?? ""
             guard sdp.utf8.count <= 32_768 else { throw ProtocolError("a description's sdp is over 32 KiB") }
-            if let sender, let medium = SessionDescription.sentMedia(sdp).first(where: { !Self.may(sender, send: $0) })
-            {
-                throw ProtocolError(
-                    "this participant may not send \(medium): its description's m=\(medium) section sends")
+            if let sender, let refusal = SessionDescription.refusal(sdp, may: { Self.may(sender, send: $0) }) {
+                throw ProtocolError(refusal)
             }
             return .object([("description", .object([("type", .string(type)), ("sdp", .string(sdp))]))])
         }
@@ -401,44 +399,65 @@ package enum Signal {
         return name
     }
 
+    /// Whether a participant with `capabilities` may send `medium` (an m= line's media): a data channel
+    /// (`application`) always, audio and video by the role, anything else never.
     static func may(_ capabilities: Set<OwnCapability>, send medium: String) -> Bool {
         switch medium {
         case "audio": capabilities.contains(.sendAudio)
         case "video": capabilities.contains(.sendVideo) || capabilities.contains(.screenshare)
-        default: true
+        case "application": true
+        default: false
         }
     }
 }
 
-/// What an SDP session description sends.
+/// What an SDP session description may send, read strictly: a page relays another's description to
+/// browsers whose own parser (libwebrtc's) decides what it sends, and any reading of ours that differs
+/// from theirs is a way past the check. So nothing is inferred: a section of a medium the sender may not
+/// send must say itself, on a line of its own, that it does not send.
 enum SessionDescription {
-    /// The media (`audio`, `video`, ...) of the sections that send: direction `sendrecv` or `sendonly`
-    /// (the session's, or `sendrecv`, when the section has none), and not rejected (port 0 without
-    /// `a=bundle-only`: with it, port 0 is a section bundled on another's transport, which sends).
-    static func sentMedia(_ sdp: String) -> [String] {
-        var sent: [String] = []
-        var sessionDirection = "sendrecv"
-        var section: (medium: String, portZero: Bool, bundleOnly: Bool, direction: String?)?
-        func close() {
-            guard let s = section, !s.portZero || s.bundleOnly else { return }
-            let direction = s.direction ?? sessionDirection
-            if direction == "sendrecv" || direction == "sendonly" { sent.append(s.medium) }
+    /// The refusal of `sdp` from a sender that may send only the media `may` accepts, or nil.
+    ///
+    /// - Every description: no control character but LF and the CR just before one, no U+2028 or U+2029
+    ///   (parsers split lines on different ones).
+    /// - Each media section (`m=` up to the next) whose medium the sender may not send: a line that is
+    ///   exactly `a=recvonly` or `a=inactive`, and no line that begins `a=sendrecv` or `a=sendonly`, or begins
+    ///   `a=recvonly` or `a=inactive` without being exactly it (`a=inactive` and a TAB, `a=sendrecv:x`). A
+    ///   session-level direction counts for nothing; nor does a rejected section's port 0.
+    static func refusal(_ sdp: String, may: (String) -> Bool) -> String? {
+        let scalars = Array(sdp.unicodeScalars)
+        for (i, c) in scalars.enumerated() {
+            let control = c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
+            guard control, c != "\n" else { continue }
+            if c == "\r", i + 1 < scalars.count, scalars[i + 1] == "\n" { continue }
+            return "a description's sdp may hold no control characters or line separators but CR LF"
         }
-        // (CR LF is one Character in Swift: split on what is a newline.)
-        for raw in sdp.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        var medium: String?
+        var says = false
+        func ended() -> String? {
+            guard let medium, !may(medium), !says else { return nil }
+            return
+                "this participant may not send \(medium): its description's m=\(medium) section does not say recvonly or inactive"
+        }
+        for raw in sdp.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = String(String.UnicodeScalarView(raw))
+            if line.unicodeScalars.last == "\r" { line.unicodeScalars.removeLast() }
             if line.hasPrefix("m=") {
-                close()
-                let fields = line.dropFirst(2).split(separator: " ")
-                section = (String(fields.first ?? ""), fields.count > 1 && fields[1] == "0", false, nil)
-            } else if line == "a=bundle-only" {
-                section?.bundleOnly = true
-            } else if ["a=sendrecv", "a=sendonly", "a=recvonly", "a=inactive"].contains(line) {
-                let direction = String(line.dropFirst(2))
-                if section != nil { section?.direction = direction } else { sessionDirection = direction }
+                if let refusal = ended() { return refusal }
+                medium = line.dropFirst(2).split(separator: " ").first.map(String.init) ?? ""
+                says = false
+                continue
+            }
+            guard let current = medium, !may(current) else { continue }
+            if line == "a=recvonly" || line == "a=inactive" {
+                says = true
+            } else if line.hasPrefix("a=sendrecv") || line.hasPrefix("a=sendonly") {
+                return "this participant may not send \(current): its description's m=\(current) section sends"
+            } else if line.hasPrefix("a=recvonly") || line.hasPrefix("a=inactive") {
+                return
+                    "this participant may not send \(current): its description's m=\(current) section does not say recvonly or inactive"
             }
         }
-        close()
-        return sent
+        return ended()
     }
 }

@@ -15,6 +15,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case policyViolation = 1008
         /// A message over the size limit, or in too many frames.
         case messageTooLarge = 1009
+        /// The invitation (join token) the connection was opened with has expired: reconnect with a new one.
+        case invitationExpired = 4401
     }
 
     public var code: Code
@@ -74,12 +76,20 @@ package struct ClientMessage: Sendable {
 
     /// The deepest nesting a message may have: MicCheck's deepest (a signal's description) has 3.
     static let maxDepth = 8
+    /// The most values a message may hold, counted as its objects and arrays and the commas between
+    /// members and elements: MicCheck's widest (a candidate) holds under 16.
+    static let maxValues = 256
 
     package init(_ text: String) throws(ProtocolError) {
         // Before any decoding: a message nested deeper than any of the protocol's costs its decoder time
         // that grows much faster than its size.
-        guard Self.depth(of: text.utf8) <= Self.maxDepth else {
+        let shape = Self.shape(of: text.utf8)
+        guard shape.depth <= Self.maxDepth else {
             throw ProtocolError("a text message may nest objects and arrays \(Self.maxDepth) deep at most")
+        }
+        // So is a wide one (`[{},{},…]` in 64 KB is twenty thousand values to build and free).
+        guard shape.values <= Self.maxValues else {
+            throw ProtocolError("a text message may hold \(Self.maxValues) values at most")
         }
         guard let input = try? JSONDecoder().decode(JSONInput.self, from: Data(text.utf8)),
             case .object(let fields) = input
@@ -93,9 +103,15 @@ package struct ClientMessage: Sendable {
 
     /// How deep objects and arrays nest in `json`, strings skipped (a bracket in a string is text); it stops
     /// counting past ``maxDepth``. Malformed JSON gets a number too: the decoder refuses it next.
-    package static func depth(of json: String.UTF8View) -> Int {
+    package static func depth(of json: String.UTF8View) -> Int { shape(of: json).depth }
+
+    /// How deep objects and arrays nest in `json`, and how many values it holds (its objects and arrays, and
+    /// the commas between members and elements), strings skipped; it stops counting past ``maxDepth`` or
+    /// ``maxValues``. One pass, no allocation.
+    package static func shape(of json: String.UTF8View) -> (depth: Int, values: Int) {
         var depth = 0
         var deepest = 0
+        var values = 0
         var inString = false
         var escaped = false
         for byte in json {
@@ -113,13 +129,17 @@ package struct ClientMessage: Sendable {
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
+                values += 1
                 deepest = max(deepest, depth)
-                if deepest > maxDepth { return deepest }
+                if deepest > maxDepth || values > maxValues { return (deepest, values) }
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ","):
+                values += 1
+                if values > maxValues { return (deepest, values) }
             default: break
             }
         }
-        return deepest
+        return (deepest, values)
     }
 
     package init(fields: [String: JSONInput], type: String) {
