@@ -11,19 +11,17 @@ extension CallServer {
     }
 
     /// Whether `/v1/vad` may open for `request`: its origin, its settings, and a token for the stream when
-    /// invitations are on.
-    func admitStream(_ request: Request) async throws -> VADSession.Settings {
+    /// invitations are on (then also when the token expires, and the stream with it).
+    func admitStream(_ request: Request) async throws -> (VADSession.Settings, expires: Date?) {
         try checkOrigin(request)
         let settings = try vadSettings(request)
-        if let tokens = configuration.tokens {
-            do {
-                try await tokens.verifyStream(token(request))
-            } catch {
-                logger.notice("refused a /v1/vad client: \(error.description)")
-                throw HTTPError(.unauthorized, message: error.description)
-            }
+        guard let tokens = configuration.tokens else { return (settings, nil) }
+        do {
+            return (settings, try await tokens.verifyStream(token(request)))
+        } catch {
+            logger.notice("refused a /v1/vad client: \(error.description)")
+            throw HTTPError(.unauthorized, message: error.description)
         }
-        return settings
     }
 
     /// Whether `/v1/call` may open for `request`: its origin, the call's id, and the invitation.
@@ -63,9 +61,12 @@ extension CallServer {
         let host = request.head.authority ?? ""
         let own = ["http://\(host)", "https://\(host)"]
         guard own.contains(origin) || configuration.allowedOrigins.contains(origin) else {
+            // The answer does not repeat what the request sent (a page could have it shown as the server's);
+            // the log names it.
+            logger.notice("refused a page from \(origin): start the server with --allow-origin \(origin)")
             throw HTTPError(
                 .forbidden,
-                message: "pages from \(origin) may not connect; start the server with --allow-origin \(origin)")
+                message: "pages from this origin may not connect; start the server with --allow-origin and that origin")
         }
     }
 

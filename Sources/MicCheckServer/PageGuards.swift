@@ -11,7 +11,10 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if let refusal = refusal(authority: request.head.authority ?? "") { throw refusal }
+        if let refusal = refusal(authority: request.head.authority ?? "") {
+            context.logger.notice("refused a request for another host: \(request.head.authority ?? "")")
+            throw refusal
+        }
         return try await next(request, context)
     }
 
@@ -20,11 +23,13 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
         guard let allowed else { return nil }
         let host = Self.hostName(authority)
         guard !allowed.contains(host) else { return nil }
+        // The answer does not repeat the name sent (a page could have it shown as the server's); the log names it.
         return HTTPError(
             .misdirectedRequest,
             message: host.isEmpty
                 ? "a request must name its host (Host)"
-                : "this server does not answer to \(host); start it with --allow-host \(host)")
+                : "this server does not answer to the host this request names; start it with --allow-host and that name"
+        )
     }
 
     /// The host of an authority, lowercased, without its port (`[::1]` keeps its brackets).
@@ -53,10 +58,10 @@ extension CallServer {
     }
 }
 
-/// The headers every answer carries, and the paths no answer is given for: a browser must not guess a
-/// file's type (`nosniff`), the pages run only their own scripts and connect only to their own server (a
-/// Content-Security-Policy), and a path with a NUL or another control character (`/app.js%00.html`, which
-/// the file system would cut short and the type map would call HTML) is refused.
+/// The headers every answer carries, refusals and errors included, and the paths no answer is given for: a
+/// browser must not guess a file's type (`nosniff`), the pages run only their own scripts and connect only
+/// to their own server (a Content-Security-Policy), and a path with a NUL or another control character
+/// (`/app.js%00.html`, which the file system would cut short and the type map would call HTML) is refused.
 ///
 /// The client SDK under `/sdk/` is public static files with no credentials, which pages on other origins
 /// load in CORS mode (`import` of a module, `audioWorklet.addModule`): its answers also carry
@@ -86,16 +91,29 @@ struct PageHeaders<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path.removingPercentEncoding ?? "\u{0}"
-        guard !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw HTTPError(.badRequest, message: "a path may not hold control characters")
+        var response: Response
+        do {
+            guard !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw HTTPError(.badRequest, message: "a path may not hold control characters")
+            }
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            // A refusal is an answer too (400, 401, 403, 404, 421): the same headers.
+            response = try error.response(from: request, context: context)
+        } catch {
+            context.logger.error("\(request.uri.path): \(error)")
+            response = try HTTPError(.internalServerError).response(from: request, context: context)
         }
-        var response = try await next(request, context)
-        if let name = PagePolicy.noSniff { response.headers[name] = "nosniff" }
-        if let name = PagePolicy.securityPolicy { response.headers[name] = PagePolicy.contentSecurity }
-        if PagePolicy.isSharedWithOtherOrigins(path) {
-            if let name = PagePolicy.allowOrigin { response.headers[name] = "*" }
-            if let name = PagePolicy.resourcePolicy { response.headers[name] = "cross-origin" }
-        }
+        Self.add(to: &response.headers, path: path)
         return response
+    }
+
+    static func add(to headers: inout HTTPFields, path: String) {
+        if let name = PagePolicy.noSniff { headers[name] = "nosniff" }
+        if let name = PagePolicy.securityPolicy { headers[name] = PagePolicy.contentSecurity }
+        if PagePolicy.isSharedWithOtherOrigins(path) {
+            if let name = PagePolicy.allowOrigin { headers[name] = "*" }
+            if let name = PagePolicy.resourcePolicy { headers[name] = "cross-origin" }
+        }
     }
 }

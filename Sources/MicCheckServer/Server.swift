@@ -75,8 +75,9 @@ public struct CallServer: Sendable {
     /// ``Configuration/call`` as a service. `onRunning` gets the bound port (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
-        router.middlewares.add(HostCheck(allowed: allowedHosts))
+        // The headers first, so that every refusal after them carries them too.
         router.middlewares.add(PageHeaders())
+        router.middlewares.add(HostCheck(allowed: allowedHosts))
         if let root = Self.webRoot?.path {
             router.middlewares.add(
                 FileMiddleware(
@@ -85,6 +86,8 @@ public struct CallServer: Sendable {
                 ).withAdditionalMediaTypes(forFileExtensions: PagePolicy.mediaTypes))
         }
         let server = self
+        // What waits for slow readers, counted across every connection of this application.
+        let queued = QueuedBytes(limit: configuration.limits.maxQueuedBytes)
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/v1/calls/:id") { request, context in
             let id = try context.parameters.require("id")
@@ -110,9 +113,12 @@ public struct CallServer: Sendable {
                 return .upgrade([:])
             },
             onUpgrade: { inbound, outbound, context in
-                guard let settings = await server.admitted(outbound, { try await server.admitStream(context.request) })
+                guard
+                    let (settings, expires) = await server.admitted(
+                        outbound, { try await server.admitStream(context.request) })
                 else { return }
-                try await server.runVAD(inbound, outbound, settings: settings, context: context)
+                try await server.runVAD(
+                    inbound, outbound, settings: settings, expires: expires, queued: queued, context: context)
             })
         router.ws(
             "/v1/call",
@@ -125,7 +131,8 @@ public struct CallServer: Sendable {
                     let (call, invitation) = await server.admitted(
                         outbound, { try await server.admitCall(context.request) })
                 else { return }
-                try await server.runCall(inbound, outbound, call: call, invitation: invitation, context: context)
+                try await server.runCall(
+                    inbound, outbound, call: call, invitation: invitation, queued: queued, context: context)
             })
         var services: [any Service] = []
         // Presence in a database has connections and leases to keep (MicCheckPresencePostgres).
@@ -175,7 +182,7 @@ public struct CallServer: Sendable {
 
     func runVAD(
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, settings: VADSession.Settings,
-        context: WebSocketRouterContext<ServerRequestContext>
+        expires: Date?, queued: QueuedBytes, context: WebSocketRouterContext<ServerRequestContext>
     ) async throws {
         let limits = configuration.limits
         var endpoint = VADEndpoint(
@@ -188,14 +195,16 @@ public struct CallServer: Sendable {
                 ]), maxAudioSpeed: limits.maxAudioSpeed)
         let channel = context.requestContext.channel
         try await Connection.run(
-            &endpoint, inbound: inbound, outbound: outbound, limits: limits, hangUp: { channel.close(promise: nil) })
+            &endpoint, inbound: inbound, outbound: outbound, limits: limits, queued: queued,
+            expiry: expires.map { Connection.Expiry(date: $0, reason: "the token expired; reconnect with a new one") },
+            hangUp: { channel.close(promise: nil) })
     }
 
     // MARK: - /v1/call
 
     func runCall(
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, call: String, invitation: Invitation?,
-        context: WebSocketRouterContext<ServerRequestContext>
+        queued: QueuedBytes, context: WebSocketRouterContext<ServerRequestContext>
     ) async throws {
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
         let start = Connection.now()
@@ -204,12 +213,15 @@ public struct CallServer: Sendable {
             channel: try CallChannel(
                 id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
                 model: configuration.model, now: 0),
-            presence: presence, start: start, maxAudioSpeed: configuration.limits.maxAudioSpeed)
+            presence: presence, start: start, limits: configuration.limits)
         let events = await presence.subscribe(call: call, subscriber: id)
         let channel = context.requestContext.channel
         try await Connection.run(
             &endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,
-            hangUp: { channel.close(promise: nil) })
+            queued: queued,
+            expiry: invitation.map {
+                Connection.Expiry(date: $0.expires, reason: "the invitation expired; reconnect with a new one")
+            }, hangUp: { channel.close(promise: nil) })
     }
 }
 

@@ -64,6 +64,27 @@ struct Serve: AsyncParsableCommand {
     var maxMessageBytes = 65_536
 
     @Option(
+        help:
+            "Presence changes (toggles, speaking) one connection publishes a second, after a burst of four times as many; past them its latest state waits (0: no bound)."
+    )
+    var presenceChangesPerSecond = 5.0
+
+    @Option(help: "Joins one connection may make a minute, after a burst of 4; past them it is closed (0: no bound).")
+    var joinsPerMinute = 12.0
+
+    @Option(
+        help:
+            "Bytes waiting for slow readers across all connections; past it, a connection with 64 KiB or more waiting is closed."
+    )
+    var maxQueuedBytes = 256 << 20
+
+    @Option(help: "Leading bits of an IPv4 address that --max-connections-per-address counts as one address.")
+    var ipv4Prefix = 32
+
+    @Option(help: "Leading bits of an IPv6 address that --max-connections-per-address counts as one address.")
+    var ipv6Prefix = 64
+
+    @Option(
         help: ArgumentHelp(
             "Share calls with other nodes through this PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]); the tables are made at start.",
             valueName: "url"))
@@ -100,6 +121,15 @@ struct Serve: AsyncParsableCommand {
         guard maxAudioSpeed == 0 || (1...1_000).contains(maxAudioSpeed) else {
             throw ValidationError("--max-audio-speed must be 0 (no bound) or from 1 to 1000.")
         }
+        guard presenceChangesPerSecond == 0 || (0.1...1_000).contains(presenceChangesPerSecond) else {
+            throw ValidationError("--presence-changes-per-second must be 0 (no bound) or from 0.1 to 1000.")
+        }
+        guard joinsPerMinute == 0 || (1...10_000).contains(joinsPerMinute) else {
+            throw ValidationError("--joins-per-minute must be 0 (no bound) or from 1 to 10000.")
+        }
+        guard maxQueuedBytes >= 1 << 20 else { throw ValidationError("--max-queued-bytes must be 1048576 or more.") }
+        guard (8...32).contains(ipv4Prefix) else { throw ValidationError("--ipv4-prefix must be from 8 to 32.") }
+        guard (16...128).contains(ipv6Prefix) else { throw ValidationError("--ipv6-prefix must be from 16 to 128.") }
         guard presenceLease >= 1, presenceLease <= 600 else {
             throw ValidationError("--presence-lease must be from 1 to 600 seconds.")
         }
@@ -131,10 +161,12 @@ struct Serve: AsyncParsableCommand {
                 host: host, port: port, call: description, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
                 limits: ConnectionLimits(
                     maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
-                    maxAudioSpeed: maxAudioSpeed),
+                    maxAudioSpeed: maxAudioSpeed, presenceChangesPerSecond: presenceChangesPerSecond,
+                    joinsPerMinute: joinsPerMinute, maxQueuedBytes: maxQueuedBytes),
                 admission: AdmissionLimits(
                     maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
-                    maxConnectionsPerAddress: maxConnectionsPerAddress),
+                    maxConnectionsPerAddress: maxConnectionsPerAddress, ipv4Prefix: ipv4Prefix,
+                    ipv6Prefix: ipv6Prefix),
                 tokens: tokens),
             presence: shared ?? MemoryPresence(),
             logger: logger)

@@ -28,7 +28,9 @@ struct PresenceTests {
         #expect(await next(&it) == nil)
     }
 
-    @Test("signals reach only the one they are addressed to; a stranger is refused")
+    @Test(
+        "signals reach only the member they are addressed to; a stranger, a page in its lobby and one that left are refused"
+    )
     func signals() async {
         let presence = MemoryPresence()
         var a = await presence.subscribe(call: "c", subscriber: "a").makeAsyncIterator()
@@ -36,12 +38,45 @@ struct PresenceTests {
         _ = await next(&a)
         _ = await next(&b)
         let payload = JSONValue.object([("candidate", .object([("candidate", .string("x"))]))])
+        // B is connected but in its lobby: nothing reaches it.
+        #expect(await !presence.signal(call: "c", from: "a", to: "b", payload: payload))
+        let bob = PresenceMember(id: "b", name: "B", audio: true, video: true)
+        await presence.join(call: "c", member: bob)
+        #expect(await next(&b) == .joined(version: 1, bob))
         #expect(await presence.signal(call: "c", from: "a", to: "b", payload: payload))
         #expect(await !presence.signal(call: "c", from: "a", to: "nobody", payload: payload))
         #expect(await next(&b) == .signal(from: "a", payload: payload))
+        await presence.leave(call: "c", id: "b")
+        #expect(await next(&b) == .left(version: 2, id: "b"))
+        #expect(await !presence.signal(call: "c", from: "a", to: "b", payload: payload), "B left, though connected")
         await presence.join(call: "c", member: PresenceMember(id: "z", name: "Z", audio: true, video: true))
-        // A's next event is the join: the signal never reached it.
-        if case .joined = await next(&a) {} else { Issue.record("a got something besides the join") }
+        // B's next event is the join: no signal reached it after it left.
+        if case .joined = await next(&b) {} else { Issue.record("b got something besides the join") }
+    }
+
+    @Test("the presence budget: a burst, then a few updates a second; what waits is the latest state, sent later")
+    func budget() {
+        var budget = PresenceBudget(changesPerSecond: 5, joinsPerMinute: 12)
+        var published: [PresenceMember] = []
+        var member = PresenceMember(id: "s", name: "Sam", audio: true, video: false)
+        // 2,000 flips in one second: the burst of 20, then each new state waits.
+        for i in 0..<2_000 {
+            member.audio = i % 2 == 1
+            if case .publish(let m) = budget.update(member, now: Double(i) / 2_000) { published.append(m) }
+        }
+        #expect(published.count == 20 + 5 - 1 || published.count == 20 + 5, "the burst and a second's worth")
+        #expect(budget.pending?.audio == true, "the last flip's state waits")
+        // The timer, four times a second: the latest state goes out once, then nothing is left.
+        #expect(budget.due(now: 1.3)?.audio == true)
+        #expect(budget.due(now: 1.55) == nil && budget.pending == nil)
+        // Joins: a burst of 4, then one each 5 s.
+        var joins = PresenceBudget(changesPerSecond: 5, joinsPerMinute: 12)
+        #expect((0..<4).allSatisfy { _ in joins.join(now: 0) })
+        #expect(!joins.join(now: 1) && joins.join(now: 5.1) && !joins.join(now: 5.2))
+        // A leave drops what waited; 0 is no bound.
+        var free = PresenceBudget(changesPerSecond: 0, joinsPerMinute: 0)
+        #expect((0..<10_000).allSatisfy { _ in free.join(now: 0) })
+        #expect((0..<10_000).allSatisfy { free.update(member, now: Double($0) * 1e-6) == .publish(member) })
     }
 
     @Test("calls are separate")

@@ -1,4 +1,5 @@
 import Dispatch
+public import Foundation
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
@@ -23,11 +24,25 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// 2 s): a client that sends faster waits, and TCP slows it, so that one
     /// unthrottled stream cannot take the cores from the others. 0: no bound (batch use).
     public var maxAudioSpeed: Double
+    /// Presence changes (toggles, speaking) one connection publishes a second, after a burst of four times
+    /// as many; past them the member's latest state waits and is published when the budget allows, so a
+    /// page that flips its toggles as fast as it can costs the call a few updates a second. 0: no bound.
+    public var presenceChangesPerSecond: Double
+    /// Joins one connection may make a minute, after a burst of 4 (a page joins once, and again after a
+    /// leave); past them the connection is closed with 1008. 0: no bound.
+    public var joinsPerMinute: Double
+    /// Bytes waiting for slow readers across all the server's connections: past it, a connection that
+    /// has 64 KiB or more of its own waiting is closed with 1008 (honest readers hold a few KiB).
+    public var maxQueuedBytes: Int
 
     public init(
         maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
-        maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4
+        maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4, presenceChangesPerSecond: Double = 5,
+        joinsPerMinute: Double = 12, maxQueuedBytes: Int = 256 << 20
     ) {
+        self.presenceChangesPerSecond = presenceChangesPerSecond
+        self.joinsPerMinute = joinsPerMinute
+        self.maxQueuedBytes = maxQueuedBytes
         self.maxAudioSpeed = maxAudioSpeed
         self.maxMessageBytes = maxMessageBytes
         self.maxFramesPerMessage = maxFramesPerMessage
@@ -114,7 +129,8 @@ public enum Connection {
     /// the call the endpoint follows. `hangUp` closes the TCP connection.
     static func run<Endpoint: ConnectionEndpoint>(
         _ endpoint: inout Endpoint, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        limits: ConnectionLimits, presence: AsyncStream<PresenceEvent>? = nil, hangUp: @Sendable () -> Void = {}
+        limits: ConnectionLimits, presence: AsyncStream<PresenceEvent>? = nil, queued: QueuedBytes? = nil,
+        expiry: Expiry? = nil, hangUp: @Sendable () -> Void = {}
     ) async throws {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let (outputs, output) = AsyncStream.makeStream(of: Output.self)
@@ -138,7 +154,7 @@ public enum Connection {
                     }
                 }
             }
-            var loop = Loop(limits: limits, output: output, counters: counters)
+            var loop = Loop(limits: limits, output: output, counters: counters, queued: queued, expiry: expiry)
             // A shutdown ends the loop as any ending does, within the close deadline, so that a client that reads
             // nothing cannot hold the server up. (The WebSocket layer's own shutdown handler, which runs first,
             // has usually sent a 1000 close by then: the client sees that, not 1001.)
@@ -149,6 +165,7 @@ public enum Connection {
             }
             await endpoint.closed()
             let (failure, inTime) = await loop.close(ending, inputs)
+            defer { loop.release() }
             // A writer that could not send the close in time is blocked on a client that reads nothing: the
             // WebSocket layer's own close would block as well, so the TCP connection goes.
             if !inTime { hangUp() }
@@ -225,11 +242,21 @@ public enum Connection {
         var lastWritten = (bytes: 0, at: Connection.now())
         var lastHeard = Connection.now()
         var overflowed = false
+        /// The server's count of bytes waiting for slow readers, and this connection's share of it.
+        let queued: QueuedBytes?
+        var counted = 0
+        var serverFull = false
+        let expiry: Expiry?
 
-        init(limits: ConnectionLimits, output: AsyncStream<Output>.Continuation, counters: Counters) {
+        init(
+            limits: ConnectionLimits, output: AsyncStream<Output>.Continuation, counters: Counters,
+            queued: QueuedBytes?, expiry: Expiry?
+        ) {
             self.limits = limits
             self.output = output
             self.counters = counters
+            self.queued = queued
+            self.expiry = expiry
             outbox = Outbox(limit: limits.outboxLimit, byteLimit: limits.outboxBytes)
         }
 
@@ -238,6 +265,23 @@ public enum Connection {
 
         mutating func send(_ message: Message) {
             if !outbox.push(message, inFlight: unwritten) { overflowed = true }
+            count()
+        }
+
+        /// Brings the server's count up to date with what waits here; notes when the server holds too much and
+        /// this connection is one of those it holds it for.
+        mutating func count() {
+            guard let queued else { return }
+            let waiting = outbox.bytes + unwritten
+            let total = queued.add(waiting - counted)
+            counted = waiting
+            if total > queued.limit, waiting >= QueuedBytes.shareOfASlowReader { serverFull = true }
+        }
+
+        /// This connection's share leaves the server's count (once it has ended).
+        mutating func release() {
+            _ = queued?.add(-counted)
+            counted = 0
         }
 
         /// Hands the writer what is queued, unless it holds enough already.
@@ -248,6 +292,7 @@ public enum Connection {
             if held == 0 { lastWritten = (handed, Connection.now()) }
             handed += outbox.bytes
             output.yield(.texts(outbox.takeAll()))
+            count()
         }
 
         /// Whether the client has read nothing of what the writer holds for the idle timeout.
@@ -286,7 +331,10 @@ public enum Connection {
                     handled.resume()
                 case .tick:
                     let now = Connection.now()
-                    if now - lastHeard > limits.idleTimeout {
+                    count()
+                    if let expiry, now >= expiry.at {
+                        ending = .failed(ProtocolError(expiry.reason, code: .invitationExpired))
+                    } else if now - lastHeard > limits.idleTimeout {
                         ending = .failed(
                             ProtocolError(
                                 "nothing received for \(Int(limits.idleTimeout)) s (send audio or {\"type\": \"keep_alive\"})"
@@ -308,6 +356,9 @@ public enum Connection {
                         ProtocolError(
                             "the client reads too slowly: \(limits.outboxLimit) messages or \(limits.outboxBytes >> 10) KiB are waiting"
                         ))
+                }
+                if serverFull, ending == nil, let queued {
+                    ending = .failed(ProtocolError("the server holds \(queued.limitText) for slow readers, its most"))
                 }
                 if let ending { return ending }
                 flush()
@@ -349,24 +400,71 @@ public enum Connection {
     }
 }
 
+extension Connection {
+    /// When a connection's invitation ends: at `at` (on ``Connection/now()``'s clock) it is closed with 4401
+    /// and `reason`, and the page reconnects with a fresh token.
+    public struct Expiry: Sendable, Equatable {
+        public var at: Double
+        public var reason: String
+
+        public init(at: Double, reason: String) {
+            self.at = at
+            self.reason = reason
+        }
+
+        /// The expiry of a token that expires at `date`, on the connection's monotonic clock.
+        public init(date: Date, reason: String) {
+            self.init(at: Connection.now() + date.timeIntervalSinceNow, reason: reason)
+        }
+    }
+}
+
+/// The bytes waiting for slow readers across all of a server's connections (a server-wide count, shared by
+/// every connection's loop; no lock: one atomic). Each connection adds what waits for it, as it changes,
+/// and takes it away when it ends; past ``limit`` the connections that hold a slow reader's share are
+/// closed, so that many slow readers cannot take the server's memory though each is under its own bound.
+public final class QueuedBytes: Sendable {
+    /// What a connection holds before it counts as a slow reader: honest readers hold a few KiB.
+    static let shareOfASlowReader = 64 << 10
+    public let limit: Int
+    private let total = Atomic<Int>(0)
+
+    public init(limit: Int) { self.limit = limit }
+
+    /// Adds `delta` (negative: takes away); returns the new total.
+    @discardableResult
+    func add(_ delta: Int) -> Int {
+        guard delta != 0 else { return total.load(ordering: .relaxed) }
+        return total.add(delta, ordering: .relaxed).newValue
+    }
+
+    /// Bytes waiting now.
+    public var bytes: Int { total.load(ordering: .relaxed) }
+
+    /// The limit in words: whole MiB, or bytes.
+    var limitText: String { limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes" }
+}
+
 /// The pace of a stream's audio against the wall clock: how long to wait before analysing more, so that
-/// audio goes no faster than `speed` times real time after a first burst.
+/// audio goes no faster than `speed` times real time after a first burst. A bucket of credit in seconds of
+/// audio: it holds at most the burst, fills at `speed` seconds a second, and each message takes its length;
+/// a stream that idles (keep-alives only) saves no more than the burst, however long it idles.
 struct AudioPace: Sendable {
     static let burstSeconds = 2.0
     let speed: Double
-    private var start: Double?
-    private var audioSeconds = 0.0
+    /// Seconds of audio that may be analysed now without waiting (negative: owed).
+    private var credit = AudioPace.burstSeconds
+    private var last: Double?
 
     init(speed: Double) { self.speed = speed }
 
     /// Counts `seconds` of audio received at `now`; returns how long to wait before analysing it.
     mutating func received(_ seconds: Double, now: Double) -> Double {
         guard speed > 0 else { return 0 }
-        let start = start ?? now
-        self.start = start
-        audioSeconds += seconds
-        let allowed = Self.burstSeconds + speed * (now - start)
-        return max(0, (audioSeconds - allowed) / speed)
+        if let last { credit = min(Self.burstSeconds, credit + speed * max(0, now - last)) }
+        last = now
+        credit -= seconds
+        return max(0, -credit / speed)
     }
 }
 

@@ -19,11 +19,19 @@ public struct AdmissionLimits: Sendable, Equatable {
     public var headTimeout: Double
     /// Bytes the head may hold: 431 and closed past it.
     public var maxHeadBytes: Int
+    /// How many leading bits of an IPv4 address make "one address" for ``maxConnectionsPerAddress`` (32: the
+    /// address itself).
+    public var ipv4Prefix: Int
+    /// How many leading bits of an IPv6 address make "one address": 64, since one host is commonly given a
+    /// whole /64 and could otherwise open the cap's worth from each of its addresses.
+    public var ipv6Prefix: Int
 
     public init(
         maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 1_024,
-        headTimeout: Double = 10, maxHeadBytes: Int = 32_768
+        headTimeout: Double = 10, maxHeadBytes: Int = 32_768, ipv4Prefix: Int = 32, ipv6Prefix: Int = 64
     ) {
+        self.ipv4Prefix = ipv4Prefix
+        self.ipv6Prefix = ipv6Prefix
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.headTimeout = headTimeout
@@ -76,15 +84,43 @@ final class ConnectionCounts: Sendable {
     }
 
     var total: Int { counts.withLock { $0.total } }
+
+    /// What counts as one address for the per-address cap: `address` cut to the prefix for its family
+    /// (``AdmissionLimits/ipv4Prefix``, ``AdmissionLimits/ipv6Prefix``), written as `NETWORK/BITS`, or the
+    /// bare address for a whole one. An IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`) is IPv4.
+    static func key(_ address: SocketAddress?, limits: AdmissionLimits) -> String {
+        var bytes: [UInt8]
+        switch address {
+        case .v4(let a):
+            bytes = withUnsafeBytes(of: a.address.sin_addr) { Array($0) }
+        case .v6(let a):
+            bytes = withUnsafeBytes(of: a.address.sin6_addr) { Array($0) }
+            if bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] { bytes = Array(bytes.suffix(4)) }
+        default:
+            return address?.ipAddress ?? "unknown"
+        }
+        let bits = bytes.count == 4 ? limits.ipv4Prefix : limits.ipv6Prefix
+        let prefix = max(0, min(bytes.count * 8, bits))
+        for i in bytes.indices {
+            let kept = max(0, min(8, prefix - i * 8))
+            bytes[i] &= kept == 8 ? 0xff : ~(0xff >> kept)
+        }
+        let masked = try? SocketAddress(packedIPAddress: ByteBuffer(bytes: bytes), port: 0)
+        let text = masked?.ipAddress ?? "unknown"
+        return prefix == bytes.count * 8 ? text : "\(text)/\(prefix)"
+    }
 }
 
-/// The first handler of every connection: admits it under the counts, then watches its first request's
-/// head until it is whole (CR LF CR LF), within the time and size allowed; answers in plain HTTP and
-/// closes otherwise. After the head it only passes bytes on: a later request on a kept-alive connection is
-/// bounded by Hummingbird's idle timeout between requests (60 s) and its parser's limits, not by the guard.
-final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// The first handler of every connection: admits it under the counts, then watches each request's head
+/// until it is whole (CR LF CR LF), within the time and size allowed; answers in plain HTTP and closes
+/// otherwise. The first head's time runs from the connection; a kept-alive connection's next head's from
+/// the last bytes of the answer before it (and a connection idle that long after an answer is closed). A
+/// WebSocket's upgrade ends the watch: its frames are the WebSocket layer's to bound.
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private let counts: ConnectionCounts
     private var address: String?
@@ -92,12 +128,18 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     /// The head so far (at most `maxHeadBytes` and a read).
     private var head: [UInt8] = []
     private var headDone = false
+    /// A head is whole and its request not yet answered.
+    private var answering = false
+    /// The request has been answered (some of it written): the client's next bytes begin a new head.
+    private var answered = false
+    /// The request was a WebSocket upgrade: no more heads on this connection.
+    private var upgraded = false
     private var deadline: Scheduled<Void>?
 
     init(counts: ConnectionCounts) { self.counts = counts }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        let address = ConnectionCounts.key(context.channel.remoteAddress, limits: counts.limits)
         if let why = counts.open(address) {
             refused = why
         } else {
@@ -117,17 +159,44 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
             return
         }
         guard deadline == nil, !headDone else { return }
+        arm(context)
+    }
+
+    /// The head must be whole within the head timeout from now; a connection with no head begun by then
+    /// (idle after an answer) is closed, one with half a head is answered 408.
+    private func arm(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
         let seconds = counts.limits.headTimeout
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
             let (handler, context) = loopBound.value
+            if handler.answered, handler.head.isEmpty {
+                context.close(promise: nil)
+                return
+            }
             guard !handler.headDone else { return }
             handler.answer(context, "408 Request Timeout", "the request's head did not arrive within \(Int(seconds)) s")
         }
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // The answer to a request (not a WebSocket's frames): the next head's time runs from its last bytes.
+        if answering || answered, !upgraded, refused == nil {
+            answering = false
+            answered = true
+            arm(context)
+        }
+        context.write(data, promise: promise)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refused == nil else { return }
+        if answered, !upgraded {
+            // The client's next request on a kept-alive connection: a head again, by the deadline the answer set.
+            answered = false
+            headDone = false
+            head = []
+        }
         if !headDone {
             // Only the new bytes are searched (and the three before them, for a CR LF CR LF split across reads).
             let searchFrom = max(0, head.count - 3)
@@ -145,6 +214,8 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
                     answer(context, "400 Bad Request", problem)
                     return
                 }
+                upgraded = Self.isUpgrade(head[..<end])
+                answering = true
                 head = []
             } else if head.count > counts.limits.maxHeadBytes {
                 answer(
@@ -182,6 +253,19 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         return nil
     }
 
+    /// Whether a head asks for a WebSocket (`Upgrade: websocket`).
+    static func isUpgrade(_ head: ArraySlice<UInt8>) -> Bool {
+        for line in String(decoding: head, as: UTF8.self).split(separator: "\r\n").dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "upgrade",
+                parts[1].trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
+            {
+                return true
+            }
+        }
+        return false
+    }
+
     /// What the HTTP parser would choke on without answering: a Content-Length that is not a number.
     static func problem(inHead head: ArraySlice<UInt8>) -> String? {
         for line in String(decoding: head, as: UTF8.self).split(separator: "\r\n").dropFirst() {
@@ -203,6 +287,7 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         let body = reason + "\n"
         let text =
             "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: \(PagePolicy.contentSecurity)\r\n"
             + "Connection: close\r\n\r\n" + body
         let channel = context.channel
         context.writeAndFlush(NIOAny(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }

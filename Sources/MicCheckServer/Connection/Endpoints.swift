@@ -44,9 +44,15 @@ struct CallEndpoint: ConnectionEndpoint {
     let start: Double
     var follower = PresenceFollower()
     var pace: AudioPace
+    /// What this connection may change in the call's presence, and the member's state that waits for it.
+    var budget: PresenceBudget
+    let joinsPerMinute: Double
 
-    init(call: String, channel: CallChannel, presence: any PresenceStore, start: Double, maxAudioSpeed: Double) {
-        pace = AudioPace(speed: maxAudioSpeed)
+    init(call: String, channel: CallChannel, presence: any PresenceStore, start: Double, limits: ConnectionLimits) {
+        pace = AudioPace(speed: limits.maxAudioSpeed)
+        budget = PresenceBudget(
+            changesPerSecond: limits.presenceChangesPerSecond, joinsPerMinute: limits.joinsPerMinute)
+        joinsPerMinute = limits.joinsPerMinute
         self.call = call
         self.channel = channel
         self.presence = presence
@@ -68,19 +74,27 @@ struct CallEndpoint: ConnectionEndpoint {
         {
             actions = [action]
         }
-        for action in actions { await perform(action, send: send) }
+        for action in actions {
+            if case .join = action, !budget.join(now: now) {
+                throw ProtocolError("more than \(Int(joinsPerMinute)) joins a minute")
+            }
+            await perform(action, now: now, send: send)
+        }
         return true
     }
 
     mutating func tick(now: Double, send: (Connection.Message) -> Void) async {
-        if let action = channel.tick(now: now - start, emit: send) { await perform(action, send: send) }
+        if let action = channel.tick(now: now - start, emit: send) { await perform(action, now: now, send: send) }
+        // A state held back by the budget goes out once it allows.
+        if let member = budget.due(now: now) { await presence.update(call: call, member: member) }
     }
 
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {
         // A host's mute acts on this connection's channel; the page hears of it from the channel.
         if case .signal(let from, let payload) = event, let host = Signal.mutedBy(payload) {
-            if let action = channel.mutedByHost(name: host, from: from, now: Connection.now() - start, emit: send) {
-                await perform(action, send: send)
+            let now = Connection.now()
+            if let action = channel.mutedByHost(name: host, from: from, now: now - start, emit: send) {
+                await perform(action, now: now, send: send)
             }
             return
         }
@@ -103,21 +117,23 @@ struct CallEndpoint: ConnectionEndpoint {
         send(Connection.Message(text: snapshot.json.encoded, isLevel: false))
     }
 
-    private mutating func perform(_ action: CallChannel.Action, send: (Connection.Message) -> Void) async {
+    /// Carries out `action` in the call's presence; a join has passed the budget already, an update goes
+    /// through it.
+    private mutating func perform(_ action: CallChannel.Action, now: Double, send: (Connection.Message) -> Void) async {
         let id = channel.id
         switch action {
         case .join(let member): await presence.join(call: call, member: member)
-        case .update(let member): await presence.update(call: call, member: member)
-        case .leave: await presence.leave(call: call, id: id)
+        case .update(let member):
+            if case .publish(let member) = budget.update(member, now: now) {
+                await presence.update(call: call, member: member)
+            }
+        case .leave:
+            budget.left()
+            await presence.leave(call: call, id: id)
         case .resync: await sendSnapshot(send: send)
         case .signal(let to, let payload):
-            // A host mutes participants of the call, not a page still in its lobby.
-            if Signal.mutedBy(payload) != nil, case .snapshot(_, let members) = await presence.snapshot(call: call),
-                !members.contains(where: { $0.id == to })
-            {
-                send(CallChannel.error("no participant \(to) in the call"))
-                return
-            }
+            // Only to a member of the call (the store checks, on every node): a page in its lobby, or one that
+            // left, gets no offer and no host's mute.
             if !(await presence.signal(call: call, from: id, to: to, payload: payload)) {
                 send(CallChannel.error("no participant \(to) in the call"))
             }

@@ -111,19 +111,29 @@ public struct JoinTokens: Sendable {
         guard let token, !token.isEmpty else {
             throw InvitationError(.missing, "this call needs a join token (?token=…); ask its host for an invitation")
         }
-        let claims = try await verified(
-            token, as: Claims.self,
-            claims: "the join token does not name a call, a name and a known role (host, speaker, listener)")
+        let claims = try await verified(token)
+        if claims.aud?.value.contains(Self.streamAudience) == true {
+            throw InvitationError(.badClaims, "this token is for /v1/vad, not a call's invitation")
+        }
+        guard let role = claims.role, let name = claims.name, claims.call != nil else {
+            throw InvitationError(
+                .badClaims, "the join token does not name a call, a name and a known role (host, speaker, listener)")
+        }
+        guard let known = CallRole(rawValue: role) else {
+            throw InvitationError(
+                .badClaims,
+                "the join token's role \"\(Self.shown(role))\" is not one MicCheck knows (host, speaker, listener)")
+        }
         guard claims.call == call else {
             throw InvitationError(.otherCall, "the join token is for another call")
         }
-        guard case .success(let name) = ParticipantName.checked(claims.name) else {
+        guard case .success(let name) = ParticipantName.checked(name) else {
             throw InvitationError(
                 .badClaims,
                 "the join token's name cannot be a participant's (\(ParticipantName.maxCharacters) characters at most, no control characters)"
             )
         }
-        return Invitation(call: claims.call, name: name, role: claims.role, expires: claims.exp.value)
+        return Invitation(call: call, name: name, role: known, expires: claims.exp.value)
     }
 
     /// A token for `/v1/vad` that lasts until `expires`.
@@ -134,19 +144,50 @@ public struct JoinTokens: Sendable {
                 exp: ExpirationClaim(value: whole(expires))))
     }
 
-    /// Checks a token for `/v1/vad`: this server's, for the stream audience, within its times.
-    public func verifyStream(_ token: String?) async throws(InvitationError) {
+    /// Checks a token for `/v1/vad`: this server's, for the stream audience, within its times. Returns when
+    /// it expires (the stream is closed then).
+    @discardableResult
+    public func verifyStream(_ token: String?) async throws(InvitationError) -> Date {
         guard let token, !token.isEmpty else {
             throw InvitationError(.missing, "this server's /v1/vad needs a token (?token=…; miccheck token --vad)")
         }
-        _ = try await verified(
-            token, as: StreamClaims.self, claims: "the token is not one for /v1/vad (miccheck token --vad)")
+        let claims = try await verified(token)
+        if claims.call != nil {
+            throw InvitationError(
+                .badClaims, "this token is a call's invitation, not one for /v1/vad (miccheck token --vad)")
+        }
+        guard claims.aud?.value.contains(Self.streamAudience) == true else {
+            throw InvitationError(.badClaims, "the token is not one for /v1/vad (miccheck token --vad)")
+        }
+        return claims.exp.value
+    }
+
+    /// Every claim a MicCheck token may carry, only the expiry required: the signature and the times are
+    /// checked first, then what the claims say, so that a refusal names what is wrong (a stream's token on a
+    /// call, a role MicCheck does not know) rather than failing to read them.
+    struct AnyClaims: TimedClaims {
+        var call: String?
+        var name: String?
+        var role: String?
+        var aud: AudienceClaim?
+        var exp: ExpirationClaim
+        var nbf: NotBeforeClaim?
+
+        func verify(using algorithm: some JWTAlgorithm) throws { try verifyTimes() }
+    }
+
+    /// A claim's text as a refusal shows it: 32 characters at most, no control characters.
+    private static func shown(_ text: String) -> String {
+        let clean = String(
+            String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        return clean.count > 32 ? String(clean.prefix(32)) + "…" : clean
     }
 
     /// `token`'s claims, checked: its size, its header (HS256, no key id), its signature with this server's
     /// secret, and its times.
-    private func verified<C: JWTPayload>(_ token: String, as: C.Type, claims: String) async throws(InvitationError) -> C
-    {
+    private func verified(_ token: String) async throws(InvitationError) -> AnyClaims {
+        let claims =
+            "the token's claims are not MicCheck's (an expiry, and a call, a name and a role, or /v1/vad's audience)"
         guard token.utf8.count <= Self.maximumTokenBytes else {
             throw InvitationError(
                 .malformed, "the join token is over \(Self.maximumTokenBytes) bytes; MicCheck's are a few hundred")
@@ -164,7 +205,7 @@ public struct JoinTokens: Sendable {
             )
         }
         do {
-            return try await keys.verify(token, as: C.self)
+            return try await keys.verify(token, as: AnyClaims.self)
         } catch let error as JWTError {
             switch error.errorType {
             case .signatureVerificationFailed:

@@ -1,0 +1,84 @@
+/// How much of the call's presence one connection may change: its updates (toggles, speaking) and its joins,
+/// each a bucket of tokens. A page that flips its toggles, or joins and leaves, as fast as its socket allows
+/// would otherwise send every flip to every connection of the call (and, with presence shared through
+/// PostgreSQL, commit each one). Past the budget an update is not dropped but coalesced: the member's latest
+/// state waits and is published when a token comes back (the connection's timer asks), so the others always
+/// end up seeing the state the page is in, a few times a second at most. A join past its budget is refused.
+///
+/// Pure: the clock is passed in, and nothing is published here (``CallEndpoint`` does what it says).
+struct PresenceBudget: Sendable {
+    /// Tokens that come back at `rate` a second, up to `capacity`.
+    struct Bucket: Sendable, Equatable {
+        let capacity: Double
+        let rate: Double
+        private var tokens: Double
+        private var last: Double?
+
+        /// A bucket that starts full; a rate of 0 is no bound.
+        init(capacity: Double, rate: Double) {
+            self.capacity = capacity
+            self.rate = rate
+            tokens = capacity
+        }
+
+        /// Takes a token at `now`, if one is there.
+        mutating func take(now: Double) -> Bool {
+            guard rate > 0 else { return true }
+            if let last { tokens = min(capacity, tokens + rate * max(0, now - last)) }
+            last = now
+            guard tokens >= 1 else { return false }
+            tokens -= 1
+            return true
+        }
+    }
+
+    /// What the connection does with a change.
+    enum Decision: Sendable, Equatable {
+        case publish(PresenceMember)
+        /// Kept as the member's latest state, for a later ``due(now:)``.
+        case held
+    }
+
+    private(set) var updates: Bucket
+    private(set) var joins: Bucket
+    /// The member's latest state, not yet published.
+    private(set) var pending: PresenceMember?
+
+    /// The most joins a page may make at once, before the per-minute rate applies.
+    static let joinBurst = 4.0
+
+    /// - Parameters:
+    ///   - changesPerSecond: updates a second, after a burst of four times as many (0: no bound).
+    ///   - joinsPerMinute: joins a minute, after a burst of ``joinBurst`` (0: no bound).
+    init(changesPerSecond: Double, joinsPerMinute: Double) {
+        updates = Bucket(capacity: max(1, 4 * changesPerSecond), rate: changesPerSecond)
+        joins = Bucket(capacity: Self.joinBurst, rate: joinsPerMinute / 60)
+    }
+
+    /// A join at `now`: whether it may be made. A join publishes the member whole, so nothing waits after it.
+    mutating func join(now: Double) -> Bool {
+        guard joins.take(now: now) else { return false }
+        pending = nil
+        return true
+    }
+
+    /// The member left: what waited is dropped.
+    mutating func left() { pending = nil }
+
+    /// An update of the member at `now`: published, or held as its latest state.
+    mutating func update(_ member: PresenceMember, now: Double) -> Decision {
+        guard updates.take(now: now) else {
+            pending = member
+            return .held
+        }
+        pending = nil
+        return .publish(member)
+    }
+
+    /// The held state, once a token is back at `now`.
+    mutating func due(now: Double) -> PresenceMember? {
+        guard let member = pending, updates.take(now: now) else { return nil }
+        pending = nil
+        return member
+    }
+}
