@@ -88,6 +88,104 @@ test('a refusal is said once with its reason and never retried', async (t) => {
   assert.equal(states.filter((s) => s.state === 'refused').length, 1);
 });
 
+const EXPIRED = 'the invitation expired; reconnect with a new one';
+const connectionStates = (seen) => seen.filter(([type]) => type === 'connection').map(([, d]) => d);
+
+test('a token function: asked at each try; an invitation that expires in the call is renewed and the call rejoined',
+  async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    const given = ['first', 'second'];
+    let asked = 0;
+    const { c, seen } = client({ token: async () => { asked += 1; return given.shift(); } });
+    await c.start();
+    await new Promise(setImmediate);
+    assert.equal(asked, 1);
+    const first = FakeSocket.made[0];
+    assert.equal(first.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=first');
+    first.accept();
+    first.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
+    c.setVideo(true);
+    c.join('Ada');
+    assert.deepEqual(first.texts().at(-1), { type: 'join', name: 'Ada' });
+    first.serverCloses(4401, EXPIRED);
+    await new Promise(setImmediate);
+    const states = connectionStates(seen);
+    assert.deepEqual(states.at(-1), { state: 'reconnecting', code: 4401, retryInMs: 1000, attempt: 1,
+      message: `Disconnected from the server: ${EXPIRED}. Reconnecting in 1 s…` });
+    assert.equal(states.filter((s) => s.state === 'refused').length, 0, 'no refusal');
+    assert.equal(c.me, null);
+    assert.equal(c.joined, true, 'still in the call for the page');
+    t.mock.timers.tick(1000);
+    await new Promise(setImmediate);
+    assert.equal(asked, 2, 'a new token for the new connection');
+    const second = FakeSocket.made[1];
+    assert.equal(second.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=second');
+    second.accept();
+    second.say({ type: 'welcome', id: 'me2', capabilities: ['send-audio', 'send-video'] });
+    assert.deepEqual(second.texts(), [{ type: 'devices', audio: true, video: true }, { type: 'join', name: 'Ada' }],
+      'the same devices, and joined again');
+    assert.deepEqual(connectionStates(seen).slice(-2).map((s) => s.state), ['reconnecting', 'open']);
+    c.close();
+    assert.equal(c.state, 'closed');
+  });
+
+test('a string token: the invitation expiring in the call is a refusal with its reason, not retried', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { c, seen } = client({ token: 'only' });
+  await c.start();
+  const ws = FakeSocket.made[0];
+  ws.accept();
+  ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
+  c.join('Ada');
+  ws.serverCloses(4401, EXPIRED);
+  await new Promise(setImmediate);
+  t.mock.timers.tick(60000);
+  assert.equal(FakeSocket.made.length, 1);
+  const states = connectionStates(seen);
+  assert.deepEqual(states.at(-1), { state: 'refused', code: 4401,
+    message: `This invitation cannot be used: ${EXPIRED}. Ask for a new link.` });
+  assert.equal(states.filter((s) => s.state === 'refused').length, 1);
+});
+
+test('a token function: a token refused as the socket opens is a refusal; a function that fails is retried',
+  async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    let asked = 0;
+    const refused = client({ token: () => { asked += 1; return 'stale'; } });
+    await refused.c.start();
+    await new Promise(setImmediate);
+    // A refused upgrade opens and closes at once, before the server says anything.
+    FakeSocket.made[0].accept();
+    FakeSocket.made[0].serverCloses(4401, 'the join token has expired');
+    await new Promise(setImmediate);
+    t.mock.timers.tick(60000);
+    await new Promise(setImmediate);
+    assert.equal(FakeSocket.made.length, 1, 'not retried');
+    assert.equal(asked, 1);
+    assert.deepEqual(connectionStates(refused.seen).at(-1), { state: 'refused', code: 4401,
+      message: 'This invitation cannot be used: the join token has expired. Ask for a new link.' });
+
+    const answers = [Promise.reject(new Error('the app\'s server is down')), Promise.resolve(''), 'good'];
+    const failing = client({ token: () => answers.shift() });
+    await failing.c.start();
+    await new Promise(setImmediate);
+    assert.equal(FakeSocket.made.length, 0);
+    assert.deepEqual(connectionStates(failing.seen).at(-1), { state: 'reconnecting', retryInMs: 1000, attempt: 1,
+      message: 'No invitation to connect with: the app\'s server is down. Reconnecting in 1 s…' });
+    failing.c.start();  // asked to connect again while waiting: still one try at a time
+    t.mock.timers.tick(1000);
+    await new Promise(setImmediate);
+    assert.equal(connectionStates(failing.seen).at(-1).message,
+      'No invitation to connect with: the token function gave no token. Reconnecting in 2 s…');
+    t.mock.timers.tick(2000);
+    await new Promise(setImmediate);
+    assert.equal(FakeSocket.made.length, 1);
+    assert.equal(FakeSocket.made[0].url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=good');
+    failing.c.close();
+    assert.equal(failing.c.state, 'closed');
+    assert.throws(() => new MicCheckClient({ server: 'http://x', call: 'a', token: 42 }), { code: 'bad-option' });
+  });
+
 test('presence by the version rule; a gap asks for a snapshot; the notice waits while push-to-talk is up', async () => {
   const { c, seen } = client();
   await c.start();

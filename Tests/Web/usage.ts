@@ -74,3 +74,12 @@ export function moderated(client: MicCheckClient, grid: CallGridElement, control
     pushToTalk: true, talking: false };
   client.setMuted(true, 'push-to-talk');
 }
+
+// A long call whose invitations are short: the app's own server gives a new token at each connection (the
+// server closes a connection when its token expires, and the client reconnects with a fresh one).
+export function renewed(stream: MediaStream, invitation: () => Promise<string>): MicCheckClient {
+  const client = new MicCheckClient({ server: 'https://miccheck.example', call: 'standup', stream,
+    token: async () => invitation() });
+  new MicCheckClient({ call: 'standup', token: () => 'a fixed token' }).close();
+  return client;
+}

@@ -5,6 +5,10 @@
 // page has a microphone or a camera yet: a track opened later (a slow camera, a permission answered after
 // Join, another device) is put in with `replaceTrack`, which needs no new offer. A kind this participant may
 // not send (a listener) is `recvonly`, which the server also checks in every description.
+//
+// Only a page in the call takes part in the mesh: signals that reach it in its lobby (never joined, or after
+// leaving) are dropped, so that nobody's offer builds a peer with this page's camera and microphone before
+// Join (the server, too, delivers signals only to participants in the call).
 
 export class Mesh {
   /**
@@ -105,6 +109,7 @@ export class Mesh {
   }
 
   async #signal(from, data) {
+    if (!this.client.joined) return;
     // Only an offer starts a connection: a late answer or candidate for one closed (after leaving) is dropped.
     if (!this.peers.has(from) && data.description?.type !== 'offer') return;
     const p = this.#peer(from);

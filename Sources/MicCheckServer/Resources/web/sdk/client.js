@@ -23,6 +23,8 @@ export class MicCheckClient extends EventTarget {
   #audio;
   #closed = false;
   #given;
+  // The token the last try connected with (a function's answer, or the string given).
+  #tokenSent = null;
   #rejoin = null;
   #noticeOff = false;
   #test;
@@ -40,12 +42,16 @@ export class MicCheckClient extends EventTarget {
       throw new MicCheckError('bad-call', 'a call id is 1 to 64 letters, digits, "-" or "_"');
     }
     this.server = new URL(server || new URL(import.meta.url).origin);
+    if (token !== null && typeof token !== 'string' && typeof token !== 'function') {
+      throw new MicCheckError('bad-option', 'token is a string, or a function that gives one (or a promise of one)');
+    }
     this.call = call;
     this.token = token;
     this.#given = stream;
     this.#connection = new ServerConnection(() => this.#url(), {
       onOpen: () => this.#opened(), onText: (text) => this.#receive(text), onLost: () => this.#lost(),
-      askWhy: () => (this.endpoint === 'call' ? refusalOf(this.server, this.call, this.token) : null),
+      askWhy: () => (this.endpoint === 'call' ? refusalOf(this.server, this.call, this.#tokenSent) : null),
+      canRenew: () => typeof this.token === 'function',
       onState: (state, message, extra) => this.#stateChanged(state, message, extra),
     }, { WebSocket: options.WebSocket, backoff });
     const choice = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
@@ -199,11 +205,26 @@ export class MicCheckClient extends EventTarget {
 
   // ---- The connection -------------------------------------------------------------------------------------
 
+  // The address of each try: with a token function, a promise of it, the token asked for anew each time (an
+  // invitation that expired under the connection, or during a long outage, is replaced).
   #url() {
+    if (typeof this.token !== 'function') return this.#address(this.token);
+    const ask = this.token;
+    return (async () => {
+      const token = await ask();
+      if (typeof token !== 'string' || !token) {
+        throw new MicCheckError('bad-option', 'the token function gave no token');
+      }
+      return this.#address(token);
+    })();
+  }
+
+  #address(token) {
+    this.#tokenSent = token;
     const url = new URL(this.endpoint === 'call' ? '/v1/call' : '/v1/vad', this.server);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     if (this.call) url.searchParams.set('call', this.call);
-    if (this.token) url.searchParams.set('token', this.token);
+    if (token) url.searchParams.set('token', token);
     return url.href;
   }
 

@@ -13,8 +13,16 @@ export interface MicCheckClientOptions {
   call?: string;
   /** `call` (presence, the muted notice, the microphone check) or `vad` (speech events only). */
   endpoint?: 'call' | 'vad';
-  /** An invitation's join token (`miccheck token`), sent with the connection. */
-  token?: string;
+  /**
+   * An invitation's join token (`miccheck token`), sent with the connection; or a function that gives one
+   * (or a promise of one), asked before each try to connect. The server closes a connection when its token
+   * expires (4401, "the invitation expired; reconnect with a new one"): with a function the client asks it for a
+   * new token and reconnects, as after a lost connection (`reconnecting`, then joined again with the same
+   * devices); with a string that close is a refusal (`refused`, its reason said once). A function that throws
+   * or gives no string is a failed try, retried with backoff; a token the server refuses as it connects is a
+   * refusal either way.
+   */
+  token?: string | (() => string | Promise<string>);
   /**
    * The app's own stream (its call SDK's local track, for instance). MicCheck listens to its first audio
    * track and never stops it. Without one, the client opens the microphone itself (and falls back to the

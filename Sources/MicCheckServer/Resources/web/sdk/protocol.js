@@ -94,11 +94,15 @@ export function decode(text) {
 /**
  * What a closed connection means. The server refuses with 4000 + the HTTP status and the reason as the
  * WebSocket opens (Guides/Security.md): a refusal will not change on a retry, so it is said once and not
- * retried. Anything else (the server restarting, the network) is retried with backoff.
+ * retried. Anything else (the server restarting, the network) is retried with backoff. The server also closes
+ * with 4401 when the invitation expires under an open connection: `renewable` (a new token can be had) makes
+ * that a lost connection, retried with the new token.
+ * @param {{renewable?: boolean}} [options]
  * @returns {{refused: boolean, message: string}}
  */
-export function closeMeaning(code, reason) {
+export function closeMeaning(code, reason, { renewable = false } = {}) {
   const why = reason ? `: ${reason}` : '';
+  if (code === 4401 && renewable) return { refused: false, message: `Disconnected from the server${why}.` };
   if (code === 4401) {
     // The server's reason may already say what to do ("ask its host for an invitation").
     const advice = /\bask\b/i.test(reason || '') ? '' : ' Ask for a new link.';
