@@ -11,6 +11,9 @@ usage: attacks.py MICCHECK_BINARY [unittest options]
 """
 import asyncio
 import base64
+import hashlib
+import hmac
+import itertools
 import json
 import os
 import re
@@ -120,7 +123,8 @@ def _mask(payload, key):
 class RawSocket:
     """A WebSocket client on a plain socket: the upgrade, frames out as given, frames in as they come."""
 
-    def __init__(self, port, path, rcvbuf=None, timeout=10.0):
+    def __init__(self, port, path, rcvbuf=None, timeout=10.0, headers=""):
+        """`headers`: more header lines, each ending in CR LF (an `Origin:`)."""
         self.sock = socket.socket()
         if rcvbuf:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -129,7 +133,7 @@ class RawSocket:
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+                           f"Sec-WebSocket-Version: 13\r\n{headers}\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.sock.recv(4096)
@@ -236,12 +240,159 @@ async def honest_stream(port, seconds, levels):
         await task
 
 
+async def refused_by(server, message, clients, each):
+    """`clients` clients at once, each opening `each` /v1/vad connections in turn that send `message` and read
+    until the server closes them: the (code, reason) of every close, and the server CPU they cost."""
+    closes = []
+
+    async def client():
+        for _ in range(each):
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/vad") as ws:
+                await ws.send(message)
+                closes.append(await closed_with(ws))
+
+    cpu = server.cpu()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return closes, server.cpu() - cpu
+
+
 FIGURES = []
 
 
 def note(line):
     """A figure worth seeing beside the verdict (printed at the end)."""
     FIGURES.append(line)
+
+
+# MARK: invitations
+
+SECRET = "s" * 32
+
+
+def token_env():
+    """The environment of a server with invitations on (and of `miccheck token`)."""
+    return dict(os.environ, MICCHECK_TOKEN_SECRET=SECRET)
+
+
+def mint(*options):
+    """A token from `miccheck token OPTIONS` under `token_env()`."""
+    return subprocess.run([BINARY, "token", *options], env=token_env(), check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def signed(claims, secret=SECRET):
+    """An HS256 JWT of `claims`, signed with `secret`, made here (claims `miccheck token` would not write)."""
+    body = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode())
+    return body + "." + b64url(hmac.new(secret.encode(), body.encode(), hashlib.sha256).digest())
+
+
+def claims_of(token):
+    """A token's claims (its `exp`, in whole seconds)."""
+    part = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+
+# MARK: session descriptions
+
+def description(audio=("a=recvonly",), video=("a=recvonly",), session=()):
+    """An offer as a browser writes it (CR LF lines, BUNDLE, an audio and a video section) with `audio` and
+    `video` as the lines that give each section's direction and `session` at the session level."""
+    lines = ["v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", *session,
+             "a=group:BUNDLE 0 1", "a=msid-semantic: WMS",
+             "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
+             "a=ice-ufrag:Qp2t", "a=ice-pwd:mC6ZlHbW3f0LQ2YvNw0d8B1x", "a=setup:actpass", "a=mid:0",
+             *audio, "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
+             "m=video 9 UDP/TLS/RTP/SAVPF 96", "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
+             "a=ice-ufrag:Qp2t", "a=ice-pwd:mC6ZlHbW3f0LQ2YvNw0d8B1x", "a=setup:actpass", "a=mid:1",
+             *video, "a=rtcp-mux", "a=rtpmap:96 VP8/90000"]
+    return "\r\n".join(lines) + "\r\n"
+
+
+def offer(to, sdp):
+    return json.dumps({"type": "signal", "to": to, "data": {"description": {"type": "offer", "sdp": sdp}}})
+
+
+def padded_sdp():
+    """A description of exactly 32 KiB, the most a signal may carry."""
+    sdp = ("v=0\r\n" + ("a=x-padding:" + "p" * 60 + "\r\n") * 500)[:32768]
+    assert len(sdp.encode()) == 32768
+    return sdp
+
+
+# MARK: HTTP answers
+
+def read_answer(sock):
+    """One HTTP answer from `sock`: (status, headers with lowercased names, body); None when the connection
+    ends before a whole head. A timeout is the socket's."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            chunk = b""
+        if not chunk:
+            return None
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+
+    def more():
+        try:
+            return sock.recv(65536)
+        except (ConnectionResetError, TimeoutError):
+            return b""
+    if "content-length" in headers:
+        while len(body) < int(headers["content-length"]):
+            chunk = more()
+            if not chunk:
+                break
+            body += chunk
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        while not body.endswith(b"0\r\n\r\n"):
+            chunk = more()
+            if not chunk:
+                break
+            body += chunk
+        whole, rest = b"", body
+        while rest:
+            size, _, rest = rest.partition(b"\r\n")
+            n = int(size.split(b";")[0] or b"0", 16)
+            if n == 0:
+                break
+            whole, rest = whole + rest[:n], rest[n + 2:]
+        body = whole
+    return status, headers, body
+
+
+def ask(port, request, timeout=10.0, source=None):
+    """Sends `request` on a new connection (from the address `source`, if given) and reads one answer."""
+    with socket.socket() as sock:
+        if source:
+            sock.bind((source, 0))
+        sock.settimeout(timeout)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(request)
+        return read_answer(sock)
+
+
+def strings_in(value):
+    """Every string in a decoded JSON value (an error answer's reason, wherever the body keeps it)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings_in(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings_in(v)]
+    return []
 
 
 class Attacks(unittest.TestCase):
@@ -340,17 +491,8 @@ class Attacks(unittest.TestCase):
         reason = "a text message may nest objects and arrays 8 deep at most"
         seconds = 10.0
 
-        async def attacker(message, closes):
-            for _ in range(46):
-                async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/vad") as ws:
-                    await ws.send(message)
-                    closes.append(await closed_with(ws))
-
         async def attack(message):
-            closes = []
-            cpu = server.cpu()
-            await asyncio.gather(*(attacker(message, closes) for _ in range(8)))
-            return closes, server.cpu() - cpu
+            return await refused_by(server, message, clients=8, each=46)
 
         async def body():
             levels = []
@@ -618,6 +760,486 @@ class Attacks(unittest.TestCase):
             subprocess.run(["bash", PG, "stop", pg])
             shutil.rmtree(pg, ignore_errors=True)
 
+    # MARK: issue 59: session descriptions, presence, invitations, slow readers, wide JSON, signals
+
+    def test_descriptions_that_hide_a_send(self):
+        """A listener's offer whose audio section only seems to say it receives is refused with 1008 and the
+        reason, and never reaches the participant it was for: `a=inactive` then a TAB, `a=inactive` then
+        `a=sendrecv:x`, `a=x-foo<CR>a=inactive` on one line (a bare CR), `a=x-foo` U+2028 `a=inactive`, and a
+        session-level `a=recvonly` with no direction in the media sections. The three with a control character
+        or a line separator are refused for a speaker too. A listener's honest offer (`a=recvonly` in each
+        section) and a speaker's `sendrecv` one are relayed."""
+        server = self.serve(env=token_env())
+        host, listener, speaker = (mint("--call", "sdp", "--name", name, "--role", role)
+                                   for name, role in [("Host", "host"), ("Lou", "listener"), ("Sam", "speaker")])
+        control = "a description's sdp may hold no control characters or line separators but CR LF"
+        audio = "this participant may not send audio: its description's m=audio section"
+        sends, silent = audio + " sends", audio + " does not say recvonly or inactive"
+        variants = [
+            ("a=inactive then a TAB", description(audio=["a=inactive\t"]), {control}),
+            ("a=inactive, then a=sendrecv:x", description(audio=["a=inactive", "a=sendrecv:x"]), {sends, silent}),
+            ("a=x-foo CR a=inactive (a bare CR)", description(audio=["a=x-foo\ra=inactive"]), {control}),
+            ("a=x-foo U+2028 a=inactive", description(audio=["a=x-foo\u2028a=inactive"]), {control}),
+            ("a session-level a=recvonly", description(audio=[], video=[], session=["a=recvonly"]), {silent}),
+        ]
+
+        def url(token):
+            return f"ws://127.0.0.1:{server.port}/v1/call?call=sdp&token={token}"
+
+        async def body():
+            target = await websockets.connect(url(host))
+            tid = json.loads(await target.recv())["id"]
+            relayed = []
+            joined = asyncio.Event()
+
+            async def read():
+                async for message in target:
+                    m = json.loads(message)
+                    if m["type"] == "signal":
+                        relayed.append(m["from"])
+                    elif m["type"] == "joined" and m["participant"]["id"] == tid:
+                        joined.set()
+            reading = asyncio.ensure_future(read())
+            await target.send(json.dumps({"type": "join", "name": "Host"}))
+            await asyncio.wait_for(joined.wait(), 5)
+
+            async def send(token, sdp):
+                """The offer from a new participant: (its id, how its connection ended, or None if it is open)."""
+                async with websockets.connect(url(token)) as ws:
+                    me = json.loads(await ws.recv())["id"]
+                    await ws.send(json.dumps({"type": "join", "name": "x"}))
+                    await ws.send(offer(tid, sdp))
+                    try:
+                        return me, await asyncio.wait_for(closed_with(ws), 2.0)
+                    except TimeoutError:
+                        return me, None
+
+            refused = {}
+            for name, sdp, _ in variants:
+                refused[name] = await send(listener, sdp)
+            for name, sdp, reasons in variants:
+                if reasons == {control}:
+                    refused["a speaker's " + name] = await send(speaker, sdp)
+            honest = [await send(listener, description()),
+                      await send(speaker, description(audio=["a=sendrecv"], video=["a=sendrecv"]))]
+            await asyncio.sleep(0.5)
+            await target.close()
+            reading.cancel()
+            return refused, honest, relayed
+
+        refused, honest, relayed = self.run_async(body())
+        expected = {name: reasons for name, _, reasons in variants}
+        expected.update(("a speaker's " + name, reasons) for name, _, reasons in variants if reasons == {control})
+        for name, (me, ending) in refused.items():
+            self.assertIsNotNone(ending, f"{name}: the connection stayed open")
+            code, reason = ending
+            self.assertEqual(code, 1008, f"{name}: {ending}")
+            self.assertIn(reason, expected[name], name)
+            self.assertNotIn(me, relayed, f"{name}: the offer reached the host")
+        for me, ending in honest:
+            self.assertIsNone(ending, "an honest offer was refused")
+            self.assertIn(me, relayed, "an honest offer was not relayed")
+        short = {control: "control characters", sends: "sends", silent: "does not say recvonly or inactive"}
+        note("descriptions that hide a send, each closed 1008 and not relayed: " +
+             "; ".join(f"{name}: {short.get(ending[1], ending[1])}" for name, (_, ending) in refused.items()) +
+             "; 2 honest ones relayed")
+
+    def test_presence_flood(self):
+        """A speaker toggling its microphone (`devices`) 2,000 times as fast as its socket allows: another
+        participant of the call sees at most the burst of 20 updates of it + 5 a second (+ 5 of slack) while
+        the flood lasts and 2 s after, and the last state it sees is the last toggle's (audio off). That
+        participant, speaking in real time, gets its meter (`microphone`) with no gap over 1 s meanwhile."""
+        server = self.serve()
+        with wave.open(VOICE) as w:
+            pcm = w.readframes(w.getnframes())
+        url = f"ws://127.0.0.1:{server.port}/v1/call?call=flood"
+        toggles = 2000
+        # The flooder is a plain socket driven from threads: the observer's loop must not wait on it.
+        flooder = RawSocket(server.port, "/v1/call?call=flood")
+        fid = flooder.read_text()["id"]
+        flooder.send_text(json.dumps({"type": "join", "name": "Flooder"}))
+        while True:
+            m = flooder.read_text()
+            if m["type"] == "joined" and m["participant"]["id"] == fid:
+                break
+        answered = threading.Event()
+        times = {}
+
+        def drain():
+            """The flooder reads what it is sent; the `error` that answers its last message marks the flood
+            handled."""
+            flooder.sock.settimeout(30)
+            try:
+                while True:
+                    _, opcode, payload = flooder.read_frame()
+                    if opcode == CLOSE:
+                        return
+                    if opcode == TEXT and json.loads(payload)["type"] == "error" and not answered.is_set():
+                        times["handled"] = time.monotonic()
+                        answered.set()
+            except (EOFError, OSError):
+                return
+        threading.Thread(target=drain, daemon=True).start()
+
+        def flood(oid):
+            # devices audio on, off, on, ... : the 2,000th (index 1999) turns it off.
+            blob = b"".join(frame(TEXT, json.dumps({"type": "devices", "audio": i % 2 == 0}).encode())
+                            for i in range(toggles))
+            times["start"] = time.monotonic()
+            flooder.send(blob)
+            times["sent"] = time.monotonic()
+            # Handled after every toggle: a speaker may not mute others, which an `error` says.
+            flooder.send_text(json.dumps({"type": "mute", "id": oid}))
+            return answered.wait(60)
+
+        async def body():
+            observer = await websockets.connect(url)
+            oid = json.loads(await observer.recv())["id"]
+            updates, meters, state = [], [], {}
+
+            async def watch():
+                async for message in observer:
+                    m = json.loads(message)
+                    now = time.monotonic()
+                    if m["type"] == "microphone":
+                        meters.append(now)
+                    elif m["type"] in ("joined", "updated") and m["participant"]["id"] == fid:
+                        state["audio"] = m["participant"]["audio"]
+                        if m["type"] == "updated":
+                            updates.append(now)
+                    elif m["type"] == "presence":
+                        for p in m["participants"]:
+                            if p["id"] == fid:
+                                state["audio"] = p["audio"]
+            watching = asyncio.ensure_future(watch())
+            await observer.send(json.dumps({"type": "join", "name": "Observer"}))
+            stop = asyncio.Event()
+
+            async def speak():
+                start, i = time.monotonic(), 0
+                while not stop.is_set():
+                    offset = (i * 640) % (len(pcm) - 640)
+                    await observer.send(pcm[offset:offset + 640])
+                    i += 1
+                    await asyncio.sleep(max(0.0, start + i * 0.02 - time.monotonic()))
+            speaking = asyncio.ensure_future(speak())
+            await asyncio.sleep(1.5)
+            handled = await asyncio.to_thread(flood, oid)
+            await asyncio.sleep(2.0)
+            end = time.monotonic()
+            stop.set()
+            await speaking
+            await observer.close()
+            watching.cancel()
+            return handled, updates, meters, state, end
+
+        handled, updates, meters, state, end = self.run_async(body())
+        flooder.close()
+        self.assertTrue(handled, "the flood's last message was never answered")
+        start = times["start"]
+        seconds = end - start
+        seen = [t for t in updates if t >= start]
+        # The meter from the last one before the flood to the flood's end.
+        before = max([t for t in meters if t < start], default=start)
+        points = [before] + [t for t in meters if start <= t <= times["handled"]] + [times["handled"]]
+        gap = max(b - a for a, b in itertools.pairwise(points))
+        bound = 20 + 5 * seconds + 5
+        note(f"presence flood: {toggles} toggles handled in {times['handled'] - start:.2f} s (sent in "
+             f"{times['sent'] - start:.2f} s); the other saw {len(seen)} updates in {seconds:.1f} s (bound "
+             f"{bound:.0f}), final audio {state.get('audio')}; its meter's longest gap {gap * 1000:.0f} ms")
+        self.assertLessEqual(len(seen), bound, "updates of the flooder seen by the other participant")
+        self.assertIs(state.get("audio"), False, "the last state seen is the last toggle's")
+        self.assertLess(gap, 1.0, "the honest participant's meter during the flood")
+
+    def test_join_leave_loop(self):
+        """A listener that joins and leaves in a loop, as fast as each join is answered: after the burst of 4,
+        the join past 12 a minute closes the connection with 1008 "more than 12 joins a minute"."""
+        server = self.serve(env=token_env())
+        token = mint("--call", "loop", "--name", "Lou", "--role", "listener")
+        raw = RawSocket(server.port, f"/v1/call?call=loop&token={token}")
+        me = raw.read_text()["id"]
+        joins, ending = 0, None
+        start = time.monotonic()
+        for _ in range(12):
+            raw.send_text(json.dumps({"type": "join", "name": "Lou"}))
+            while True:  # its own `joined`, or the close
+                _, opcode, payload = raw.read_frame()
+                if opcode == CLOSE:
+                    ending = struct.unpack(">H", payload[:2])[0], payload[2:].decode()
+                    break
+                if opcode == TEXT:
+                    m = json.loads(payload)
+                    if m["type"] == "joined" and m["participant"]["id"] == me:
+                        joins += 1
+                        break
+            if ending:
+                break
+            raw.send_text(json.dumps({"type": "leave"}))
+        raw.close()
+        note(f"join/leave loop: {joins} joins, then {ending} after {time.monotonic() - start:.2f} s")
+        self.assertEqual(ending, (1008, "more than 12 joins a minute"))
+        self.assertIn(joins, (4, 5), "joins let through (a burst of 4)")
+
+    def test_invitation_expires_mid_call(self):
+        """With invitations on, a /v1/call connection whose token expires (`miccheck token --expires-in 3`) is
+        closed at its `exp` with 4401 "the invitation expired; reconnect with a new one" (within 1.5 s: the
+        call's timer runs every 250 ms), and a /v1/vad stream (`--vad --expires-in 3`) with 4401 "the token
+        expired; reconnect with a new one" (within 2 s: its timer runs every second). Both keep sending
+        keep_alive, so they are not idle."""
+        server = self.serve(env=token_env())
+        call = mint("--call", "expiry", "--name", "Eve", "--expires-in", "3")
+        vad = mint("--vad", "--expires-in", "3")
+
+        async def hold(path, token, join):
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}{path}token={token}") as ws:
+                await ws.recv()
+                if join:
+                    await ws.send(json.dumps({"type": "join", "name": "Eve"}))
+
+                async def keep():
+                    try:
+                        while True:
+                            await asyncio.sleep(0.5)
+                            await ws.send(json.dumps({"type": "keep_alive"}))
+                    except websockets.ConnectionClosed:
+                        pass
+                keeping = asyncio.ensure_future(keep())
+                wait = claims_of(token)["exp"] - time.time() + 6
+                try:
+                    code, reason = await asyncio.wait_for(closed_with(ws), wait)
+                except TimeoutError:
+                    code, reason = None, "still open 6 s after the token's exp"
+                closed = time.time()
+                keeping.cancel()
+                return code, reason, closed - claims_of(token)["exp"]
+
+        async def body():
+            return await asyncio.gather(hold("/v1/call?call=expiry&", call, True), hold("/v1/vad?", vad, False))
+
+        (call_code, call_reason, call_after), (vad_code, vad_reason, vad_after) = self.run_async(body())
+        note(f"expired tokens: /v1/call closed {call_after:+.2f} s after exp ({call_code}), /v1/vad "
+             f"{vad_after:+.2f} s ({vad_code})")
+        self.assertEqual((call_code, call_reason), (4401, "the invitation expired; reconnect with a new one"))
+        self.assertEqual((vad_code, vad_reason), (4401, "the token expired; reconnect with a new one"))
+        self.assertGreater(call_after, -0.2, "/v1/call closed before its token expired")
+        self.assertLess(call_after, 1.5, "/v1/call closed after its token expired")
+        self.assertGreater(vad_after, -0.2, "/v1/vad closed before its token expired")
+        self.assertLess(vad_after, 2.0, "/v1/vad closed after its token expired")
+
+    def test_slow_readers_share_one_bound(self):
+        """Under `--max-queued-bytes 1048576` (1 MiB for all slow readers of the server), three /v1/call
+        participants with a 4 KiB receive buffer that never read, sent 32 KiB session descriptions in a loop:
+        each is closed with 1008 "the server holds 1 MiB for slow readers, its most" (read once the others see
+        it leave), well before its own 4 MiB outbox is full; an honest participant beside them, sent a
+        description every tenth round, reads them all and is not cut."""
+        server = self.serve("--max-queued-bytes", str(MB), "--idle-timeout", "30")
+        time.sleep(0.3)
+        before = server.rss()
+        reason = "the server holds 1 MiB for slow readers, its most"
+
+        def joined(rcvbuf, name):
+            raw = RawSocket(server.port, "/v1/call?call=slow", rcvbuf=rcvbuf)
+            me = raw.read_text()["id"]
+            raw.send_text(json.dumps({"type": "join", "name": name}))
+            while True:
+                m = raw.read_text()
+                if m["type"] == "joined" and m["participant"]["id"] == me:
+                    return me, raw
+
+        readers = dict(joined(4096, f"Reader {i}") for i in range(3))
+        hid, honest = joined(None, "Honest")
+        closes, wake = {}, {rid: threading.Event() for rid in readers}
+
+        def read_when_woken(rid):
+            """A reader that has been seen to leave reads at last, to find the close frame behind its backlog."""
+            if not wake[rid].wait(40):
+                return
+            raw = readers[rid]
+            raw.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+            raw.sock.settimeout(10)
+            try:
+                closes[rid] = raw.read_close()
+            except TimeoutError:
+                closes[rid] = "no close within 10 s"
+        woken = [threading.Thread(target=read_when_woken, args=(rid,), daemon=True) for rid in readers]
+        for t in woken:
+            t.start()
+        got = {"signals": 0, "ending": None}
+
+        def read_honest():
+            honest.sock.settimeout(60)
+            try:
+                while True:
+                    _, opcode, payload = honest.read_frame()
+                    if opcode == CLOSE:
+                        got["ending"] = payload
+                        return
+                    if opcode == TEXT and json.loads(payload)["type"] == "signal":
+                        got["signals"] += 1
+            except (EOFError, OSError) as e:
+                got["ending"] = got["ending"] or repr(e)
+        honest_reading = threading.Thread(target=read_honest, daemon=True)
+        honest_reading.start()
+        texts = {to: offer(to, padded_sdp()) for to in [*readers, hid]}
+        self.peak = before
+
+        async def flood():
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/call?call=slow", max_size=1 << 22) as ws:
+                present, left = set(readers), {}
+
+                async def read():
+                    async for message in ws:
+                        m = json.loads(message)
+                        if m["type"] == "left" and m["id"] in present:
+                            present.discard(m["id"])
+                            left[m["id"]] = time.monotonic()
+                            wake[m["id"]].set()
+                reading = asyncio.ensure_future(read())
+                await ws.send(json.dumps({"type": "join", "name": "Sender"}))
+                start = time.monotonic()
+                sent = honest_sent = rounds = 0
+                while present and time.monotonic() < start + 15:
+                    for rid in list(present):
+                        await ws.send(texts[rid])
+                        sent += 1
+                    rounds += 1
+                    if rounds % 10 == 0:
+                        await ws.send(texts[hid])
+                        honest_sent += 1
+                    self.peak = max(self.peak, server.rss())
+                    await asyncio.sleep(0.003)
+                reading.cancel()
+                return start, left, sent, honest_sent
+
+        start, left, sent, honest_sent = self.run_async(flood(), timeout=40)
+        for t in woken:
+            t.join(15)
+        deadline = time.monotonic() + 5
+        while got["signals"] < honest_sent and got["ending"] is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        ending = got["ending"]
+        honest.sock.shutdown(socket.SHUT_RDWR)
+        honest_reading.join(5)
+        honest.close()
+        for raw in readers.values():
+            raw.close()
+        cut = ", ".join(f"{left[rid] - start:.1f}" for rid in readers if rid in left)
+        note(f"slow readers under a 1 MiB server-wide bound: cut at {cut} s into the flood ({sent} descriptions "
+             f"sent to them), closes {sorted(set(map(str, closes.values())))}; the honest reader got "
+             f"{got['signals']} of {honest_sent}; RSS peak +{(self.peak - before) / MB:.1f} MB")
+        self.assertEqual(len(left), 3, "readers the others saw leave within 15 s")
+        for rid in readers:
+            self.assertEqual(closes.get(rid), (1008, reason), "a never-reading participant's close")
+        self.assertIsNone(ending, "the honest reader was cut")
+        self.assertEqual(got["signals"], honest_sent, "descriptions the honest reader got")
+
+    def test_wide_json(self):
+        """A 64 KB keep_alive carrying 21,000 empty objects (`"a":[{},{},…]`) closes with 1008 "a text message
+        may hold 256 values at most", counted before decoding: 200 of them over 8 reconnecting clients cost the
+        server no more than 3 times the CPU of 200 small refused messages (each connection's upgrade costs
+        more than either), and no more than 1.5 times that of 200 keep_alives of the same size whose `a` is one
+        string (what is left is the 64 KB themselves: unmasking, UTF-8). 260 numbers in an array are too many
+        too; 240 are refused for another reason."""
+        server = self.serve()
+        wide = '{"type":"keep_alive","a":[' + ",".join(["{}"] * 21000) + "]}"
+        self.assertLessEqual(len(wide), 65536)
+        small = '{"type":"nope"}'
+        string = '{"type":"keep_alive","a":"' + "x" * (len(wide) - 30) + '"}'
+        reason = "a text message may hold 256 values at most"
+
+        async def refused(message):
+            closes, _ = await refused_by(server, message, clients=1, each=1)
+            return closes[0]
+
+        async def attack(message):
+            return await refused_by(server, message, clients=8, each=25)
+
+        async def body():
+            edges = [await refused('{"type":"keep_alive","a":[' + ",".join(["0"] * n) + "]}") for n in (240, 260)]
+            small_closes, small_cpu = await attack(small)
+            string_closes, string_cpu = await attack(string)
+            wide_closes, wide_cpu = await attack(wide)
+            return edges, small_closes, small_cpu, string_closes, string_cpu, wide_closes, wide_cpu
+
+        edges, small_closes, small_cpu, string_closes, string_cpu, closes, spent = self.run_async(body(), timeout=120)
+        note(f"wide JSON: 200 connections cost {spent:.2f} s of server CPU with 64 KB of {{}}, {small_cpu:.2f} s "
+             f"with a small refused message, {string_cpu:.2f} s with 64 KB in one string")
+        self.assertEqual(edges[0][0], 1008)
+        self.assertNotEqual(edges[0][1], reason, "240 values are within the bound")
+        self.assertEqual(edges[1], (1008, reason))
+        self.assertEqual(len(closes), 200)
+        self.assertEqual(set(closes), {(1008, reason)})
+        self.assertEqual({code for code, _ in small_closes}, {1008})
+        self.assertEqual({code for code, _ in string_closes}, {1008})
+        self.assertLessEqual(spent, 3 * small_cpu, "server CPU of 200 wide messages against 200 small ones")
+        self.assertLessEqual(spent, 1.5 * string_cpu, "server CPU of 200 wide messages against 200 as long")
+
+    def test_signals_reach_only_joined(self):
+        """A joined participant's offer to a participant connected but still in its lobby (never joined), and
+        its offer and ICE candidate to one that joined and left, each get {"type": "error", "message": "no
+        participant ID in the call"} and reach nobody; the same offer to a joined participant is relayed."""
+        server = self.serve()
+        url = f"ws://127.0.0.1:{server.port}/v1/call?call=lobby"
+        candidate = json.dumps({"candidate": "candidate:1 1 udp 2122260223 192.0.2.1 54400 typ host",
+                                "sdpMid": "0", "sdpMLineIndex": 0})
+
+        async def body():
+            sockets = {}
+            for name in ("sender", "lobby", "gone", "member"):
+                ws = await websockets.connect(url)
+                sockets[name] = (ws, json.loads(await ws.recv())["id"])
+            ids = {name: pid for name, (_, pid) in sockets.items()}
+            signals = {name: [] for name in sockets}
+            errors = asyncio.Queue()
+            members = {}
+
+            async def read(name, ws):
+                async for message in ws:
+                    m = json.loads(message)
+                    if m["type"] == "signal":
+                        signals[name].append(m)
+                    elif m["type"] == "error" and name == "sender":
+                        errors.put_nowait(m)
+                    elif m["type"] == "joined" and name == "sender":
+                        members[m["participant"]["id"]] = True
+                    elif m["type"] == "left" and name == "sender":
+                        members[m["id"]] = False
+            reading = [asyncio.ensure_future(read(name, ws)) for name, (ws, _) in sockets.items()]
+
+            async def until(predicate):
+                for _ in range(500):
+                    if predicate():
+                        return
+                    await asyncio.sleep(0.01)
+                raise AssertionError("presence did not settle")
+            for name in ("sender", "gone", "member"):
+                await sockets[name][0].send(json.dumps({"type": "join", "name": name}))
+            await until(lambda: all(members.get(ids[n]) for n in ("sender", "gone", "member")))
+            await sockets["gone"][0].send(json.dumps({"type": "leave"}))
+            await until(lambda: members.get(ids["gone"]) is False)
+            sender = sockets["sender"][0]
+            answers = []
+            for to, text in [("lobby", offer(ids["lobby"], description())), ("gone", offer(ids["gone"], description())),
+                             ("gone", f'{{"type":"signal","to":"{ids["gone"]}","data":{{"candidate":{candidate}}}}}')]:
+                await sender.send(text)
+                answers.append((to, await asyncio.wait_for(errors.get(), 5)))
+            await sender.send(offer(ids["member"], description()))
+            await until(lambda: signals["member"])
+            await asyncio.sleep(0.5)
+            for ws, _ in sockets.values():
+                await ws.close()
+            for task in reading:
+                task.cancel()
+            return ids, answers, signals
+
+        ids, answers, signals = self.run_async(body())
+        for to, answer in answers:
+            self.assertEqual(answer, {"type": "error", "message": f"no participant {ids[to]} in the call"}, to)
+        self.assertEqual(signals["lobby"], [], "signals that reached the participant in its lobby")
+        self.assertEqual(signals["gone"], [], "signals that reached the participant that left")
+        self.assertEqual([m["from"] for m in signals["member"]], [ids["sender"]])
+        note("signals to a participant in its lobby or gone: 3 answered with an error, none delivered")
+
 
 
 def http(port, request, timeout=15.0):
@@ -664,7 +1286,8 @@ class Admission(unittest.TestCase):
     def test_heads_that_never_end(self):
         """A head sent half (slowloris) and a TLS hello on the plain port are answered 408 at 10 s and closed; a
         head over 32 KiB (a 200 KB token in the query) is answered 431 at once; a Content-Length of -1, which
-        the HTTP parser chokes on without answering, 400 at once. A plain request beside them is served."""
+        the HTTP parser chokes on without answering, 400 at once. Each answer carries nosniff and the pages'
+        Content-Security-Policy. A plain request beside them is served."""
         server = self.serve()
         answers = {}
 
@@ -688,14 +1311,20 @@ class Admission(unittest.TestCase):
             seconds, answer = answers[name]
             self.assertTrue(answer.startswith(b"HTTP/1.1 " + status), f"{name}: {answer[:80]!r}")
             self.assertTrue(within[0] <= seconds <= within[1], f"{name}: answered after {seconds:.1f} s")
+            head = answer.split(b"\r\n\r\n")[0].lower()
+            self.assertIn(b"x-content-type-options: nosniff", head, name)
+            self.assertIn(b"content-security-policy: default-src 'self'", head, name)
 
     def test_dns_rebinding(self):
         """A request naming another host (a page whose name was rebound to 127.0.0.1) is refused with 421 and the
-        flag that allows it; with --allow-host that name is served; the server's own names always are."""
+        flag that allows it, without repeating the name sent; with --allow-host that name is served; the
+        server's own names always are."""
         server = self.serve()
         _, answer = http(server.port, b"GET / HTTP/1.1\r\nHost: attacker.example:8080\r\n\r\n")
         self.assertTrue(answer.startswith(b"HTTP/1.1 421"), answer[:80])
-        self.assertIn(b"--allow-host attacker.example", answer)
+        self.assertIn(b"this server does not answer to the host this request names; start it with --allow-host and "
+                      b"that name", answer)
+        self.assertNotIn(b"attacker.example", answer, "the answer repeats the name the request sent")
         for host in (b"localhost", b"127.0.0.1:9", b"[::1]"):
             _, answer = http(server.port, b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
             self.assertTrue(answer.startswith(b"HTTP/1.1 200"), (host, answer[:80]))
@@ -764,7 +1393,8 @@ class Admission(unittest.TestCase):
             raw.close()
             self.assertEqual(code, 4401, path)
             self.assertIn(reason, text)
-        token = subprocess.run([BINARY, "token", "--vad"], env=env, check=True, capture_output=True, text=True).stdout.strip()
+        token = subprocess.run([BINARY, "token", "--vad"], env=env, check=True, capture_output=True,
+                               text=True).stdout.strip()
         raw = RawSocket(server.port, f"/v1/vad?token={token}")
         self.assertEqual(raw.read_text()["type"], "session.created")
         raw.close()
@@ -794,6 +1424,210 @@ class Admission(unittest.TestCase):
         note(f"10 s of audio sent unthrottled: analysed in {paced:.1f} s at 1x, {free:.1f} s unbounded")
         self.assertGreaterEqual(paced, 7.8)
         self.assertLess(free, paced - 2)
+
+    def test_pace_credit_has_a_ceiling(self):
+        """A /v1/vad stream that sends 20 ms of audio, then only keep_alive for 12 s, then 60 s of audio as fast as
+        the socket takes it, at --max-audio-speed 4: its unused credit was capped at the 2 s burst, so the 60 s
+        take at least (60 - 2) / 4 = 14.5 s to be analysed (with no ceiling, 12 s of waiting would have bought
+        48 s of burst)."""
+        with wave.open(VOICE) as w:
+            rate, pcm = w.getframerate(), w.readframes(w.getnframes())
+        burst = (pcm * (60 * rate * 2 // len(pcm) + 1))[:60 * rate * 2]
+        server = self.serve("--max-audio-speed", "4", "--idle-timeout", "30")
+
+        async def stream():
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}/v1/vad?sample_rate={rate}",
+                                          max_size=1 << 20) as ws:
+                await ws.recv()
+                closed = asyncio.get_running_loop().create_future()
+
+                async def read():
+                    async for message in ws:
+                        if json.loads(message)["type"] == "session.closed" and not closed.done():
+                            closed.set_result(time.monotonic())
+                reading = asyncio.ensure_future(read())
+                await ws.send(burst[:rate * 2 // 50])
+                for _ in range(12):
+                    await asyncio.sleep(1.0)
+                    await ws.send(json.dumps({"type": "keep_alive"}))
+                start = time.monotonic()
+                for i in range(0, len(burst), 6400):
+                    await ws.send(burst[i:i + 6400])
+                await ws.send(json.dumps({"type": "close_stream"}))
+                end = await asyncio.wait_for(closed, 40)
+                reading.cancel()
+                return end - start
+
+        analysed = self.run_async(stream(), timeout=70)
+        note(f"pace ceiling: 60 s of audio after 12 s of keep_alive analysed in {analysed:.1f} s at 4x "
+             "(the floor: 14.5 s)")
+        self.assertGreaterEqual(analysed, 14.0, "60 s of audio after a 12 s pause, at 4x real time")
+
+    def test_address_prefix_cap(self):
+        """Under `--max-connections-per-address 4 --ipv4-prefix 24`, idle connections from 127.0.0.2 to
+        127.0.0.9 count as one address: the first four are held, the next four answered 503 "127.0.0.0/24
+        holds 4 connections, the most one address may" (with nosniff and the pages' Content-Security-Policy).
+        With the default prefix (/32) the same eight are held, and a fifth from 127.0.0.2 gets 503 naming the
+        bare address."""
+        page = ask(self.serve().port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        policy = page[1]["content-security-policy"]
+
+        def connect(port, addresses):
+            """Sockets from each address in turn, and what each was answered within 0.5 s (None: nothing)."""
+            socks, answers = [], []
+            for address in addresses:
+                s = socket.socket()
+                s.bind((address, 0))
+                s.connect(("127.0.0.1", port))
+                socks.append(s)
+                time.sleep(0.05)
+            time.sleep(0.3)
+            for s in socks:
+                s.settimeout(0.5)
+                try:
+                    answers.append(read_answer(s))
+                except TimeoutError:
+                    answers.append(None)
+            return socks, answers
+
+        held = []
+        try:
+            narrow = self.serve("--max-connections-per-address", "4", "--ipv4-prefix", "24")
+            socks, answers = connect(narrow.port, [f"127.0.0.{n}" for n in range(2, 10)])
+            held += socks
+            self.assertEqual(answers[:4], [None] * 4, "the first four connections of 127.0.0.0/24")
+            for answer in answers[4:]:
+                self.assertIsNotNone(answer, "a connection past the cap was not answered")
+                status, headers, body = answer
+                self.assertEqual(status, 503)
+                self.assertIn(b"127.0.0.0/24 holds 4 connections, the most one address may", body)
+                self.assertEqual(headers.get("x-content-type-options"), "nosniff")
+                self.assertEqual(headers.get("content-security-policy"), policy)
+            wide = self.serve("--max-connections-per-address", "4")
+            socks, answers = connect(wide.port, [f"127.0.0.{n}" for n in range(2, 10)])
+            held += socks
+            self.assertEqual(answers, [None] * 8, "eight addresses under the default prefix")
+            socks, answers = connect(wide.port, ["127.0.0.2"] * 4)
+            held += socks
+            self.assertEqual(answers[:3], [None] * 3)
+            self.assertIsNotNone(answers[3], "a fifth connection from 127.0.0.2 was not answered")
+            self.assertEqual(answers[3][0], 503)
+            self.assertIn(b"127.0.0.2 holds 4 connections, the most one address may", answers[3][2])
+            note("per-address cap by prefix: 127.0.0.2-9 under /24: 4 held, 4 answered 503; under /32: 8 held")
+        finally:
+            for s in held:
+                s.close()
+
+    def test_error_answers_carry_the_headers(self):
+        """Every error answer (400, 401, 403, 404, 421) carries X-Content-Type-Options: nosniff and the
+        Content-Security-Policy the pages carry; the 421 and the 403 do not repeat the host or the origin the
+        request named (a page could have it shown as the server's words). A WebSocket upgrade from that origin
+        opens and closes with 4403 and the same sentence."""
+        server = self.serve(env=token_env())
+        status, headers, _ = ask(server.port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        self.assertEqual(status, 200)
+        policy = headers["content-security-policy"]
+        refused_host = (b"this server does not answer to the host this request names; start it with --allow-host and "
+                        b"that name")
+        refused_origin = b"pages from this origin may not connect; start the server with --allow-origin and that origin"
+        cases = [
+            (b"GET /app.js%00.html HTTP/1.1\r\nHost: localhost\r\n\r\n", 400, None, None),
+            (b"GET /v1/calls/x HTTP/1.1\r\nHost: localhost\r\n\r\n", 401, None, None),
+            (b"GET /v1/vad HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\n\r\n", 403, refused_origin,
+             b"evil.example"),
+            (b"GET /no-such-page.html HTTP/1.1\r\nHost: localhost\r\n\r\n", 404, None, None),
+            (b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n", 421, refused_host, b"attacker.example"),
+        ]
+        for request, expected, sentence, echoed in cases:
+            answer = ask(server.port, request)
+            self.assertIsNotNone(answer, request)
+            status, headers, body = answer
+            line = request.split(b"\r\n")[0]
+            self.assertEqual(status, expected, line)
+            self.assertEqual(headers.get("x-content-type-options"), "nosniff", line)
+            self.assertEqual(headers.get("content-security-policy"), policy, line)
+            if sentence:
+                self.assertIn(sentence, body, line)
+                self.assertNotIn(echoed, body, line)
+        raw = RawSocket(server.port, "/v1/vad", headers="Origin: http://evil.example\r\n")
+        closing = raw.read_close()
+        raw.close()
+        self.assertEqual(closing, (4403, refused_origin.decode()))
+        note("error answers: 400, 401, 403, 404, 421 each carry nosniff and the pages' Content-Security-Policy")
+
+    def test_kept_alive_heads_get_the_head_timeout(self):
+        """On a kept-alive connection, after one whole `GET /healthz` and its answer: half a second head is
+        answered 408 (or the connection closed) within the 10 s head timeout, not Hummingbird's 60 s between
+        requests; a connection left idle after its answer is closed within the same 10 s."""
+        server = self.serve()
+        results = {}
+
+        def after_one_request(name, then):
+            with socket.create_connection(("127.0.0.1", server.port)) as s:
+                s.settimeout(25)
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                first = read_answer(s)
+                start = time.monotonic()
+                if then:
+                    s.sendall(then)
+                try:
+                    answer = read_answer(s)
+                    if answer is None:
+                        answer = "closed"
+                except TimeoutError:
+                    answer = "no answer"
+                results[name] = first, answer, time.monotonic() - start
+
+        threads = [threading.Thread(target=after_one_request, args=args) for args in
+                   [("half", b"GET /healthz HTTP/1.1\r\nHost: loc"), ("idle", None)]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(40)
+        for name, (first, answer, seconds) in results.items():
+            self.assertEqual(first and first[0], 200, name)
+            if name == "half" and isinstance(answer, tuple):
+                status, headers, _ = answer
+                self.assertEqual(status, 408, f"half a head: {answer}")
+                self.assertEqual(headers.get("x-content-type-options"), "nosniff")
+                self.assertIn("content-security-policy", headers)
+            else:
+                self.assertEqual(answer, "closed", name)
+            self.assertTrue(8.5 <= seconds <= 13, f"{name}: answered or closed after {seconds:.1f} s")
+        note("kept-alive connections: half a second head " +
+             ("answered 408" if isinstance(results["half"][1], tuple) else str(results["half"][1])) +
+             f" after {results['half'][2]:.1f} s; an idle one closed after {results['idle'][2]:.1f} s")
+        self.assertEqual(len(results), 2)
+
+    def test_refusals_name_what_is_wrong(self):
+        """A /v1/vad token on /v1/call, a call's invitation on /v1/vad, and a token signed with the secret whose
+        role is "admin" are refused with what is wrong: a WebSocket upgrade closes at once with 4401 and the
+        sentence; GET /v1/calls/ID (and a plain GET /v1/vad) answers 401 with it in its JSON."""
+        server = self.serve(env=token_env())
+        vad = mint("--vad")
+        call = mint("--call", "c1", "--name", "Ada")
+        now = int(time.time())
+        admin = signed({"call": "c1", "name": "Ada", "role": "admin", "iat": now, "exp": now + 3600})
+        for_vad = "this token is for /v1/vad, not a call's invitation"
+        for_call = "this token is a call's invitation, not one for /v1/vad (miccheck token --vad)"
+        role = 'the join token\'s role "admin" is not one MicCheck knows (host, speaker, listener)'
+        for path, reason in [(f"/v1/call?call=c1&token={vad}", for_vad), (f"/v1/vad?token={call}", for_call),
+                             (f"/v1/call?call=c1&token={admin}", role)]:
+            raw = RawSocket(server.port, path)
+            closing = raw.read_close()
+            raw.close()
+            self.assertEqual(closing, (4401, reason), path.split("token=")[0])
+        for path, reason in [(f"/v1/calls/c1?token={vad}", for_vad), (f"/v1/vad?token={call}", for_call),
+                             (f"/v1/calls/c1?token={admin}", role)]:
+            status, _, body = ask(server.port, f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            self.assertEqual(status, 401, path.split("token=")[0])
+            self.assertIn(reason, strings_in(json.loads(body)), path.split("token=")[0])
+        # The tokens themselves are good where they belong.
+        raw = RawSocket(server.port, f"/v1/call?call=c1&token={call}")
+        self.assertEqual(raw.read_text()["type"], "welcome")
+        raw.close()
+        status, _, _ = ask(server.port, f"GET /v1/calls/c1?token={call} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        self.assertEqual(status, 200)
 
     def run_async(self, coroutine, timeout=60):
         return asyncio.run(asyncio.wait_for(coroutine, timeout))
