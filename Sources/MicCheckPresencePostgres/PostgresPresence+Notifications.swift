@@ -7,14 +7,15 @@ import PostgresNIO
 extension PostgresPresence {
     public func signal(call id: String, from: String, to: String, payload: JSONValue) async -> Bool {
         await start()
-        // Only to a member of the call, on any node: a page in its lobby, or one that left, gets none.
-        guard calls[id]?.mirror.members.contains(where: { $0.id == to }) == true else { return false }
+        // Only to a member of the call, on any node: a page in its lobby, or one that left, gets none. This node's
+        // own members are known exactly; another node's from the mirror, and again where they are (deliverSignal).
         // On this node: straight to its connection.
         if let target = calls[id]?.subscribers[to] {
+            guard own[id]?[to] != nil else { return false }
             if case .dropped = target.yield(.signal(from: from, payload: payload)) { return false }
             return true
         }
-        guard link.isOnline else { return false }
+        guard link.isOnline, calls[id]?.mirror.members.contains(where: { $0.id == to }) == true else { return false }
         var fields: [(String, JSONValue)] = [
             ("call", .string(id)), ("kind", .string("signal")), ("from", .string(from)),
             ("to", .string(to)),
@@ -64,7 +65,10 @@ extension PostgresPresence {
     }
 
     private func deliverSignal(_ n: PresenceNotification) async {
-        guard let to = n.to, let from = n.from, calls[n.call]?.subscribers[to] != nil else { return }
+        // The member may have left since the sender's node looked.
+        guard let to = n.to, let from = n.from, calls[n.call]?.subscribers[to] != nil, own[n.call]?[to] != nil else {
+            return
+        }
         var data = n.data
         if data == nil, let ref = n.ref {
             let stored = try? await write("DELETE FROM miccheck_signals WHERE id = \(ref) RETURNING payload") {

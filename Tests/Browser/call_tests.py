@@ -60,7 +60,7 @@ SDP_VARIANTS = {
     "a=x-foo U+2028 a=inactive": lambda s: with_direction(s, "a=x-foo\u2028a=inactive"),
     "a session-level a=recvonly": session_level_recvonly,
 }
-CONTROL = "a description's sdp may hold no control characters or line separators but CR LF"
+CONTROL = "a description's sdp may hold only printable ASCII, in lines that end in LF or CR LF"
 SDP_REFUSALS = {
     "a=inactive and a TAB": CONTROL,
     "a=inactive, then a=sendrecv:x": "this participant may not send audio: its description's m=audio section sends",

@@ -292,9 +292,18 @@ struct SentMediaTests {
             #expect(refusal != nil, "variant \(n + 1) passed")
             #expect(
                 refusal?.hasPrefix(listenerRefusal) == true
-                    || refusal == "a description's sdp may hold no control characters or line separators but CR LF",
+                    || refusal == "a description's sdp may hold only printable ASCII, in lines that end in LF or CR LF",
                 "variant \(n + 1): \(refusal ?? "")")
         }
+        // A section hidden behind a combining mark or a joiner after `m=` (one Character in Swift, a new section
+        // to libwebrtc) that would lend its `a=inactive` to the audio section before it; any other non-ASCII.
+        for mark in ["\u{200D}", "\u{0301}"] {
+            let hidden =
+                listenerOffer.replacingOccurrences(of: "a=mid:0\r\na=sendrecv\r\n", with: "a=mid:0\r\n")
+                + "m=\(mark)x 0 UDP/TLS/RTP/SAVPF 0\r\na=mid:2\r\na=inactive\r\n"
+            #expect(listenerReads(hidden) == SessionDescription.unreadable)
+        }
+        #expect(listenerReads(honest.replacingOccurrences(of: "s=-", with: "s=é")) == SessionDescription.unreadable)
         // A direction that only begins like one, a section of a medium nobody may send, a rejected section.
         #expect(
             listenerReads(honest.replacingOccurrences(of: "a=mid:0\r\na=recvonly", with: "a=mid:0\r\na=recvonlyx"))

@@ -766,13 +766,14 @@ class Attacks(unittest.TestCase):
         """A listener's offer whose audio section only seems to say it receives is refused with 1008 and the
         reason, and never reaches the participant it was for: `a=inactive` then a TAB, `a=inactive` then
         `a=sendrecv:x`, `a=x-foo<CR>a=inactive` on one line (a bare CR), `a=x-foo` U+2028 `a=inactive`, and a
-        session-level `a=recvonly` with no direction in the media sections. The three with a control character
-        or a line separator are refused for a speaker too. A listener's honest offer (`a=recvonly` in each
+        session-level `a=recvonly` with no direction in the media sections; and a section hidden in the audio one
+        behind `m=` and a joiner (U+200D), whose `a=inactive` a reader of characters would lend to the audio.
+        Those with a control character or anything not ASCII are refused for a speaker too. A listener's honest offer (`a=recvonly` in each
         section) and a speaker's `sendrecv` one are relayed."""
         server = self.serve(env=token_env())
         host, listener, speaker = (mint("--call", "sdp", "--name", name, "--role", role)
                                    for name, role in [("Host", "host"), ("Lou", "listener"), ("Sam", "speaker")])
-        control = "a description's sdp may hold no control characters or line separators but CR LF"
+        control = "a description's sdp may hold only printable ASCII, in lines that end in LF or CR LF"
         audio = "this participant may not send audio: its description's m=audio section"
         sends, silent = audio + " sends", audio + " does not say recvonly or inactive"
         variants = [
@@ -781,6 +782,10 @@ class Attacks(unittest.TestCase):
             ("a=x-foo CR a=inactive (a bare CR)", description(audio=["a=x-foo\ra=inactive"]), {control}),
             ("a=x-foo U+2028 a=inactive", description(audio=["a=x-foo\u2028a=inactive"]), {control}),
             ("a session-level a=recvonly", description(audio=[], video=[], session=["a=recvonly"]), {silent}),
+            # libwebrtc reads `m=` and a joiner as a new section, which takes the a=inactive; a reader of
+            # characters, not bytes, would have lent it to the audio section.
+            ("m= U+200D: a section hidden in the audio one",
+             description(audio=["m=\u200dx 0 UDP/TLS/RTP/SAVPF 0", "a=inactive"]), {control}),
         ]
 
         def url(token):
@@ -839,7 +844,7 @@ class Attacks(unittest.TestCase):
         for me, ending in honest:
             self.assertIsNone(ending, "an honest offer was refused")
             self.assertIn(me, relayed, "an honest offer was not relayed")
-        short = {control: "control characters", sends: "sends", silent: "does not say recvonly or inactive"}
+        short = {control: "not printable ASCII", sends: "sends", silent: "does not say recvonly or inactive"}
         note("descriptions that hide a send, each closed 1008 and not relayed: " +
              "; ".join(f"{name}: {short.get(ending[1], ending[1])}" for name, (_, ending) in refused.items()) +
              "; 2 honest ones relayed")

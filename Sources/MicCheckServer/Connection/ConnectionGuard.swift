@@ -114,8 +114,8 @@ final class ConnectionCounts: Sendable {
 /// The first handler of every connection: admits it under the counts, then watches each request's head
 /// until it is whole (CR LF CR LF), within the time and size allowed; answers in plain HTTP and closes
 /// otherwise. The first head's time runs from the connection; a kept-alive connection's next head's from
-/// the last bytes of the answer before it (and a connection idle that long after an answer is closed). A
-/// WebSocket's upgrade ends the watch: its frames are the WebSocket layer's to bound.
+/// when the last bytes of the answer before it were written (and a connection idle that long after an answer
+/// is closed). A WebSocket's upgrade (its 101) ends the watch: its frames are the WebSocket layer's to bound.
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -132,8 +132,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var answering = false
     /// The request has been answered (some of it written): the client's next bytes begin a new head.
     private var answered = false
-    /// The request was a WebSocket upgrade: no more heads on this connection.
+    /// The answer was a WebSocket's 101: no more heads on this connection.
     private var upgraded = false
+    /// The answer's writes not yet done: the next head's time runs from when the last one is.
+    private var writesInFlight = 0
+    /// The connection (or the handler) is gone: no timer is set again.
+    private var ended = false
     private var deadline: Scheduled<Void>?
 
     init(counts: ConnectionCounts) { self.counts = counts }
@@ -166,6 +170,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// (idle after an answer) is closed, one with half a head is answered 408.
     private func arm(_ context: ChannelHandlerContext) {
         deadline?.cancel()
+        guard !ended else { return }
         let seconds = counts.limits.headTimeout
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
@@ -180,13 +185,36 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // The answer to a request (not a WebSocket's frames): the next head's time runs from its last bytes.
-        if answering || answered, !upgraded, refused == nil {
+        guard answering || answered, !upgraded, refused == nil else {
+            context.write(data, promise: promise)
+            return
+        }
+        if answering {
+            // The answer's first bytes, its status line: a 101 hands the connection to the WebSocket layer, whose
+            // frames are its own to bound.
+            if unwrapOutboundIn(data).readableBytesView.starts(with: "HTTP/1.1 101".utf8) {
+                upgraded = true
+                context.write(data, promise: promise)
+                return
+            }
             answering = false
             answered = true
-            arm(context)
         }
-        context.write(data, promise: promise)
+        // The next head's time runs from when the answer's last bytes are written, not queued: a client that
+        // reads an answer slowly is not cut off in the middle of it.
+        deadline?.cancel()
+        writesInFlight += 1
+        let written = context.eventLoop.makePromise(of: Void.self)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        written.futureResult.whenComplete { _ in
+            let (handler, context) = loopBound.value
+            handler.writesInFlight -= 1
+            if handler.writesInFlight == 0, handler.answered, !handler.upgraded, handler.refused == nil {
+                handler.arm(context)
+            }
+        }
+        written.futureResult.cascade(to: promise)
+        context.write(data, promise: written)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -214,7 +242,6 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
                     answer(context, "400 Bad Request", problem)
                     return
                 }
-                upgraded = Self.isUpgrade(head[..<end])
                 answering = true
                 head = []
             } else if head.count > counts.limits.maxHeadBytes {
@@ -236,6 +263,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     /// The connection is gone (or the handler is): its count goes, once.
     private func release() {
+        ended = true
         deadline?.cancel()
         if let address {
             counts.close(address)
@@ -251,19 +279,6 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             return i
         }
         return nil
-    }
-
-    /// Whether a head asks for a WebSocket (`Upgrade: websocket`).
-    static func isUpgrade(_ head: ArraySlice<UInt8>) -> Bool {
-        for line in String(decoding: head, as: UTF8.self).split(separator: "\r\n").dropFirst() {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "upgrade",
-                parts[1].trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
-            {
-                return true
-            }
-        }
-        return false
     }
 
     /// What the HTTP parser would choke on without answering: a Content-Length that is not a number.

@@ -413,49 +413,51 @@ package enum Signal {
 
 /// What an SDP session description may send, read strictly: a page relays another's description to
 /// browsers whose own parser (libwebrtc's) decides what it sends, and any reading of ours that differs
-/// from theirs is a way past the check. So nothing is inferred: a section of a medium the sender may not
-/// send must say itself, on a line of its own, that it does not send.
+/// from theirs is a way past the check. So nothing is inferred, and everything is read as bytes, as libwebrtc
+/// reads it (Swift's `String` would join `m=` and a combining mark into one character, where libwebrtc sees a
+/// new section): a section of a medium the sender may not send must say itself, on a line of its own, that
+/// it does not send.
 enum SessionDescription {
+    static let unreadable = "a description's sdp may hold only printable ASCII, in lines that end in LF or CR LF"
+
     /// The refusal of `sdp` from a sender that may send only the media `may` accepts, or nil.
     ///
-    /// - Every description: no control character but LF and the CR just before one, no U+2028 or U+2029
-    ///   (parsers split lines on different ones).
+    /// - Every description: printable ASCII only, lines ended by LF or CR LF (parsers differ on a bare CR,
+    ///   U+2028, a TAB or a combining mark, and honest browsers write none of them).
     /// - Each media section (`m=` up to the next) whose medium the sender may not send: a line that is
     ///   exactly `a=recvonly` or `a=inactive`, and no line that begins `a=sendrecv` or `a=sendonly`, or begins
-    ///   `a=recvonly` or `a=inactive` without being exactly it (`a=inactive` and a TAB, `a=sendrecv:x`). A
+    ///   `a=recvonly` or `a=inactive` without being exactly it (`a=sendrecv:x`, `a=inactivex`). A
     ///   session-level direction counts for nothing; nor does a rejected section's port 0.
     static func refusal(_ sdp: String, may: (String) -> Bool) -> String? {
-        let scalars = Array(sdp.unicodeScalars)
-        for (i, c) in scalars.enumerated() {
-            let control = c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
-            guard control, c != "\n" else { continue }
-            if c == "\r", i + 1 < scalars.count, scalars[i + 1] == "\n" { continue }
-            return "a description's sdp may hold no control characters or line separators but CR LF"
+        let bytes = Array(sdp.utf8)
+        for (i, b) in bytes.enumerated() where !(0x20...0x7E).contains(b) && b != 0x0A {
+            guard b == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A else { return unreadable }
         }
         var medium: String?
         var says = false
+        func because(_ what: String) -> String {
+            "this participant may not send \(medium ?? ""): its description's m=\(medium ?? "") section \(what)"
+        }
         func ended() -> String? {
             guard let medium, !may(medium), !says else { return nil }
-            return
-                "this participant may not send \(medium): its description's m=\(medium) section does not say recvonly or inactive"
+            return because("does not say recvonly or inactive")
         }
-        for raw in sdp.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = String(String.UnicodeScalarView(raw))
-            if line.unicodeScalars.last == "\r" { line.unicodeScalars.removeLast() }
-            if line.hasPrefix("m=") {
-                if let refusal = ended() { return refusal }
-                medium = line.dropFirst(2).split(separator: " ").first.map(String.init) ?? ""
+        for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = raw.last == 0x0D ? raw.dropLast() : raw
+            if line.starts(with: "m=".utf8) {
+                if let refused = ended() { return refused }
+                // (ASCII: the bytes up to the first space are the medium, as a String.)
+                medium = String(decoding: line.dropFirst(2).prefix { $0 != 0x20 }, as: UTF8.self)
                 says = false
                 continue
             }
             guard let current = medium, !may(current) else { continue }
-            if line == "a=recvonly" || line == "a=inactive" {
+            if line.elementsEqual("a=recvonly".utf8) || line.elementsEqual("a=inactive".utf8) {
                 says = true
-            } else if line.hasPrefix("a=sendrecv") || line.hasPrefix("a=sendonly") {
-                return "this participant may not send \(current): its description's m=\(current) section sends"
-            } else if line.hasPrefix("a=recvonly") || line.hasPrefix("a=inactive") {
-                return
-                    "this participant may not send \(current): its description's m=\(current) section does not say recvonly or inactive"
+            } else if line.starts(with: "a=sendrecv".utf8) || line.starts(with: "a=sendonly".utf8) {
+                return because("sends")
+            } else if line.starts(with: "a=recvonly".utf8) || line.starts(with: "a=inactive".utf8) {
+                return because("does not say recvonly or inactive")
             }
         }
         return ended()
