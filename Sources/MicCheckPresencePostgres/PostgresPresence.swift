@@ -72,6 +72,8 @@ public actor PostgresPresence: PresenceStore, Service {
     var calls: [String: Followed] = [:]
     /// The members this node holds, by call then id: what it writes back after an outage.
     var own: [String: [String: PresenceMember]] = [:]
+    /// Members of this node whose join is being written: the lease renewal does not count them yet.
+    var joining: Set<MemberKey> = []
     /// Members of this node that left while the database was away: written out on return.
     var departed: Set<MemberKey> = []
     var link = PresenceLink()
@@ -257,10 +259,15 @@ public actor PostgresPresence: PresenceStore, Service {
     private func renewAndReap() async {
         guard link.isOnline, !stopped else { return }
         do {
-            let ownCount = own.values.reduce(0) { $0 + $1.count }
+            // The members whose rows the renewal must find: those whose join was written, counted again after it
+            // without those that left meanwhile (a join in flight, or a leave during the renewal, is not a row
+            // the database lost; under a join and leave churn they were taken for one, and every call resynced).
+            let settled = own.flatMap { call, members in members.keys.map { MemberKey(call: call, id: $0) } }
+                .filter { !joining.contains($0) }
             let renewed = try await renew()
+            let expected = settled.filter { own[$0.call]?[$0.id] != nil }.count
             // Members reaped while this node was cut off (a lease that ran out) are written back.
-            if renewed < ownCount { perform(link.trouble()) }
+            if renewed < expected { perform(link.trouble()) }
             _ = try await write("SELECT miccheck_reap(\(options.lease.seconds))::bigint")
         } catch {
             if Task.isCancelled { return }  // the node is stopping
@@ -317,8 +324,11 @@ public actor PostgresPresence: PresenceStore, Service {
     public func join(call id: String, member: PresenceMember) async {
         await start()
         own[id, default: [:]][member.id] = member
-        departed.remove(MemberKey(call: id, id: member.id))
+        let key = MemberKey(call: id, id: member.id)
+        departed.remove(key)
         if link.isOnline {
+            joining.insert(key)
+            defer { joining.remove(key) }
             do {
                 try await writeJoin(call: id, member: member)
                 return
