@@ -88,6 +88,7 @@ public struct CallServer: Sendable {
         let server = self
         // What waits for slow readers, counted across every connection of this application.
         let queued = QueuedBytes(limit: configuration.limits.maxQueuedBytes)
+        let ledger = JoinLedger(perMinute: configuration.limits.joinsPerMinutePerAddress)
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/v1/calls/:id") { request, context in
             let id = try context.parameters.require("id")
@@ -132,7 +133,8 @@ public struct CallServer: Sendable {
                         outbound, { try await server.admitCall(context.request) })
                 else { return }
                 try await server.runCall(
-                    inbound, outbound, call: call, invitation: invitation, queued: queued, context: context)
+                    inbound, outbound, call: call, invitation: invitation, queued: queued, ledger: ledger,
+                    context: context)
             })
         var services: [any Service] = []
         // Presence in a database has connections and leases to keep (MicCheckPresencePostgres).
@@ -204,18 +206,19 @@ public struct CallServer: Sendable {
 
     func runCall(
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, call: String, invitation: Invitation?,
-        queued: QueuedBytes, context: WebSocketRouterContext<ServerRequestContext>
+        queued: QueuedBytes, ledger: JoinLedger, context: WebSocketRouterContext<ServerRequestContext>
     ) async throws {
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
+        let channel = context.requestContext.channel
         let start = Connection.now()
         var endpoint = CallEndpoint(
             call: call,
             channel: try CallChannel(
                 id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
                 model: configuration.model, now: 0),
-            presence: presence, start: start, limits: configuration.limits)
+            presence: presence, start: start, limits: configuration.limits, ledger: ledger,
+            address: ConnectionCounts.key(channel.remoteAddress, limits: configuration.admission))
         let events = await presence.subscribe(call: call, subscriber: id)
-        let channel = context.requestContext.channel
         try await Connection.run(
             &endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,
             queued: queued,

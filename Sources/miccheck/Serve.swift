@@ -74,6 +74,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "Joins into one call from one address (an IPv6 /64 or an IPv4 address), across connections, a minute after a burst of 32; past them the join's connection is closed (0: no bound)."
+    )
+    var joinsPerMinutePerAddress = 60.0
+
+    @Option(
+        help:
             "Bytes waiting for slow readers across all connections; past it, a connection with 64 KiB or more waiting is closed."
     )
     var maxQueuedBytes = 256 << 20
@@ -127,6 +133,9 @@ struct Serve: AsyncParsableCommand {
         guard joinsPerMinute == 0 || (1...10_000).contains(joinsPerMinute) else {
             throw ValidationError("--joins-per-minute must be 0 (no bound) or from 1 to 10000.")
         }
+        guard joinsPerMinutePerAddress == 0 || (1...100_000).contains(joinsPerMinutePerAddress) else {
+            throw ValidationError("--joins-per-minute-per-address must be 0 (no bound) or from 1 to 100000.")
+        }
         guard maxQueuedBytes >= 1 << 20 else { throw ValidationError("--max-queued-bytes must be 1048576 or more.") }
         guard (8...32).contains(ipv4Prefix) else { throw ValidationError("--ipv4-prefix must be from 8 to 32.") }
         guard (16...128).contains(ipv6Prefix) else { throw ValidationError("--ipv6-prefix must be from 16 to 128.") }
@@ -162,7 +171,8 @@ struct Serve: AsyncParsableCommand {
                 limits: ConnectionLimits(
                     maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
                     maxAudioSpeed: maxAudioSpeed, presenceChangesPerSecond: presenceChangesPerSecond,
-                    joinsPerMinute: joinsPerMinute, maxQueuedBytes: maxQueuedBytes),
+                    joinsPerMinute: joinsPerMinute, joinsPerMinutePerAddress: joinsPerMinutePerAddress,
+                    maxQueuedBytes: maxQueuedBytes),
                 admission: AdmissionLimits(
                     maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
                     maxConnectionsPerAddress: maxConnectionsPerAddress, ipv4Prefix: ipv4Prefix,

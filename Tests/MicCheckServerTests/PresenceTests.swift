@@ -100,6 +100,24 @@ struct PresenceTests {
         #expect(await presence.snapshot(call: "c").version == 10)
     }
 
+    @Test(
+        "joins into a call from one address, across connections: a burst, then one a second; calls and addresses apart")
+    func joinLedger() {
+        let ledger = JoinLedger(perMinute: 60)
+        #expect((0..<32).allSatisfy { ledger.join(call: "c", address: "2001:db8::/64", now: Double($0) * 0.01) })
+        #expect(!ledger.join(call: "c", address: "2001:db8::/64", now: 0.5), "a looper that connects again")
+        #expect(ledger.join(call: "c", address: "2001:db8:1::/64", now: 0.5), "another address")
+        #expect(ledger.join(call: "d", address: "2001:db8::/64", now: 0.5), "another call")
+        #expect(ledger.join(call: "c", address: "2001:db8::/64", now: 1.6), "a second later")
+        #expect(!ledger.join(call: "c", address: "2001:db8::/64", now: 1.7))
+        // Thousands of addresses: the buckets that filled again are forgotten, the others kept.
+        for i in 0..<(JoinLedger.pruneAt + 10) { _ = ledger.join(call: "c", address: "10.0.\(i)", now: 1.75) }
+        #expect(!ledger.join(call: "c", address: "2001:db8::/64", now: 1.8), "the looper's bucket is not forgotten")
+        #expect(ledger.join(call: "c", address: "10.0.1", now: 100))
+        let free = JoinLedger(perMinute: 0)
+        #expect((0..<1_000).allSatisfy { _ in free.join(call: "c", address: "a", now: 0) })
+    }
+
     @Test("events as the call protocol's messages")
     func messages() {
         let m = PresenceMember(id: "a", name: "Ada \"A\"", audio: true, video: false, speaking: true)
@@ -139,6 +157,27 @@ struct OutboxTests {
         let ok8 = box.push(level("l5"))
         #expect(ok8)
         #expect(box.takeAll() == ["l5"], "after a hand-over the next level queues anew")
+    }
+
+    @Test("presence changes waiting are dropped whole; the rest keeps its order, and the level its place")
+    func presenceDropped() {
+        var box = Outbox(limit: 100)
+        func change(_ text: String) -> Connection.Message {
+            Connection.Message(text: text, isLevel: false, isPresence: true)
+        }
+        var pushed: [Bool] = []
+        for message in [change("j1"), event("signal"), change("u1"), level("l1"), change("left1"), event("notice")] {
+            pushed.append(box.push(message))
+        }
+        #expect(pushed.allSatisfy { $0 })
+        #expect(box.presenceWaiting == 3 && box.count == 6)
+        box.dropPresence()
+        #expect(box.presenceWaiting == 0 && box.bytes == "signall1notice".utf8.count)
+        let levelCoalesced = box.push(level("l2"))
+        let changeQueued = box.push(change("j2"))
+        #expect(levelCoalesced && changeQueued)
+        #expect(box.takeAll() == ["signal", "l2", "notice", "j2"], "the level coalesces where it stands")
+        #expect(box.presenceWaiting == 0)
     }
 
     @Test(

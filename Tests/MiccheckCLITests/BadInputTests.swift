@@ -98,6 +98,7 @@ struct BadInputTests {
         Row(["serve", "--max-connections-per-address", "0"], 64, "--max-connections-per-address"),
         Row(["serve", "--presence-changes-per-second", "0.01"], 64, "--presence-changes-per-second"),
         Row(["serve", "--joins-per-minute=-1"], 64, "--joins-per-minute"),
+        Row(["serve", "--joins-per-minute-per-address", "0.5"], 64, "--joins-per-minute-per-address"),
         Row(["serve", "--max-queued-bytes", "1000"], 64, "--max-queued-bytes"),
         Row(["serve", "--ipv6-prefix", "129"], 64, "--ipv6-prefix"),
         Row(["serve", "--ipv4-prefix", "4"], 64, "--ipv4-prefix"),

@@ -768,8 +768,8 @@ class Attacks(unittest.TestCase):
         `a=sendrecv:x`, `a=x-foo<CR>a=inactive` on one line (a bare CR), `a=x-foo` U+2028 `a=inactive`, and a
         session-level `a=recvonly` with no direction in the media sections; and a section hidden in the audio one
         behind `m=` and a joiner (U+200D), whose `a=inactive` a reader of characters would lend to the audio.
-        Those with a control character or anything not ASCII are refused for a speaker too. A listener's honest offer (`a=recvonly` in each
-        section) and a speaker's `sendrecv` one are relayed."""
+        Those with a control character or anything not ASCII are refused for a speaker too. A listener's honest
+        offer (`a=recvonly` in each section) and a speaker's `sendrecv` one are relayed."""
         server = self.serve(env=token_env())
         host, listener, speaker = (mint("--call", "sdp", "--name", name, "--role", role)
                                    for name, role in [("Host", "host"), ("Lou", "listener"), ("Sam", "speaker")])
@@ -984,6 +984,56 @@ class Attacks(unittest.TestCase):
         note(f"join/leave loop: {joins} joins, then {ending} after {time.monotonic() - start:.2f} s")
         self.assertEqual(ending, (1008, "more than 12 joins a minute"))
         self.assertIn(joins, (4, 5), "joins let through (a burst of 4)")
+
+    def test_join_loop_that_connects_again(self):
+        """A page that joins, leaves, and connects again to join again (past any one connection's budget): the
+        joins into one call from one address are counted across its connections, and past a burst of 32 (then
+        60 a minute) the join's connection is closed with 1008 "more than 60 joins a minute into this call from
+        127.0.0.1"; an honest page from another address (127.0.0.2) still joins that call, and the looper's
+        joins and leaves that reached it stop with the burst."""
+        server = self.serve()
+        url = f"ws://127.0.0.1:{server.port}/v1/call?call=churn"
+        reason = "more than 60 joins a minute into this call from 127.0.0.1"
+
+        async def body():
+            honest = await websockets.connect(url, host="127.0.0.1", local_addr=("127.0.0.2", 0))
+            await honest.recv()
+            await honest.send(json.dumps({"type": "join", "name": "Hana"}))
+            seen = []
+
+            async def watch():
+                async for message in honest:
+                    m = json.loads(message)
+                    if m["type"] in ("joined", "left"):
+                        seen.append(m["type"])
+            watching = asyncio.ensure_future(watch())
+            joins, ending, start = 0, None, time.monotonic()
+            while ending is None and joins < 100:
+                async with websockets.connect(url) as ws:
+                    me = json.loads(await ws.recv())["id"]
+                    await ws.send(json.dumps({"type": "join", "name": "Lou"}))
+                    try:
+                        async for message in ws:
+                            m = json.loads(message)
+                            if m["type"] == "joined" and m["participant"]["id"] == me:
+                                joins += 1
+                                break
+                    except websockets.ConnectionClosed:
+                        pass
+                    if ws.close_code is not None:
+                        ending = (ws.close_code, ws.close_reason)
+            elapsed = time.monotonic() - start
+            await asyncio.sleep(0.5)
+            await honest.close()
+            watching.cancel()
+            return joins, ending, elapsed, seen
+
+        joins, ending, elapsed, seen = self.run_async(body())
+        note(f"a join loop that connects again: {joins} joins in {elapsed:.2f} s, then {ending}; the honest page "
+             f"saw {len(seen)} of its joins and leaves (itself included)")
+        self.assertEqual(ending, (1008, reason))
+        self.assertIn(joins, range(32, 36), "joins let through (a burst of 32, then one a second)")
+        self.assertLessEqual(len(seen), 2 * 36 + 2, "the looper's joins and leaves the honest page saw")
 
     def test_invitation_expires_mid_call(self):
         """With invitations on, a /v1/call connection whose token expires (`miccheck token --expires-in 3`) is

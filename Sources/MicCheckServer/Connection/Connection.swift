@@ -31,6 +31,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// Joins one connection may make a minute, after a burst of 4 (a page joins once, and again after a
     /// leave); past them the connection is closed with 1008. 0: no bound.
     public var joinsPerMinute: Double
+    /// Joins into one call from one address (an IPv6 /64 or an IPv4 address), across connections, a minute
+    /// after a burst of 32: a page that connects again to join again is bounded too; past them the join's
+    /// connection is closed with 1008. 0: no bound.
+    public var joinsPerMinutePerAddress: Double
     /// Bytes waiting for slow readers across all the server's connections: past it, a connection that
     /// has 64 KiB or more of its own waiting is closed with 1008 (honest readers hold a few KiB).
     public var maxQueuedBytes: Int
@@ -38,8 +42,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     public init(
         maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
         maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4, presenceChangesPerSecond: Double = 5,
-        joinsPerMinute: Double = 12, maxQueuedBytes: Int = 256 << 20
+        joinsPerMinute: Double = 12, joinsPerMinutePerAddress: Double = 60, maxQueuedBytes: Int = 256 << 20
     ) {
+        self.joinsPerMinutePerAddress = joinsPerMinutePerAddress
         self.presenceChangesPerSecond = presenceChangesPerSecond
         self.joinsPerMinute = joinsPerMinute
         self.maxQueuedBytes = maxQueuedBytes
@@ -66,10 +71,14 @@ public enum Connection {
     public struct Message: Sendable, Equatable {
         public var text: String
         public var isLevel: Bool
+        /// A change of the call's presence (joined, updated, left): while the client reads too slowly for them,
+        /// those waiting are dropped for one snapshot (``ConnectionEndpoint/presenceBehind()``).
+        public var isPresence: Bool
 
-        public init(text: String, isLevel: Bool) {
+        public init(text: String, isLevel: Bool, isPresence: Bool = false) {
             self.text = text
             self.isLevel = isLevel
+            self.isPresence = isPresence
         }
     }
 
@@ -83,6 +92,10 @@ public enum Connection {
     static let readAhead = 8
     /// Bytes the writer may hold; past them the outbox keeps messages back and levels coalesce.
     static let writeAhead = 16_384
+    /// Presence changes that may wait for a client that reads slowly; past them they are dropped, and the
+    /// client gets one snapshot once it has read what it holds (a call that churns, such as participants
+    /// that join and leave in a loop, costs a slow reader one message, not every change).
+    static let presenceBacklog = 32
 
     /// What reaches the owner loop.
     enum Input: Sendable {
@@ -242,6 +255,8 @@ public enum Connection {
         var lastWritten = (bytes: 0, at: Connection.now())
         var lastHeard = Connection.now()
         var overflowed = false
+        /// Presence changes were dropped for this client; the endpoint owes it a snapshot.
+        var behind = false
         /// The server's count of bytes waiting for slow readers, and this connection's share of it.
         let queued: QueuedBytes?
         var counted = 0
@@ -361,7 +376,18 @@ public enum Connection {
                     ending = .failed(ProtocolError("the server holds \(queued.limitText) for slow readers, its most"))
                 }
                 if let ending { return ending }
+                if outbox.presenceWaiting > presenceBacklog {
+                    outbox.dropPresence()
+                    behind = true
+                    endpoint.presenceBehind()
+                }
                 flush()
+                // Caught up: the snapshot that stands for what was dropped.
+                if behind, outbox.isEmpty, unwritten < writeAhead {
+                    behind = false
+                    await endpoint.caughtUp { send($0) }
+                    flush()
+                }
             }
             return .clientLeft(nil)
         }
@@ -481,6 +507,11 @@ protocol ConnectionEndpoint: Sendable {
     ) async throws(ProtocolError) -> Bool
     mutating func tick(now: Double, send: (Connection.Message) -> Void) async
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async
+    /// The client reads too slowly for the call's presence changes: those waiting were dropped; drop the next
+    /// ones too, until ``caughtUp(send:)``.
+    mutating func presenceBehind()
+    /// The client has read what it was sent since ``presenceBehind()``: send what stands for what was dropped.
+    mutating func caughtUp(send: (Connection.Message) -> Void) async
     /// The connection ended, however it ended.
     mutating func closed() async
 }

@@ -28,6 +28,8 @@ struct VADEndpoint: ConnectionEndpoint {
 
     func tick(now: Double, send: (Connection.Message) -> Void) async {}
     func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {}
+    func presenceBehind() {}
+    func caughtUp(send: (Connection.Message) -> Void) async {}
     // A client that went without close_stream gets nothing more: its last records are not analysed.
     func closed() async {}
 }
@@ -43,12 +45,23 @@ struct CallEndpoint: ConnectionEndpoint {
     /// The connection's clock starts at 0 when it opens (the microphone check's grace and stall times).
     let start: Double
     var follower = PresenceFollower()
+    /// The client reads too slowly for the call's changes: they are dropped until it has caught up, then one
+    /// snapshot says where the call is.
+    var behind = false
     var pace: AudioPace
     /// What this connection may change in the call's presence, and the member's state that waits for it.
     var budget: PresenceBudget
     let joinsPerMinute: Double
+    /// The joins of this call from this connection's address, across connections.
+    let ledger: JoinLedger?
+    let address: String
 
-    init(call: String, channel: CallChannel, presence: any PresenceStore, start: Double, limits: ConnectionLimits) {
+    init(
+        call: String, channel: CallChannel, presence: any PresenceStore, start: Double, limits: ConnectionLimits,
+        ledger: JoinLedger? = nil, address: String = ""
+    ) {
+        self.ledger = ledger
+        self.address = address
         pace = AudioPace(speed: limits.maxAudioSpeed)
         budget = PresenceBudget(
             changesPerSecond: limits.presenceChangesPerSecond, joinsPerMinute: limits.joinsPerMinute)
@@ -75,8 +88,14 @@ struct CallEndpoint: ConnectionEndpoint {
             actions = [action]
         }
         for action in actions {
-            if case .join = action, !budget.join(now: now) {
-                throw ProtocolError("more than \(Int(joinsPerMinute)) joins a minute")
+            if case .join = action {
+                guard budget.join(now: now) else {
+                    throw ProtocolError("more than \(Int(joinsPerMinute)) joins a minute")
+                }
+                if let ledger, !ledger.join(call: call, address: address, now: now) {
+                    throw ProtocolError(
+                        "more than \(Int(ledger.perMinute)) joins a minute into this call from \(address)")
+                }
             }
             await perform(action, now: now, send: send)
         }
@@ -98,11 +117,21 @@ struct CallEndpoint: ConnectionEndpoint {
             }
             return
         }
+        if behind, event.version != nil { return }
         switch follower.take(event) {
-        case .relay: send(Connection.Message(text: event.json.encoded, isLevel: false))
+        case .relay:
+            send(Connection.Message(text: event.json.encoded, isLevel: false, isPresence: event.version != nil))
         case .drop: break
         case .fetchSnapshot: await sendSnapshot(send: send)
         }
+    }
+
+    mutating func presenceBehind() { behind = true }
+
+    mutating func caughtUp(send: (Connection.Message) -> Void) async {
+        guard behind else { return }
+        behind = false
+        await sendSnapshot(send: send)
     }
 
     /// Gone, however it went: the others see this participant leave, never stuck "speaking".

@@ -1,13 +1,18 @@
 /// The messages waiting for one client, owned by its connection's loop (no lock: one owner). Bounded: a
 /// newer level replaces a level not yet handed to the writer, so a slow reader costs no memory for
-/// levels; every other message is kept, in order, up to a count and a size; past either the client is
-/// too slow and ``push(_:)`` says so (the connection closes rather than drop an event).
+/// levels; the call's presence changes waiting can be dropped whole (``dropPresence()``) for one snapshot
+/// that says the same; every other message is kept, in order, up to a count and a size; past either the
+/// client is too slow and ``push(_:inFlight:)`` says so (the connection closes rather than drop an event).
 struct Outbox: Sendable {
     private var items: [String] = []
+    /// Whether each item is a presence change (parallel to `items`).
+    private var presence: [Bool] = []
     /// Where the unsent level is in `items`, if one is.
     private var levelAt: Int?
     /// UTF-8 bytes of `items`.
     private(set) var bytes = 0
+    /// Presence changes waiting.
+    private(set) var presenceWaiting = 0
     let limit: Int
     let byteLimit: Int
 
@@ -15,6 +20,7 @@ struct Outbox: Sendable {
         self.limit = limit
         self.byteLimit = byteLimit
         items.reserveCapacity(16)
+        presence.reserveCapacity(16)
     }
 
     /// Queues `message`; false when `limit` messages or `byteLimit` bytes are waiting, counting
@@ -29,16 +35,39 @@ struct Outbox: Sendable {
         guard items.count < limit, bytes + inFlight + size <= byteLimit else { return false }
         if message.isLevel { levelAt = items.count }
         items.append(message.text)
+        presence.append(message.isPresence)
+        if message.isPresence { presenceWaiting += 1 }
         bytes += size
         return true
+    }
+
+    /// Drops the presence changes waiting (a snapshot will say where the call is instead); the rest keeps
+    /// its order.
+    mutating func dropPresence() {
+        guard presenceWaiting > 0 else { return }
+        var kept: [String] = []
+        kept.reserveCapacity(items.count - presenceWaiting)
+        let level = levelAt
+        levelAt = nil
+        bytes = 0
+        for i in items.indices where !presence[i] {
+            if i == level { levelAt = kept.count }
+            kept.append(items[i])
+            bytes += items[i].utf8.count
+        }
+        items = kept
+        presence = Array(repeating: false, count: kept.count)
+        presenceWaiting = 0
     }
 
     /// Everything queued, in order, for the writer; the outbox is then empty.
     mutating func takeAll() -> [String] {
         defer {
             items.removeAll(keepingCapacity: true)
+            presence.removeAll(keepingCapacity: true)
             levelAt = nil
             bytes = 0
+            presenceWaiting = 0
         }
         return items
     }

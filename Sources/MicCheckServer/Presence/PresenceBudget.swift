@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How much of the call's presence one connection may change: its updates (toggles, speaking) and its joins,
 /// each a bucket of tokens. A page that flips its toggles, or joins and leaves, as fast as its socket allows
 /// would otherwise send every flip to every connection of the call (and, with presence shared through
@@ -19,6 +21,11 @@ struct PresenceBudget: Sendable {
             self.capacity = capacity
             self.rate = rate
             tokens = capacity
+        }
+
+        /// Whether the bucket has filled again by `now` (it can be forgotten).
+        func isFull(now: Double) -> Bool {
+            rate <= 0 || tokens + rate * max(0, now - (last ?? now)) >= capacity
         }
 
         /// Takes a token at `now`, if one is there.
@@ -80,5 +87,48 @@ struct PresenceBudget: Sendable {
         guard let member = pending, updates.take(now: now) else { return nil }
         pending = nil
         return member
+    }
+}
+
+/// The joins of a call from one address (an IPv6 /64 or an IPv4 address, as the connection caps count them),
+/// across its connections: a page that joins, leaves, connects again and joins again in a loop is past any
+/// one connection's budget, and each of its joins and leaves would reach every page of the call (a slow
+/// reader's backlog grew by tens of kilobytes a second). Shared by the server's connections (a lock around a
+/// dictionary, touched once a join); an address's bucket is forgotten once it has filled again (looked for
+/// past 4,096 buckets, at most once a second).
+final class JoinLedger: Sendable {
+    private struct State {
+        var buckets: [String: PresenceBudget.Bucket] = [:]
+        var prunedAt = -Double.infinity
+    }
+
+    private let state = Mutex(State())
+    let burst: Double
+    let perMinute: Double
+    /// Buckets kept before the full ones are forgotten.
+    static let pruneAt = 4_096
+
+    /// - Parameters:
+    ///   - perMinute: joins a minute from one address into one call, after `burst` (0: no bound).
+    init(perMinute: Double, burst: Double = 32) {
+        self.perMinute = perMinute
+        self.burst = burst
+    }
+
+    /// Takes a join for `address` into `call` at `now`, if one is left.
+    func join(call: String, address: String, now: Double) -> Bool {
+        guard perMinute > 0 else { return true }
+        let key = call + "\u{0}" + address
+        return state.withLock { state in
+            // At most once a second, however many addresses there are.
+            if state.buckets.count >= Self.pruneAt, now - state.prunedAt >= 1 {
+                state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
+                state.prunedAt = now
+            }
+            var bucket = state.buckets[key] ?? PresenceBudget.Bucket(capacity: burst, rate: perMinute / 60)
+            let taken = bucket.take(now: now)
+            state.buckets[key] = bucket
+            return taken
+        }
     }
 }
