@@ -79,13 +79,14 @@ struct HostileInputTests {
             #"{"type":"keep_alive","a":"# + String(repeating: "[", count: 510) + String(repeating: "]", count: 510)
             + "}"
         #expect(throws: ProtocolError.self) { try ClientMessage(deep) }
-        #expect(ClientMessage.depth(of: deep.utf8) > ClientMessage.maxDepth)
+        #expect(ClientMessage.shape(of: deep.utf8).depth > ClientMessage.maxDepth)
         #expect(
-            ClientMessage.depth(of: #"{"a": "[[[[[[[[[[[[", "b": "\"{{{{{{{{{{"}"#.utf8) == 1,
+            ClientMessage.shape(of: #"{"a": "[[[[[[[[[[[[", "b": "\"{{{{{{{{{{"}"#.utf8).depth == 1,
             "brackets in strings are text")
         #expect(
-            ClientMessage.depth(
-                of: #"{"type": "signal", "to": "x", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#.utf8)
+            ClientMessage.shape(
+                of: #"{"type": "signal", "to": "x", "data": {"description": {"type": "offer", "sdp": "v=0"}}}"#.utf8
+            ).depth
                 == 3)
         var session = VADSessionProbe()
         let refusedDeep = session.refuses(deep)

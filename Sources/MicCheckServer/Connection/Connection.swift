@@ -72,7 +72,7 @@ public enum Connection {
         public var text: String
         public var isLevel: Bool
         /// A change of the call's presence (joined, updated, left): while the client reads too slowly for them,
-        /// those waiting are dropped for one snapshot (``ConnectionEndpoint/presenceBehind()``).
+        /// they are dropped for one snapshot (``ConnectionEndpoint/resendPresence(send:)``).
         public var isPresence: Bool
 
         public init(text: String, isLevel: Bool, isPresence: Bool = false) {
@@ -255,7 +255,8 @@ public enum Connection {
         var lastWritten = (bytes: 0, at: Connection.now())
         var lastHeard = Connection.now()
         var overflowed = false
-        /// Presence changes were dropped for this client; the endpoint owes it a snapshot.
+        /// Presence changes were dropped for this client (and are, until it has caught up); the endpoint owes it
+        /// a snapshot.
         var behind = false
         /// The server's count of bytes waiting for slow readers, and this connection's share of it.
         let queued: QueuedBytes?
@@ -279,6 +280,7 @@ public enum Connection {
         var unwritten: Int { handed - counters.written.load(ordering: .relaxed) }
 
         mutating func send(_ message: Message) {
+            if behind, message.isPresence { return }  // the snapshot owed will say it
             if !outbox.push(message, inFlight: unwritten) { overflowed = true }
             count()
         }
@@ -379,13 +381,12 @@ public enum Connection {
                 if outbox.presenceWaiting > presenceBacklog {
                     outbox.dropPresence()
                     behind = true
-                    endpoint.presenceBehind()
                 }
                 flush()
                 // Caught up: the snapshot that stands for what was dropped.
                 if behind, outbox.isEmpty, unwritten < writeAhead {
                     behind = false
-                    await endpoint.caughtUp { send($0) }
+                    await endpoint.resendPresence { send($0) }
                     flush()
                 }
             }
@@ -478,20 +479,15 @@ public final class QueuedBytes: Sendable {
 struct AudioPace: Sendable {
     static let burstSeconds = 2.0
     let speed: Double
-    /// Seconds of audio that may be analysed now without waiting (negative: owed).
-    private var credit = AudioPace.burstSeconds
-    private var last: Double?
+    private var credit: TokenBucket
 
-    init(speed: Double) { self.speed = speed }
+    init(speed: Double) {
+        self.speed = speed
+        credit = TokenBucket(capacity: Self.burstSeconds, rate: speed)
+    }
 
     /// Counts `seconds` of audio received at `now`; returns how long to wait before analysing it.
-    mutating func received(_ seconds: Double, now: Double) -> Double {
-        guard speed > 0 else { return 0 }
-        if let last { credit = min(Self.burstSeconds, credit + speed * max(0, now - last)) }
-        last = now
-        credit -= seconds
-        return max(0, -credit / speed)
-    }
+    mutating func received(_ seconds: Double, now: Double) -> Double { credit.spend(seconds, now: now) }
 }
 
 /// One endpoint's protocol on a ``Connection``: what it sends first, what it does with each message, with
@@ -507,11 +503,9 @@ protocol ConnectionEndpoint: Sendable {
     ) async throws(ProtocolError) -> Bool
     mutating func tick(now: Double, send: (Connection.Message) -> Void) async
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async
-    /// The client reads too slowly for the call's presence changes: those waiting were dropped; drop the next
-    /// ones too, until ``caughtUp(send:)``.
-    mutating func presenceBehind()
-    /// The client has read what it was sent since ``presenceBehind()``: send what stands for what was dropped.
-    mutating func caughtUp(send: (Connection.Message) -> Void) async
+    /// The client, too slow for the call's presence changes, had them dropped and has now read what it held:
+    /// send what stands for them (the snapshot).
+    mutating func resendPresence(send: (Connection.Message) -> Void) async
     /// The connection ended, however it ended.
     mutating func closed() async
 }

@@ -127,13 +127,21 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var refused: String?
     /// The head so far (at most `maxHeadBytes` and a read).
     private var head: [UInt8] = []
-    private var headDone = false
-    /// A head is whole and its request not yet answered.
-    private var answering = false
-    /// The request has been answered (some of it written): the client's next bytes begin a new head.
-    private var answered = false
-    /// The answer was a WebSocket's 101: no more heads on this connection.
-    private var upgraded = false
+    /// Where the connection is in its requests.
+    private enum Phase {
+        /// A head is being read, by the deadline.
+        case head
+        /// A head is whole and its request not yet answered.
+        case answering
+        /// The request has been answered (some of it written): the client's next bytes begin a new head.
+        case answered
+        /// The answer was a WebSocket's 101: no more heads on this connection.
+        case upgraded
+        /// The guard answered itself (503, 408, 431, 400) and closes the connection.
+        case closing
+    }
+
+    private var phase = Phase.head
     /// The answer's writes not yet done: the next head's time runs from when the last one is.
     private var writesInFlight = 0
     /// The connection (or the handler) is gone: no timer is set again.
@@ -162,7 +170,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             answer(context, "503 Service Unavailable", refused)
             return
         }
-        guard deadline == nil, !headDone else { return }
+        guard deadline == nil, phase == .head else { return }
         arm(context)
     }
 
@@ -175,30 +183,31 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
             let (handler, context) = loopBound.value
-            if handler.answered, handler.head.isEmpty {
-                context.close(promise: nil)
-                return
+            switch handler.phase {
+            case .answered: context.close(promise: nil)
+            case .head:
+                handler.answer(
+                    context, "408 Request Timeout", "the request's head did not arrive within \(Int(seconds)) s")
+            case .answering, .upgraded, .closing: break
             }
-            guard !handler.headDone else { return }
-            handler.answer(context, "408 Request Timeout", "the request's head did not arrive within \(Int(seconds)) s")
         }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard answering || answered, !upgraded, refused == nil else {
-            context.write(data, promise: promise)
-            return
-        }
-        if answering {
+        switch phase {
+        case .answering:
             // The answer's first bytes, its status line: a 101 hands the connection to the WebSocket layer, whose
             // frames are its own to bound.
             if unwrapOutboundIn(data).readableBytesView.starts(with: "HTTP/1.1 101".utf8) {
-                upgraded = true
+                phase = .upgraded
                 context.write(data, promise: promise)
                 return
             }
-            answering = false
-            answered = true
+            phase = .answered
+        case .answered: break
+        case .head, .upgraded, .closing:
+            context.write(data, promise: promise)
+            return
         }
         // The next head's time runs from when the answer's last bytes are written, not queued: a client that
         // reads an answer slowly is not cut off in the middle of it.
@@ -209,9 +218,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         written.futureResult.whenComplete { _ in
             let (handler, context) = loopBound.value
             handler.writesInFlight -= 1
-            if handler.writesInFlight == 0, handler.answered, !handler.upgraded, handler.refused == nil {
-                handler.arm(context)
-            }
+            if handler.writesInFlight == 0, handler.phase == .answered { handler.arm(context) }
         }
         written.futureResult.cascade(to: promise)
         context.write(data, promise: written)
@@ -219,18 +226,16 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refused == nil else { return }
-        if answered, !upgraded {
+        if phase == .answered {
             // The client's next request on a kept-alive connection: a head again, by the deadline the answer set.
-            answered = false
-            headDone = false
+            phase = .head
             head = []
         }
-        if !headDone {
+        if phase == .head {
             // Only the new bytes are searched (and the three before them, for a CR LF CR LF split across reads).
             let searchFrom = max(0, head.count - 3)
             head += unwrapInboundIn(data).readableBytesView
             if let end = Self.headEnd(head, from: searchFrom) {
-                headDone = true
                 deadline?.cancel()
                 if end > counts.limits.maxHeadBytes {
                     answer(
@@ -242,7 +247,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
                     answer(context, "400 Bad Request", problem)
                     return
                 }
-                answering = true
+                phase = .answering
                 head = []
             } else if head.count > counts.limits.maxHeadBytes {
                 answer(
@@ -297,7 +302,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// Answers in plain HTTP, before any of the server's handlers saw a request, and closes.
     private func answer(_ context: ChannelHandlerContext, _ status: String, _ reason: String) {
         deadline?.cancel()
-        headDone = true
+        phase = .closing
         refused = refused ?? reason
         let body = reason + "\n"
         let text =

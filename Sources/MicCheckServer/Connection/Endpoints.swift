@@ -28,8 +28,7 @@ struct VADEndpoint: ConnectionEndpoint {
 
     func tick(now: Double, send: (Connection.Message) -> Void) async {}
     func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {}
-    func presenceBehind() {}
-    func caughtUp(send: (Connection.Message) -> Void) async {}
+    func resendPresence(send: (Connection.Message) -> Void) async {}
     // A client that went without close_stream gets nothing more: its last records are not analysed.
     func closed() async {}
 }
@@ -45,9 +44,6 @@ struct CallEndpoint: ConnectionEndpoint {
     /// The connection's clock starts at 0 when it opens (the microphone check's grace and stall times).
     let start: Double
     var follower = PresenceFollower()
-    /// The client reads too slowly for the call's changes: they are dropped until it has caught up, then one
-    /// snapshot says where the call is.
-    var behind = false
     var pace: AudioPace
     /// What this connection may change in the call's presence, and the member's state that waits for it.
     var budget: PresenceBudget
@@ -117,7 +113,6 @@ struct CallEndpoint: ConnectionEndpoint {
             }
             return
         }
-        if behind, event.version != nil { return }
         switch follower.take(event) {
         case .relay:
             send(Connection.Message(text: event.json.encoded, isLevel: false, isPresence: event.version != nil))
@@ -126,13 +121,7 @@ struct CallEndpoint: ConnectionEndpoint {
         }
     }
 
-    mutating func presenceBehind() { behind = true }
-
-    mutating func caughtUp(send: (Connection.Message) -> Void) async {
-        guard behind else { return }
-        behind = false
-        await sendSnapshot(send: send)
-    }
+    mutating func resendPresence(send: (Connection.Message) -> Void) async { await sendSnapshot(send: send) }
 
     /// Gone, however it went: the others see this participant leave, never stuck "speaking".
     func closed() async {

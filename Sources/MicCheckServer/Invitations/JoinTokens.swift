@@ -64,27 +64,23 @@ public struct JoinTokens: Sendable {
     /// The audience of a token for the streaming endpoint `/v1/vad` (a call's token has none).
     public static let streamAudience = "miccheck-vad"
 
-    struct Claims: TimedClaims {
-        var call: String
-        var name: String
-        var role: CallRole
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        var nbf: NotBeforeClaim?
-
-        func verify(using algorithm: some JWTAlgorithm) throws { try verifyTimes() }
-    }
-
-    /// A token for `/v1/vad`: its audience, and its times.
-    struct StreamClaims: TimedClaims {
-        var aud: AudienceClaim
-        var iat: IssuedAtClaim
+    /// Every claim a MicCheck token carries, as it is written and as it is read: a call's invitation names the
+    /// call, the name and the role; a `/v1/vad` token has the stream audience instead. Reading, only the expiry
+    /// is required: the signature and the times are checked first, then what the claims say, so that a refusal
+    /// names what is wrong (a stream's token on a call, a role MicCheck does not know) rather than failing to
+    /// read them.
+    struct Claims: JWTPayload {
+        var call: String?
+        var name: String?
+        var role: String?
+        var aud: AudienceClaim?
+        var iat: IssuedAtClaim?
         var exp: ExpirationClaim
         var nbf: NotBeforeClaim?
 
         func verify(using algorithm: some JWTAlgorithm) throws {
-            try verifyTimes()
-            try aud.verifyIntendedAudience(includes: JoinTokens.streamAudience)
+            try exp.verifyNotExpired()
+            try nbf?.verifyNotBefore()
         }
     }
 
@@ -100,7 +96,7 @@ public struct JoinTokens: Sendable {
     public func mint(_ invitation: Invitation, issued: Date = Date()) async throws -> String {
         return try await keys.sign(
             Claims(
-                call: invitation.call, name: invitation.name, role: invitation.role,
+                call: invitation.call, name: invitation.name, role: invitation.role.rawValue,
                 iat: IssuedAtClaim(value: whole(issued)),
                 exp: ExpirationClaim(value: whole(invitation.expires))))
     }
@@ -139,7 +135,7 @@ public struct JoinTokens: Sendable {
     /// A token for `/v1/vad` that lasts until `expires`.
     public func mintStream(expires: Date, issued: Date = Date()) async throws -> String {
         return try await keys.sign(
-            StreamClaims(
+            Claims(
                 aud: AudienceClaim(value: [Self.streamAudience]), iat: IssuedAtClaim(value: whole(issued)),
                 exp: ExpirationClaim(value: whole(expires))))
     }
@@ -162,20 +158,6 @@ public struct JoinTokens: Sendable {
         return claims.exp.value
     }
 
-    /// Every claim a MicCheck token may carry, only the expiry required: the signature and the times are
-    /// checked first, then what the claims say, so that a refusal names what is wrong (a stream's token on a
-    /// call, a role MicCheck does not know) rather than failing to read them.
-    struct AnyClaims: TimedClaims {
-        var call: String?
-        var name: String?
-        var role: String?
-        var aud: AudienceClaim?
-        var exp: ExpirationClaim
-        var nbf: NotBeforeClaim?
-
-        func verify(using algorithm: some JWTAlgorithm) throws { try verifyTimes() }
-    }
-
     /// A claim's text as a refusal shows it: 32 characters at most, no control characters.
     private static func shown(_ text: String) -> String {
         let clean = String(
@@ -185,7 +167,7 @@ public struct JoinTokens: Sendable {
 
     /// `token`'s claims, checked: its size, its header (HS256, no key id), its signature with this server's
     /// secret, and its times.
-    private func verified(_ token: String) async throws(InvitationError) -> AnyClaims {
+    private func verified(_ token: String) async throws(InvitationError) -> Claims {
         let claims =
             "the token's claims are not MicCheck's (an expiry, and a call, a name and a role, or /v1/vad's audience)"
         guard token.utf8.count <= Self.maximumTokenBytes else {
@@ -205,7 +187,7 @@ public struct JoinTokens: Sendable {
             )
         }
         do {
-            return try await keys.verify(token, as: AnyClaims.self)
+            return try await keys.verify(token, as: Claims.self)
         } catch let error as JWTError {
             switch error.errorType {
             case .signatureVerificationFailed:
@@ -232,19 +214,6 @@ public struct JoinTokens: Sendable {
         var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
         return Data(base64Encoded: text)
-    }
-}
-
-/// The times every MicCheck token carries, checked alike.
-protocol TimedClaims: JWTPayload {
-    var exp: ExpirationClaim { get }
-    var nbf: NotBeforeClaim? { get }
-}
-
-extension TimedClaims {
-    func verifyTimes() throws {
-        try exp.verifyNotExpired()
-        try nbf?.verifyNotBefore()
     }
 }
 

@@ -9,36 +9,6 @@ import Synchronization
 ///
 /// Pure: the clock is passed in, and nothing is published here (``CallEndpoint`` does what it says).
 struct PresenceBudget: Sendable {
-    /// Tokens that come back at `rate` a second, up to `capacity`.
-    struct Bucket: Sendable, Equatable {
-        let capacity: Double
-        let rate: Double
-        private var tokens: Double
-        private var last: Double?
-
-        /// A bucket that starts full; a rate of 0 is no bound.
-        init(capacity: Double, rate: Double) {
-            self.capacity = capacity
-            self.rate = rate
-            tokens = capacity
-        }
-
-        /// Whether the bucket has filled again by `now` (it can be forgotten).
-        func isFull(now: Double) -> Bool {
-            rate <= 0 || tokens + rate * max(0, now - (last ?? now)) >= capacity
-        }
-
-        /// Takes a token at `now`, if one is there.
-        mutating func take(now: Double) -> Bool {
-            guard rate > 0 else { return true }
-            if let last { tokens = min(capacity, tokens + rate * max(0, now - last)) }
-            last = now
-            guard tokens >= 1 else { return false }
-            tokens -= 1
-            return true
-        }
-    }
-
     /// What the connection does with a change.
     enum Decision: Sendable, Equatable {
         case publish(PresenceMember)
@@ -46,8 +16,8 @@ struct PresenceBudget: Sendable {
         case held
     }
 
-    private(set) var updates: Bucket
-    private(set) var joins: Bucket
+    private(set) var updates: TokenBucket
+    private(set) var joins: TokenBucket
     /// The member's latest state, not yet published.
     private(set) var pending: PresenceMember?
 
@@ -58,8 +28,8 @@ struct PresenceBudget: Sendable {
     ///   - changesPerSecond: updates a second, after a burst of four times as many (0: no bound).
     ///   - joinsPerMinute: joins a minute, after a burst of ``joinBurst`` (0: no bound).
     init(changesPerSecond: Double, joinsPerMinute: Double) {
-        updates = Bucket(capacity: max(1, 4 * changesPerSecond), rate: changesPerSecond)
-        joins = Bucket(capacity: Self.joinBurst, rate: joinsPerMinute / 60)
+        updates = TokenBucket(capacity: max(1, 4 * changesPerSecond), rate: changesPerSecond)
+        joins = TokenBucket(capacity: Self.joinBurst, rate: joinsPerMinute / 60)
     }
 
     /// A join at `now`: whether it may be made. A join publishes the member whole, so nothing waits after it.
@@ -98,7 +68,7 @@ struct PresenceBudget: Sendable {
 /// past 4,096 buckets, at most once a second).
 final class JoinLedger: Sendable {
     private struct State {
-        var buckets: [String: PresenceBudget.Bucket] = [:]
+        var buckets: [String: TokenBucket] = [:]
         var prunedAt = -Double.infinity
     }
 
@@ -125,7 +95,7 @@ final class JoinLedger: Sendable {
                 state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
                 state.prunedAt = now
             }
-            var bucket = state.buckets[key] ?? PresenceBudget.Bucket(capacity: burst, rate: perMinute / 60)
+            var bucket = state.buckets[key] ?? TokenBucket(capacity: burst, rate: perMinute / 60)
             let taken = bucket.take(now: now)
             state.buckets[key] = bucket
             return taken

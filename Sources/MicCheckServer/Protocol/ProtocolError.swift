@@ -101,13 +101,10 @@ package struct ClientMessage: Sendable {
         self.type = type
     }
 
-    /// How deep objects and arrays nest in `json`, strings skipped (a bracket in a string is text); it stops
-    /// counting past ``maxDepth``. Malformed JSON gets a number too: the decoder refuses it next.
-    package static func depth(of json: String.UTF8View) -> Int { shape(of: json).depth }
-
     /// How deep objects and arrays nest in `json`, and how many values it holds (its objects and arrays, and
-    /// the commas between members and elements), strings skipped; it stops counting past ``maxDepth`` or
-    /// ``maxValues``. One pass, no allocation.
+    /// the commas between members and elements), strings skipped (a bracket in a string is text); it stops
+    /// counting past ``maxDepth`` or ``maxValues``. One pass, no allocation. Malformed JSON gets numbers too:
+    /// the decoder refuses it next.
     package static func shape(of json: String.UTF8View) -> (depth: Int, values: Int) {
         var depth = 0
         var deepest = 0
