@@ -10,6 +10,7 @@ let package = Package(
     name: "MicCheck",
     products: [
         .library(name: "MicCheck", targets: ["MicCheck"]),
+        .library(name: "MicCheckKernel", targets: ["MicCheckKernel"]),
         .library(name: "MicCheckLive", targets: ["MicCheckLive"]),
         .library(name: "MicCheckPulse", targets: ["MicCheckPulse"]),
         .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
@@ -37,9 +38,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
-        // Pure Swift core: formats, resampling, levels, voice activity, detectors. No platform imports.
-        // The voice activity model's weights are a resource (written by training/train_vad.py).
-        .target(name: "MicCheck", resources: [.copy("Resources/VoiceActivityModel.json")], swiftSettings: strict),
+        // The analysis kernel: framing, resampling, levels, the FFT and features, the voice model (its weights
+        // in the source, written by scripts/embed-model.py), speech events, the detectors, the microphone
+        // test. No Foundation, no existentials, no allocation per frame: it also builds with Embedded Swift
+        // for WebAssembly (scripts/build-wasm.sh), the page's own analysis.
+        .target(name: "MicCheckKernel", swiftSettings: strict),
+        // The kernel's C ABI for the page's WebAssembly (scripts/build-wasm.sh compiles it with the kernel into
+        // miccheck.wasm); built natively too, so that every build checks it. Not API of MicCheck.
+        .target(name: "MicCheckWasm", dependencies: ["MicCheckKernel"], swiftSettings: strict),
+        // The kernel (re-exported) and what needs Foundation: WAV files, model files (the bundled model's
+        // JSON, written by training/train_vad.py, is a resource), JSON Lines, state files.
+        .target(
+            name: "MicCheck", dependencies: ["MicCheckKernel"], resources: [.copy("Resources/VoiceActivityModel.json")],
+            swiftSettings: strict),
         // The call's models: settings, capabilities, participants, permissions, lobby, "You are muted.",
         // tiles, the permissions prompt. Pure values and transitions; builds wherever Swift does.
         .target(name: "MicCheckCall", dependencies: ["MicCheck"], swiftSettings: strict),

@@ -28,8 +28,9 @@ address|thread)
 *) echo "test.sh: MICCHECK_SANITIZE must be address or thread" >&2; exit 64 ;;
 esac
 # nodejs: the browser code's style check (scripts/lint-js.mjs) and its tests (Tests/Web); node-typescript:
-# the client SDK's declarations checked as an app uses them.
-bash scripts/setup.sh postgresql nodejs node-typescript
+# the client SDK's declarations checked as an app uses them; wasi-libc and libclang-rt-14-dev-wasm32: the C
+# library and compiler builtins of the page's WebAssembly analysis (scripts/build-wasm.sh).
+bash scripts/setup.sh postgresql nodejs node-typescript wasi-libc libclang-rt-14-dev-wasm32
 
 # A private PulseAudio server for the whole run, so that nothing in the tests can reach the user's own
 # server: every client started from here finds this one. Tests that kill or reconfigure a server start
@@ -45,6 +46,8 @@ bash scripts/postgres-server.sh start "$pg_dir" "$(python3 -c 'import socket; s=
 export MICCHECK_TEST_POSTGRES=$(bash scripts/postgres-server.sh url "$pg_dir")
 trap 'bash scripts/pulse-server.sh stop "$MICCHECK_PA_DIR"; bash scripts/postgres-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 
+# The analysis kernel as WebAssembly, into the server's resources before the build copies them.
+bash scripts/build-wasm.sh || { echo "test.sh: scripts/build-wasm.sh failed" >&2; exit 1; }
 log=$(mktemp)
 if ! swift build --build-tests "${san[@]}" >"$log" 2>&1; then cat "$log"; exit 1; fi
 # Our warnings and errors (a dependency's notes about its own files are not ours).
@@ -72,7 +75,9 @@ summary() {
 swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || failed "swift format lint"
 node scripts/lint-js.mjs || failed "lint-js"
 # The browser client's pure parts and its connection, under node's own test runner (Tests/Web).
-node --test --test-reporter=spec Tests/Web/ || failed "the node tests (Tests/Web)"
+# Among them, the page's WebAssembly analysis against the native one on the public corpus (kernel.test.mjs).
+MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test --test-reporter=spec Tests/Web/ \
+    || failed "the node tests (Tests/Web)"
 tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || failed "tsc (Tests/Web)"
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.

@@ -82,7 +82,9 @@ enum PagePolicy {
     /// The types the file map gives otherwise or not at all: `.d.ts` (the SDK's type declarations) is
     /// text, not an MPEG transport stream.
     static let mediaTypes: [String: MediaType] = [
-        "ts": MediaType(type: .text, subType: "plain", parameter: ("charset", "utf-8"))
+        "ts": MediaType(type: .text, subType: "plain", parameter: ("charset", "utf-8")),
+        // The analysis kernel (scripts/build-wasm.sh): WebAssembly.compileStreaming takes no other type.
+        "wasm": MediaType(type: .application, subType: "wasm"),
     ]
 }
 

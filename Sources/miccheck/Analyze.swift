@@ -143,6 +143,12 @@ struct Analyze: ParsableCommand {
     )
     var plot: String?
 
+    @Flag(
+        help:
+            "With --format jsonl, frames with the level and peak to 4 decimals, the probability to 6 and speaking (for comparing two builds of the analysis, such as the page's WebAssembly)."
+    )
+    var precise = false
+
     @OptionGroup var speech: SpeechOptions
 
     @Option(
@@ -155,6 +161,7 @@ struct Analyze: ParsableCommand {
         if files.isEmpty && !sample { throw ValidationError("Name at least one WAV file, or use --sample.") }
         if !files.isEmpty && sample { throw ValidationError("Use either --sample or files, not both.") }
         if let plot, plot.isEmpty { throw ValidationError("--plot needs a file name.") }
+        if precise && format != .jsonl { throw ValidationError("--precise applies to --format jsonl only.") }
     }
 
     func run() throws {
@@ -243,7 +250,7 @@ struct Analyze: ParsableCommand {
             plotter?.add(record)
             switch record {
             case .frame(let f):
-                if format == .jsonl { out.frame(f) }
+                if format == .jsonl { out.frame(f, precise: precise) }
                 progress?.update(Int((f.time + 0.01) * Double(rate)))
             case .event(let e):
                 if format != .text || events.count < 100_000 { events.append(e) }

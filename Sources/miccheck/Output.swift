@@ -19,8 +19,8 @@ final class OutputWriter {
     }
 
     /// Writes a frame record's line (JSON Lines), straight into the buffer.
-    func frame(_ f: AnalysisFrame) {
-        JSONLines.appendFrame(f, to: &buffer)
+    func frame(_ f: AnalysisFrame, precise: Bool = false) {
+        if precise { JSONLines.appendPreciseFrame(f, to: &buffer) } else { JSONLines.appendFrame(f, to: &buffer) }
         endLine()
     }
 

@@ -153,6 +153,13 @@ struct ServerLiveTests {
             try await client.execute(uri: "/sdk/pcm-worklet.js", method: .get) { response in
                 #expect(response.status == .ok)
             }
+            // The analysis kernel, as WebAssembly.compileStreaming needs it (scripts/build-wasm.sh writes it
+            // into the resources before the build).
+            try await client.execute(uri: "/sdk/miccheck.wasm", method: .get) { response in
+                #expect(response.status == .ok, "no miccheck.wasm in the resources: run scripts/build-wasm.sh")
+                #expect(response.headers[.contentType] == "application/wasm")
+                #expect(Array(response.body.readableBytesView.prefix(4)) == [0, 0x61, 0x73, 0x6D])
+            }
         }
     }
 

@@ -3,6 +3,8 @@ import Testing
 
 /// The core and call products build on every Swift platform: their sources import no libc module and
 /// no C target (device and file-descriptor I/O lives in MicCheckLive, MicCheckPulse and the executable).
+/// The kernel also builds with Embedded Swift for WebAssembly (scripts/build-wasm.sh is the whole check): it
+/// imports nothing but the C library, for libm (Sources/MicCheckKernel/Math.swift), never Foundation.
 @Suite struct PortabilityTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -20,6 +22,26 @@ import Testing
                 let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
                 for module in Self.forbidden where words.contains(Substring(module)) {
                     Issue.record("\(product)/\(file): \(line)")
+                }
+            }
+        }
+    }
+
+    @Test("the kernel imports only the C library's mathematics, and no Foundation")
+    func kernelImportsOnlyLibm() throws {
+        let folder = Self.sources.appendingPathComponent("MicCheckKernel")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 20)
+        let libm: Set<Substring> = ["Glibc", "Musl", "Darwin", "ucrt"]
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                guard words.first == "import" || (words.count > 1 && words[1] == "import") else { continue }
+                guard let module = words.last, libm.contains(module) else {
+                    Issue.record("MicCheckKernel/\(file): \(line)")
+                    continue
                 }
             }
         }

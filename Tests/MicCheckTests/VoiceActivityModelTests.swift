@@ -34,7 +34,7 @@ func widened(_ field: String, _ replacement: String) -> Data {
 
 @Suite("Voice activity model")
 struct VoiceActivityModelTests {
-    @Test("the bundled model loads from the package's resources, reads all the extractor's features and is under 1 MB")
+    @Test("the bundled model reads all the extractor's features, and its file in the resources is under 1 MB")
     func bundled() throws {
         let model = VoiceActivityModel.bundled
         #expect(model.featureCount == VoiceFeatureExtractor.count)
@@ -42,6 +42,19 @@ struct VoiceActivityModelTests {
         let url = try #require(VoiceActivityModel.bundledURL)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         #expect(size < 1_000_000)
+    }
+
+    @Test("the model built into the kernel is the JSON file's, weight for weight (scripts/embed-model.py is current)")
+    func builtInEqualsFile() throws {
+        let url = try #require(VoiceActivityModel.bundledURL)
+        let file = try VoiceActivityModel(contentsOf: url)
+        // Equatable over every stored weight, quantised matrices included; a model retrained without
+        // running embed-model.py differs here.
+        #expect(file == VoiceActivityModel.bundled)
+        // and the comparison can tell two models apart: one weight's last bit moved
+        var weights = VoiceActivityModel.bundledWeights
+        weights.outputBias[0] = weights.outputBias[0].nextUp
+        #expect(try VoiceActivityModel(weights: weights) != file)
     }
 
     @Test("one GRU step equals the equations worked out by hand")

@@ -1,9 +1,9 @@
 """Training: targets (labels blended with the teacher), loss weights, chunks and their augmentations, and
 the epochs, writing the model file after each."""
-import os, sys
+import os, subprocess, sys
 import numpy as np
 
-from .config import AUX_BANDS, FEATURE_GROUPS, FLOOR_FEATURES
+from .config import ROOT, AUX_BANDS, FEATURE_GROUPS, FLOOR_FEATURES
 from .dataset import build
 from .evaluate import corpus_set, scores
 from .features import delayed, utterance_ends, utterance_starts
@@ -206,3 +206,12 @@ def train(cfg):
         if cfg.keep_epochs:
             os.makedirs(cfg.keep_epochs, exist_ok=True)
             export(net, mean, scale, cfg, os.path.join(cfg.keep_epochs, f"epoch-{epoch + 1}.json"))
+    embed_if_bundled(cfg.out)
+
+
+def embed_if_bundled(path):
+    """A model written over the bundled one goes into the kernel's source too (scripts/embed-model.py), where
+    the analysis reads it; MicCheckTests check that the two agree."""
+    bundled = os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")
+    if os.path.abspath(path) == os.path.abspath(bundled):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "embed-model.py")], check=True)

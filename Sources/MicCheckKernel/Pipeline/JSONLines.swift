@@ -83,6 +83,22 @@ public enum JSONLines {
         bytes.append(contentsOf: f.isSpeech ? #", "speech": true}"#.utf8 : #", "speech": false}"#.utf8)
     }
 
+    /// A frame record for comparing two builds of the analysis (`analyze --format jsonl --precise`), which
+    /// the contract's rounding would hide: the level and peak to 4 decimals, the probability to 6, and
+    /// whether an utterance is in progress. `{"t": 0.12, "level_db": -31.2345, "peak_db": -20.5, …}`.
+    public static func appendPreciseFrame(_ f: AnalysisFrame, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #"{"t": "#.utf8)
+        appendFixed(f.time, 2, to: &bytes)
+        bytes.append(contentsOf: #", "level_db": "#.utf8)
+        appendFixed(Double(f.levelDB), 4, to: &bytes)
+        bytes.append(contentsOf: #", "peak_db": "#.utf8)
+        appendFixed(Double(f.peakDB), 4, to: &bytes)
+        bytes.append(contentsOf: #", "prob": "#.utf8)
+        appendFixed(Double(f.probability), 6, to: &bytes)
+        bytes.append(contentsOf: f.isSpeech ? #", "speech": true"#.utf8 : #", "speech": false"#.utf8)
+        bytes.append(contentsOf: f.isSpeaking ? #", "speaking": true}"#.utf8 : #", "speaking": false}"#.utf8)
+    }
+
     public static func event(_ e: AnalysisEvent) -> String {
         JSONValue.object(eventFields(e)).encoded
     }
@@ -170,7 +186,8 @@ public enum JSONLines {
             default:
                 if u.value < 0x20 {
                     let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    // utf8.count: Character counting would bring Unicode's grapheme tables into the page's wasm.
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
                 } else {
                     out.unicodeScalars.append(u)
                 }

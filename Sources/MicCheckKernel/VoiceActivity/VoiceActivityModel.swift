@@ -1,8 +1,8 @@
-public import Foundation
-
 /// The voice activity model: standardised features, a dense tanh layer, one GRU layer and a sigmoid
-/// output. Its weights are a JSON resource of the package (`Resources/VoiceActivityModel.json`),
-/// written by `training/train_vad.py`; ``bundled`` loads it once.
+/// output. `training/train_vad.py` writes its weights as a JSON file (MicCheck's
+/// `Resources/VoiceActivityModel.json`), and `scripts/embed-model.py` writes the same weights into this
+/// module's source (`BundledVoiceActivityModel.swift`), so that ``bundled`` needs no file: the kernel
+/// runs where there is no file system (WebAssembly in a page). MicCheck's tests check that the two agree.
 ///
 /// The GRU follows the usual equations (PyTorch's gate order r, z, n):
 /// r = σ(Wᵢᵣx + bᵢᵣ + Wₕᵣh + bₕᵣ), z = σ(Wᵢ𝓏x + bᵢ𝓏 + Wₕ𝓏h + bₕ𝓏),
@@ -117,54 +117,74 @@ public struct VoiceActivityModel: Sendable, Equatable {
         }
     }
 
-    private struct File: Decodable {
-        struct Layer: Decodable {
-            let inputs: Int
-            let outputs: Int
-            let weights: [Float]
-            let bias: [Float]
-        }
-        struct GRU: Decodable {
-            let inputs: Int
-            let hidden: Int
-            let inputWeights: [Float]
-            let recurrentWeights: [Float]
-            let inputBias: [Float]
-            let recurrentBias: [Float]
-        }
-        let format: String
-        let version: Int
-        let features: Int
-        /// The feature layout the model was trained on (older files have none).
-        let featureNames: [String]?
-        let lookahead: Int?
-        let inputMean: [Float]
-        let inputScale: [Float]
-        let dense: Layer
-        let gru: GRU
-        let output: Layer
-    }
+    /// Feature names compared byte for byte (they are ASCII; String's `==`, which compares canonical
+    /// equivalence, would bring Unicode's normalisation tables into the page's WebAssembly).
+    private static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
     private static func firstDifference(_ a: [String], _ b: [String]) -> String {
-        guard let i = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) else {
+        guard let i = a.indices.first(where: { $0 < b.count && !same(a[$0], b[$0]) }) else {
             return "\(a.count) names, \(b.count) expected"
         }
         return "feature \(i) is \(a[i]), expected \(b[i])"
     }
 
-    /// Decodes a model written by `training/train_vad.py`, checking every shape and, when the file names
-    /// them, the features it reads.
-    public init(json data: Data) throws(LoadError) {
-        let file: File
-        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
-            throw .notAModel(DecodingError.sentence(for: error, whole: "the model"))
+    /// A model's weights, as `training/train_vad.py` writes them (row-major, PyTorch's GRU gate order r, z, n).
+    public struct Weights: Sendable {
+        public var features: Int
+        /// The feature layout the model was trained on (older files have none).
+        public var featureNames: [String]?
+        public var lookahead: Int
+        public var inputMean: [Float]
+        public var inputScale: [Float]
+        public var denseInputs: Int
+        public var denseOutputs: Int
+        public var denseWeights: [Float]
+        public var denseBias: [Float]
+        public var gruInputs: Int
+        public var hidden: Int
+        public var gruInputWeights: [Float]
+        public var gruRecurrentWeights: [Float]
+        public var gruInputBias: [Float]
+        public var gruRecurrentBias: [Float]
+        public var outputInputs: Int
+        public var outputOutputs: Int
+        public var outputWeights: [Float]
+        public var outputBias: [Float]
+
+        public init(
+            features: Int, featureNames: [String]?, lookahead: Int, inputMean: [Float], inputScale: [Float],
+            denseInputs: Int, denseOutputs: Int, denseWeights: [Float], denseBias: [Float], gruInputs: Int,
+            hidden: Int, gruInputWeights: [Float], gruRecurrentWeights: [Float], gruInputBias: [Float],
+            gruRecurrentBias: [Float], outputInputs: Int, outputOutputs: Int, outputWeights: [Float],
+            outputBias: [Float]
+        ) {
+            self.features = features
+            self.featureNames = featureNames
+            self.lookahead = lookahead
+            self.inputMean = inputMean
+            self.inputScale = inputScale
+            self.denseInputs = denseInputs
+            self.denseOutputs = denseOutputs
+            self.denseWeights = denseWeights
+            self.denseBias = denseBias
+            self.gruInputs = gruInputs
+            self.hidden = hidden
+            self.gruInputWeights = gruInputWeights
+            self.gruRecurrentWeights = gruRecurrentWeights
+            self.gruInputBias = gruInputBias
+            self.gruRecurrentBias = gruRecurrentBias
+            self.outputInputs = outputInputs
+            self.outputOutputs = outputOutputs
+            self.outputWeights = outputWeights
+            self.outputBias = outputBias
         }
-        guard file.format == "miccheck-vad", file.version == 1 else {
-            throw .notAModel("format \(file.format) version \(file.version)")
-        }
+    }
+
+    /// A model from its weights, checking every shape and, when the weights name them, the features it reads.
+    public init(weights file: Weights) throws(LoadError) {
         let d = file.features
-        let w = file.dense.outputs
-        let h = file.gru.hidden
+        let w = file.denseOutputs
+        let h = file.hidden
         guard d > 0, w > 0, h > 0 else { throw .shape("empty layers") }
         // Before any product of widths: a width near Int.max would overflow them (found by fuzzing).
         guard d <= Self.maximumWidth, w <= Self.maximumWidth, h <= Self.maximumWidth else {
@@ -173,28 +193,28 @@ public struct VoiceActivityModel: Sendable, Equatable {
         func check(_ ok: Bool, _ what: String) throws(LoadError) { if !ok { throw .shape(what) } }
         try check(file.inputMean.count == d && file.inputScale.count == d, "input standardisation")
         try check(
-            file.dense.inputs == d && file.dense.weights.count == w * d && file.dense.bias.count == w, "dense layer")
+            file.denseInputs == d && file.denseWeights.count == w * d && file.denseBias.count == w, "dense layer")
         try check(
-            file.gru.inputs == w && file.gru.inputWeights.count == 3 * h * w
-                && file.gru.recurrentWeights.count == 3 * h * h
-                && file.gru.inputBias.count == 3 * h && file.gru.recurrentBias.count == 3 * h, "GRU layer")
+            file.gruInputs == w && file.gruInputWeights.count == 3 * h * w
+                && file.gruRecurrentWeights.count == 3 * h * h
+                && file.gruInputBias.count == 3 * h && file.gruRecurrentBias.count == 3 * h, "GRU layer")
         try check(
-            file.output.inputs == h && file.output.outputs == 1 && file.output.weights.count == h
-                && file.output.bias.count == 1, "output layer")
+            file.outputInputs == h && file.outputOutputs == 1 && file.outputWeights.count == h
+                && file.outputBias.count == 1, "output layer")
         let all = [
-            file.inputMean, file.inputScale, file.dense.weights, file.dense.bias, file.gru.inputWeights,
-            file.gru.recurrentWeights, file.gru.inputBias, file.gru.recurrentBias, file.output.weights,
-            file.output.bias,
+            file.inputMean, file.inputScale, file.denseWeights, file.denseBias, file.gruInputWeights,
+            file.gruRecurrentWeights, file.gruInputBias, file.gruRecurrentBias, file.outputWeights,
+            file.outputBias,
         ]
-        try check(all.allSatisfy { $0.allSatisfy(\.isFinite) }, "a weight is not a finite number")
+        try check(all.allSatisfy { $0.allSatisfy { $0.isFinite } }, "a weight is not a finite number")
         if let names = file.featureNames {
             let expected = Array(VoiceFeatureExtractor.names.prefix(d))
             try check(
-                names == expected,
+                names.count == expected.count && zip(names, expected).allSatisfy { Self.same($0, $1) },
                 "the model was trained on other features than this MicCheck computes (\(Self.firstDifference(names, expected)))"
             )
         }
-        let lookahead = file.lookahead ?? 0
+        let lookahead = file.lookahead
         try check(
             (0...Self.maximumLookahead).contains(lookahead),
             "a look-ahead of \(lookahead) frames (at most \(Self.maximumLookahead))")
@@ -208,35 +228,21 @@ public struct VoiceActivityModel: Sendable, Equatable {
         let wp = Self.padded(w)
         let hp = Self.padded(h)
         let gate = { (r: Int) in r / h * hp + r % h }
-        dense = Matrix(rows: w, columns: d, values: file.dense.weights, height: wp)
-        denseBias = Self.spread(file.dense.bias, count: wp)
-        inputGates = PairedMatrix(rows: 3 * h, columns: w, values: file.gru.inputWeights, height: 3 * hp, place: gate)
+        dense = Matrix(rows: w, columns: d, values: file.denseWeights, height: wp)
+        denseBias = Self.spread(file.denseBias, count: wp)
+        inputGates = PairedMatrix(rows: 3 * h, columns: w, values: file.gruInputWeights, height: 3 * hp, place: gate)
         recurrentGates = PairedMatrix(
-            rows: 3 * h, columns: h, values: file.gru.recurrentWeights, height: 3 * hp, place: gate)
-        inputGateBias = Self.spread(file.gru.inputBias, count: 3 * hp, place: gate)
-        recurrentGateBias = Self.spread(file.gru.recurrentBias, count: 3 * hp, place: gate)
-        output = Self.spread(file.output.weights, count: hp)
-        outputBias = file.output.bias[0]
+            rows: 3 * h, columns: h, values: file.gruRecurrentWeights, height: 3 * hp, place: gate)
+        inputGateBias = Self.spread(file.gruInputBias, count: 3 * hp, place: gate)
+        recurrentGateBias = Self.spread(file.gruRecurrentBias, count: 3 * hp, place: gate)
+        output = Self.spread(file.outputWeights, count: hp)
+        outputBias = file.outputBias[0]
     }
 
-    /// Loads a model file.
-    public init(contentsOf url: URL) throws(LoadError) {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw .unreadable(error.localizedDescription) }
-        try self.init(json: data)
-    }
-
-    /// Where the package's resources keep the trained model.
-    public static var bundledURL: URL? { Bundle.module.url(forResource: "VoiceActivityModel", withExtension: "json") }
-
-    /// The model trained for MicCheck, from the package's resources (loaded once).
+    /// The model trained for MicCheck, built into the module (made once).
     public static let bundled: VoiceActivityModel = {
-        guard let url = bundledURL else {
-            preconditionFailure(
-                "MicCheck's resource bundle has no VoiceActivityModel.json; the installation is incomplete")
-        }
-        do { return try VoiceActivityModel(contentsOf: url) } catch {
-            preconditionFailure("MicCheck's bundled voice activity model is damaged: \(error)")
+        do throws(LoadError) { return try VoiceActivityModel(weights: bundledWeights) } catch {
+            preconditionFailure("MicCheck's bundled voice activity model is damaged")
         }
     }()
 }

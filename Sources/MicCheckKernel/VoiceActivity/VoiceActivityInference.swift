@@ -1,4 +1,13 @@
-import Foundation
+// libm (Math.swift says why this and not Foundation).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
 
 /// Running the model: the GRU step, with 16-bit paired weights and SIMD activations. The numeric kernel
 /// of the voice detector; nothing here allocates.
@@ -251,7 +260,7 @@ extension VoiceActivityModel {
     /// A rational approximation of tanh (a 13/6 Padé-type fit, as in Eigen), good to a few units in the
     /// last place of a Float over the whole line and free of `exp`, eight lanes at a time.
     @inline(__always)
-    static func tanh(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    package static func tanh(_ v: SIMD8<Float>) -> SIMD8<Float> {
         // Clamped to ±7.905311 with masks (`clamped` is an out-of-line call per vector here).
         let limit = SIMD8<Float>(repeating: 7.905311)
         var x = v
@@ -273,8 +282,8 @@ extension VoiceActivityModel {
 
     /// σ(v) = (1 + tanh(v/2)) / 2, eight lanes at a time.
     @inline(__always)
-    static func sigmoid(_ v: SIMD8<Float>) -> SIMD8<Float> { 0.5 + 0.5 * tanh(0.5 * v) }
+    package static func sigmoid(_ v: SIMD8<Float>) -> SIMD8<Float> { 0.5 + 0.5 * tanh(0.5 * v) }
 
     @inline(__always)
-    static func sigmoid(_ v: Float) -> Float { 1 / (1 + Foundation.exp(-v)) }
+    package static func sigmoid(_ v: Float) -> Float { 1 / (1 + exp(-v)) }
 }

@@ -1,4 +1,13 @@
-import Foundation
+// libm (Math.swift says why this and not Foundation).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
 
 /// Conversions between linear values and decibels relative to full scale.
 public enum Decibels {

@@ -1,4 +1,13 @@
-import Foundation
+// libm (Math.swift says why this and not Foundation).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
 
 /// Forward FFT of a real signal whose length is a power of two, through a complex FFT of half the
 /// length. Buffers are allocated once in `init`; ``transform(_:)`` allocates nothing.

@@ -1,4 +1,13 @@
-import Foundation
+// libm (Math.swift says why this and not Foundation).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
 
 /// Streaming sample-rate converter: a polyphase windowed-sinc (Kaiser) low-pass filter.
 ///

@@ -1,4 +1,13 @@
-import Foundation
+// libm (Math.swift says why this and not Foundation).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
 
 /// Turns 10 ms frames of 16 kHz audio into the feature vector the voice activity model reads.
 ///

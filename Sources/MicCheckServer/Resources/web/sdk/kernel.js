@@ -1,0 +1,96 @@
+// MicCheck's analysis kernel in the page: the Swift analysis (Sources/MicCheckKernel) compiled with Embedded
+// Swift to WebAssembly (miccheck.wasm, scripts/build-wasm.sh), so that the level, speaking and the microphone's
+// health are decided on the device. Nothing here analyses: this file moves samples into the module and records
+// out of it. The module imports nothing; the AudioWorklet and node's test runner use it alike.
+//
+//   const module = await compileKernel(fetch('/sdk/miccheck.wasm'));
+//   const analysis = new KernelAnalysis(module, 48000);
+//   for (const r of analysis.process(samples)) …   // frames and events, in time order
+//
+// A frame: { type: 'frame', t, level_db, peak_db, prob, speech, speaking }, every 10 ms. An event: the record
+// `miccheck analyze --format jsonl` prints for it ({ event: 'speech_started', t, audio_start }, …) with
+// type: 'event'.
+
+/** The most samples one `process` call hands the module at a time (longer blocks are cut). */
+export const KERNEL_BLOCK = 4096;
+const STRIDE = 8; // Float64 values a record
+const decoder = new TextDecoder();
+
+/**
+ * Compiles miccheck.wasm from a Response (or its promise), an ArrayBuffer or typed array, or returns a Module as
+ * it is. Throws a TypeError naming what went wrong (a 404, a content policy without 'wasm-unsafe-eval').
+ */
+export async function compileKernel(source) {
+  const s = await source;
+  if (s instanceof WebAssembly.Module) return s;
+  if (s && typeof s.arrayBuffer === 'function') {
+    if (s.ok === false) throw new TypeError(`miccheck.wasm could not be loaded: HTTP ${s.status}`);
+    return WebAssembly.compile(await s.arrayBuffer());
+  }
+  if (s instanceof ArrayBuffer || ArrayBuffer.isView(s)) return WebAssembly.compile(s);
+  throw new TypeError('compileKernel takes a Response, bytes or a WebAssembly.Module');
+}
+
+/** One stream's analysis: mono samples (−1…1) at `sampleRate` in, records out. */
+export class KernelAnalysis {
+  /**
+   * @param {WebAssembly.Module} module the compiled miccheck.wasm
+   * @param {number} sampleRate samples a second, 8000 to 96000
+   */
+  constructor(module, sampleRate) {
+    this.instance = new WebAssembly.Instance(module, {});
+    this.k = this.instance.exports;
+    this.sampleRate = sampleRate;
+    this.handle = this.k.miccheck_create(sampleRate, KERNEL_BLOCK);
+    if (!this.handle) throw new RangeError(`the analysis does not take ${sampleRate} Hz audio`);
+  }
+
+  /** Analyses `samples` (a Float32Array); returns the records they decided, in time order. */
+  process(samples) {
+    const out = [];
+    for (let at = 0; at < samples.length; at += KERNEL_BLOCK) {
+      const part = samples.subarray(at, Math.min(samples.length, at + KERNEL_BLOCK));
+      const input = this.k.miccheck_input(this.#live());
+      new Float32Array(this.k.memory.buffer, input, part.length).set(part);
+      this.#read(this.k.miccheck_process(this.handle, part.length), out);
+    }
+    return out;
+  }
+
+  /** Ends the stream (an utterance in progress ends); returns the last records. The analysis is closed after. */
+  finish() {
+    const out = [];
+    this.#read(this.k.miccheck_finish(this.#live()), out);
+    this.close();
+    return out;
+  }
+
+  /** Frees the module's memory for this analysis; further calls throw. */
+  close() {
+    if (this.handle) this.k.miccheck_destroy(this.handle);
+    this.handle = 0;
+  }
+
+  #live() {
+    if (!this.handle) throw new Error('this analysis is closed');
+    return this.handle;
+  }
+
+  #read(count, out) {
+    if (count === 0) return;
+    const memory = this.k.memory.buffer;
+    const r = new Float64Array(memory, this.k.miccheck_records(this.handle), count * STRIDE);
+    let text = null;
+    for (let i = 0; i < count; i++) {
+      const o = i * STRIDE;
+      if (r[o] === 0) {
+        out.push({ type: 'frame', t: r[o + 1], level_db: r[o + 2], peak_db: r[o + 3], prob: r[o + 4],
+          speech: r[o + 5] === 1, speaking: r[o + 6] === 1 });
+      } else {
+        text ??= new Uint8Array(memory, this.k.miccheck_text(this.handle));
+        const line = decoder.decode(text.subarray(r[o + 6], r[o + 6] + r[o + 7]));
+        out.push({ type: 'event', ...JSON.parse(line) });
+      }
+    }
+  }
+}
