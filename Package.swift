@@ -53,7 +53,7 @@ let package = Package(
             swiftSettings: strict),
         // The call's models: settings, capabilities, participants, permissions, lobby, "You are muted.",
         // tiles, the permissions prompt. Pure values and transitions; builds wherever Swift does.
-        .target(name: "MicCheckCall", dependencies: ["MicCheck"], swiftSettings: strict),
+        .target(name: "MicCheckCall", dependencies: ["MicCheck", "MicCheckKernel"], swiftSettings: strict),
         // Terminal rendering of the lobby and the call: a cell canvas and a replaceable view factory.
         // Pure Swift; the executable paints the canvas with ncurses.
         .target(name: "MicCheckTerminal", dependencies: ["MicCheck", "MicCheckCall"], swiftSettings: strict),

@@ -1,4 +1,4 @@
-import MicCheck
+public import MicCheck
 
 /// The call after joining: the participants, the user's own settings, "You are muted.", and leave.
 public struct ActiveCall: Sendable, Equatable {
@@ -8,9 +8,13 @@ public struct ActiveCall: Sendable, Equatable {
     public private(set) var participants: [Participant]
     public private(set) var settings: CallSettings
     public private(set) var permissions: Permissions
-    public private(set) var mutedIndicator: MutedIndicator
+    /// "You are muted." and "Your typing can be heard.": the kernel's notice rules, which the server's call
+    /// channel and the page run too.
+    public private(set) var notices: MicrophoneNotices
+    /// "You are muted.": shown when the user speaks while the call's microphone is off.
+    public var mutedIndicator: MutedIndicator { notices.mutedIndicator }
     /// "Your typing can be heard." while unmuted.
-    public private(set) var typingNotice = TypingNotice()
+    public var typingNotice: TypingNotice { notices.typingNotice }
     /// The latest time the call was given (the clock of the events and of ``advance(to:)``).
     public private(set) var time = 0.0
     public private(set) var hasLeft = false
@@ -32,7 +36,7 @@ public struct ActiveCall: Sendable, Equatable {
         me.isLocalUser = true
         participants = [me] + others.filter { $0.id != localUser.id }
         self.permissions = permissions
-        self.mutedIndicator = mutedIndicator
+        notices = MicrophoneNotices(mutedIndicator: mutedIndicator)
         // A capability the call does not grant cannot be on.
         var s = settings
         if !capabilities.contains(.sendAudio) { s.audioOn = false }
@@ -126,21 +130,20 @@ public struct ActiveCall: Sendable, Equatable {
     public mutating func localSpeechStarted(at time: Double) -> Bool {
         guard !hasLeft else { return false }
         advance(to: time)
-        typingNotice.speechStarted(at: time)
-        return mutedIndicator.speechStarted(at: time)
+        return notices.speechStarted(at: time).mutedNoticeShown
     }
 
     /// The local user stopped speaking (`speech_ended`).
     public mutating func localSpeechEnded(at time: Double) {
         advance(to: time)
-        typingNotice.speechEnded(at: time)
+        notices.speechEnded(at: time)
     }
 
     /// The analysis heard typing (`keyboard_noise`). Returns whether "Your typing can be heard." appears.
     public mutating func keyboardNoise(at time: Double) -> Bool {
         guard !hasLeft else { return false }
         advance(to: time)
-        return typingNotice.keyboardNoise(at: time)
+        return notices.keyboardNoise(at: time)
     }
 
     public func showsTypingNotice(at time: Double) -> Bool { !hasLeft && typingNotice.isVisible(at: time) }
@@ -149,7 +152,7 @@ public struct ActiveCall: Sendable, Equatable {
     public mutating func advance(to time: Double) { self.time = max(self.time, time) }
 
     /// "Don't show again for this call."
-    public mutating func silenceMutedNotice() { mutedIndicator.silenceForCall() }
+    public mutating func silenceMutedNotice() { notices.silenceMutedNotice() }
 
     public func showsMutedNotice(at time: Double) -> Bool { !hasLeft && mutedIndicator.isVisible(at: time) }
 
@@ -162,10 +165,9 @@ public struct ActiveCall: Sendable, Equatable {
 
     /// The notices follow the microphone: `cause`, why it is off (nil: unchanged). Muting hides the typing notice.
     private mutating func updateNotices(cause: MuteCause? = nil) {
-        mutedIndicator.update(
-            settings: settings, capabilities: capabilities, microphone: permissions.microphone, cause: cause)
-        typingNotice.update(
-            settings: settings, capabilities: capabilities, microphone: permissions.microphone, at: time)
+        notices.update(
+            audioOn: settings.audioOn, maySendAudio: capabilities.contains(.sendAudio),
+            microphoneGranted: permissions.microphone.isGranted, cause: cause, at: time)
     }
 
     private mutating func syncLocalUser() {

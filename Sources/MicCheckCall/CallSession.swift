@@ -306,14 +306,12 @@ public struct CallSession: Sendable {
     /// An event of the local microphone's analysis, received at `time`.
     public mutating func microphoneEvent(_ event: AnalysisEvent, at time: Double) -> [SessionEvent] {
         var events = advance(to: time)
-        switch (phase, event) {
-        case (.lobby(var lobby), .microphoneSilent):
-            lobby.microphoneDeadSignal(true, at: time)
+        // The kernel's routing (MicrophoneRules, which the server and the page run whole).
+        switch (phase, MicrophoneRules.effect(of: event)) {
+        case (.lobby(var lobby), .deadSignal(let dead)):
+            lobby.microphoneDeadSignal(dead, at: time)
             phase = .lobby(lobby)
-        case (.lobby(var lobby), .microphoneActive):
-            lobby.microphoneDeadSignal(false, at: time)
-            phase = .lobby(lobby)
-        case (.lobby(var lobby), _) where event.raisedWarning != nil || event.clearedWarning != nil:
+        case (.lobby(var lobby), .warning):
             lobby.microphoneWarning(event)
             phase = .lobby(lobby)
             if let w = event.raisedWarning { events.append(.microphoneWarningShown(w.kind)) }

@@ -1,3 +1,5 @@
+import MicCheck
+
 /// Someone in the call, as the tiles and the lobby show them.
 public struct Participant: Sendable, Hashable, Identifiable {
     public var id: String
@@ -40,8 +42,5 @@ public struct Participant: Sendable, Hashable, Identifiable {
 
     /// Maps a level in dBFS to 0…1 for display, the way phone SDKs do: -50 dB and below is 0, 0 dB is
     /// 1, linear in between.
-    public static func displayLevel(decibels: Float) -> Float {
-        guard decibels.isFinite else { return decibels > 0 ? 1 : 0 }
-        return min(1, max(0, (decibels + 50) / 50))
-    }
+    public static func displayLevel(decibels: Float) -> Float { Decibels.displayLevel(decibels) }
 }

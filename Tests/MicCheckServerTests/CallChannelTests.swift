@@ -92,16 +92,22 @@ struct CallChannelTests {
         var c = try CallChannel(id: "me", now: 0)
         var typing = Signals.pinkNoise(rmsDB: -60, seconds: 4, sampleRate: 16_000)
         Signals.addTyping(to: &typing, from: 0.5, seconds: 3.5)
-        let (out, _) = try feed(&c, typing)
+        // In the lobby nothing shows a typing notice, and none is spent there.
+        let (lobby, _) = try feed(&c, typing)
+        #expect(!lobby.contains { $0.type == "typing_notice" })
+        // A quiet room ends that stretch of typing; then the call.
+        _ = try feed(&c, Signals.pinkNoise(rmsDB: -60, seconds: 5, sampleRate: 16_000), from: 4)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#, now: 9)
+        let (out, _) = try feed(&c, typing, from: 9)
         let notices = out.filter { $0.type == "typing_notice" }
         #expect(notices.count == 1)
         let notice = try #require(notices.first)
         #expect(notice.bool("show") == true && notice.string("text") == "Your typing can be heard.")
         #expect(notice.string("action") == "Mute" && notice.int("duration_ms") == 5_000)
         // Speech right after: the notice goes; more typing within two minutes shows nothing.
-        let (spoken, _) = try feed(&c, speechInRoom(onset: 0, speech: 1.5, seconds: 2.5), from: 4)
+        let (spoken, _) = try feed(&c, speechInRoom(onset: 0, speech: 1.5, seconds: 2.5), from: 13)
         #expect(spoken.filter { $0.type == "typing_notice" }.map { $0.bool("show") } == [false])
-        let (again, _) = try feed(&c, typing, from: 6.5)
+        let (again, _) = try feed(&c, typing, from: 15.5)
         #expect(!again.contains { $0.type == "typing_notice" })
     }
 
@@ -110,11 +116,13 @@ struct CallChannelTests {
         var typing = Signals.pinkNoise(rmsDB: -60, seconds: 4, sampleRate: 16_000)
         Signals.addTyping(to: &typing, from: 0.5, seconds: 3.5)
         var muted = try CallChannel(id: "me", now: 0)
+        _ = try text(&muted, #"{"type": "join", "name": "Ada"}"#)
         _ = try text(&muted, #"{"type": "devices", "audio": false}"#)
         let (out, _) = try feed(&muted, typing)
         #expect(!out.contains { $0.type == "typing_notice" })
 
         var c = try CallChannel(id: "me", now: 0)
+        _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
         let (shown, _) = try feed(&c, typing)
         #expect(shown.filter { $0.type == "typing_notice" }.map { $0.bool("show") } == [true])
         let (mute, _) = try text(&c, #"{"type": "devices", "audio": false}"#, now: 4)

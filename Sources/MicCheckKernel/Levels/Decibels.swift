@@ -34,4 +34,11 @@ public enum Decibels {
 
     /// Linear amplitude of a level in dBFS.
     public static func amplitude(_ dB: Double) -> Double { pow(10, dB / 20) }
+
+    /// A level in dBFS as 0…1 for display, the way phone SDKs do: −50 dB and below is 0, 0 dB is 1, linear
+    /// in between.
+    public static func displayLevel(_ decibels: Float) -> Float {
+        guard decibels.isFinite else { return decibels > 0 ? 1 : 0 }
+        return min(1, max(0, (decibels + 50) / 50))
+    }
 }

@@ -51,17 +51,15 @@ public struct CallChannel: Sendable {
     public private(set) var settings: CallSettings
     /// The member, once joined.
     public private(set) var member: PresenceMember?
-    public private(set) var check: MicrophoneCheck
-    public private(set) var indicator = MutedIndicator()
-    public private(set) var typing = TypingNotice()
+    /// The microphone's rules (the check, the notices, speaking), as the page's own WebAssembly runs them.
+    public private(set) var rules: MicrophoneRules
+    public var check: MicrophoneCheck { rules.check }
+    public var indicator: MutedIndicator { rules.notices.mutedIndicator }
+    public var typing: TypingNotice { rules.notices.typingNotice }
     private var microphoneTest = MicrophoneTestRequest()
     private var stream: StreamingAnalysis
     private var pcm: [Float] = []
-    private var speaking = false
-    /// Speaking was ended because the audio stopped mid-utterance (``speechStallTimeout``); the analysis
-    /// still counts the utterance as going on, so the next frame says whether it does.
-    private var speechStalled = false
-    private var framesSinceReport = 0
+    private var speaking: Bool { rules.isSpeaking }
     private var lastReport: String?
     /// Samples per second of the PCM the page sends.
     public let sampleRate: Int
@@ -81,8 +79,8 @@ public struct CallChannel: Sendable {
         } catch {
             throw ProtocolError("the page's microphone: \(error)")
         }
-        check = MicrophoneCheck(isOn: settings.audioOn, at: now)
-        updateIndicator()
+        rules = MicrophoneRules(
+            audioOn: settings.audioOn, maySendAudio: capabilities.contains(.sendAudio), place: .lobby, now: now)
     }
 
     /// The first message: who this connection is, and the audio it expects.
@@ -110,7 +108,7 @@ public struct CallChannel: Sendable {
             stream.process(block) { records.append($0) }
         }
         let wasSpeaking = speaking
-        for r in records { apply(r, now: now, emit: emit) }
+        for r in records { follow(now: now, emit: emit) { rules, act in rules.record(r, now: now, act: act) } }
         return wasSpeaking != speaking ? memberChange() : nil
     }
 
@@ -128,15 +126,13 @@ public struct CallChannel: Sendable {
             case "push-to-talk": cause = .pushToTalk
             default: throw ProtocolError("a device's mute \"cause\" is self or push-to-talk")
             }
-            if let audio = try m.bool("audio") {
-                settings.audioOn = audio && capabilities.contains(.sendAudio)
-                check.setOn(settings.audioOn, at: now)
-            }
+            if let audio = try m.bool("audio") { settings.audioOn = audio && capabilities.contains(.sendAudio) }
             if let video = try m.bool("video") { settings.videoOn = video && capabilities.contains(.sendVideo) }
-            let hidden = indicator.isActive && settings.audioOn
-            let typingHidden = updateIndicator(cause: try m.bool("audio") == false ? cause : nil)
-            if hidden { emit(noticeMessage(show: false)) }
-            if typingHidden { emit(typingMessage(show: false)) }
+            let muteCause = try m.bool("audio") == false ? cause : nil
+            let on = settings.audioOn
+            follow(now: now, emit: emit) { rules, act in
+                rules.setMicrophone(on: on, cause: muteCause, now: now, act: act)
+            }
             report(now: now, emit: emit)
             return memberChange().map { [$0] } ?? []
         case "join":
@@ -152,11 +148,13 @@ public struct CallChannel: Sendable {
             member = PresenceMember(
                 id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
                 speaking: settings.audioOn && speaking)
+            rules.enter(.call)
             return member.map { [.join($0)] } ?? []
         case "leave":
             try m.only(["type"], in: "leave")
             guard member != nil else { throw ProtocolError("leave before join") }
             member = nil
+            rules.enter(.lobby)
             return [.leave]
         case "signal":
             try m.only(["type", "to", "data"], in: "signal")
@@ -166,7 +164,7 @@ public struct CallChannel: Sendable {
             return [.signal(to: to, payload: try Signal.check(data, sender: capabilities))]
         case "muted_notice_off":
             try m.only(["type"], in: "muted_notice_off")
-            indicator.silenceForCall()
+            rules.silenceMutedNotice()
             emit(noticeMessage(show: false))
             return []
         case "resync":
@@ -205,8 +203,7 @@ public struct CallChannel: Sendable {
     ) -> Action? {
         let cause = MuteCause.host(name: name)
         settings.audioOn = false
-        check.setOn(false, at: now)
-        if updateIndicator(cause: cause) { emit(typingMessage(show: false)) }
+        follow(now: now, emit: emit) { rules, act in rules.setMicrophone(on: false, cause: cause, now: now, act: act) }
         emit(
             Connection.Message(
                 text: JSONValue.object([
@@ -224,57 +221,36 @@ public struct CallChannel: Sendable {
             isLevel: false)
     }
 
-    /// Seconds without audio after which a participant is no longer speaking. A page sends a block every
-    /// 20 ms while it captures; one that stops mid-utterance (a frozen browser, a closed lid, a lost
-    /// network) would otherwise stay "speaking" until its connection times out.
-    public static let speechStallTimeout = 1.0
+    /// Seconds without audio after which a participant is no longer speaking (``MicrophoneRules``'s).
+    public static let speechStallTimeout = MicrophoneRules.speechStallTimeout
 
     /// The clock moved without audio (the connection's timer): the check may now warn of a stall, and a
     /// participant whose audio stopped mid-utterance stops speaking. Returns the presence update then.
     public mutating func tick(now: Double, emit: (Connection.Message) -> Void) -> Action? {
-        var change: Action?
         microphoneTest.tick(now: now, emit: emit)
-        if speaking, let last = check.lastAudioAt, now - last >= Self.speechStallTimeout {
-            speaking = false
-            speechStalled = true
-            change = memberChange()
-        }
+        let wasSpeaking = speaking
+        follow(now: now, emit: emit) { rules, act in rules.tick(now: now, act: act) }
         report(now: now, emit: emit)
-        return change
+        return wasSpeaking != speaking ? memberChange() : nil
     }
 
-    private mutating func apply(_ record: AnalysisOutput, now: Double, emit: (Connection.Message) -> Void) {
-        switch record {
-        case .frame(let f):
-            if speechStalled {
-                // The audio is back: speaking again if the utterance goes on.
-                speechStalled = false
-                speaking = f.isSpeaking
-            }
-            check.received(levelDB: f.levelDB, at: now)
-            framesSinceReport += 1
-            if framesSinceReport >= 10 { report(now: now, emit: emit) }
-        case .event(let e):
-            check.apply(e)
-            switch e {
-            case .speechStarted(let t, _):
-                speaking = true
-                speechStalled = false
-                if indicator.speechStarted(at: t) { emit(noticeMessage(show: true)) }
-                if typing.speechStarted(at: t) { emit(typingMessage(show: false)) }
-            case .speechEnded(let t):
-                speaking = false
-                speechStalled = false
-                typing.speechEnded(at: t)
-            case .keyboardNoise(let t, _):
-                if typing.keyboardNoise(at: t) { emit(typingMessage(show: true)) }
-            case .microphoneSilent:
-                check.deadSignal(true, at: now)
-            case .microphoneActive:
-                check.deadSignal(false, at: now)
-            default:
-                break
-            }
+    /// Changes the rules, then carries out what they decided.
+    private mutating func follow(
+        now: Double, emit: (Connection.Message) -> Void,
+        _ change: (inout MicrophoneRules, (MicrophoneRules.Action) -> Void) -> Void
+    ) {
+        var actions: [MicrophoneRules.Action] = []
+        change(&rules) { actions.append($0) }
+        for action in actions { act(action, now: now, emit: emit) }
+    }
+
+    /// What the rules decided, as messages to the page (speaking goes to presence, by the caller).
+    private mutating func act(_ action: MicrophoneRules.Action, now: Double, emit: (Connection.Message) -> Void) {
+        switch action {
+        case .mutedNotice(let show): emit(noticeMessage(show: show))
+        case .typingNotice(let show): emit(typingMessage(show: show))
+        case .report: report(now: now, emit: emit)
+        case .speaking: break
         }
     }
 
@@ -287,17 +263,6 @@ public struct CallChannel: Sendable {
         guard m != member else { return nil }
         member = m
         return .update(m)
-    }
-
-    /// Returns whether a typing notice on screen was hidden (the user muted).
-    @discardableResult
-    private mutating func updateIndicator(cause: MuteCause? = nil) -> Bool {
-        indicator.update(
-            settings: settings, capabilities: capabilities,
-            microphone: Permission(status: .granted), cause: cause)
-        return typing.update(
-            settings: settings, capabilities: capabilities, microphone: Permission(status: .granted),
-            at: stream.endTime)
     }
 
     private func noticeMessage(show: Bool) -> Connection.Message {
@@ -320,7 +285,7 @@ public struct CallChannel: Sendable {
 
     /// The meter and the check's state; sent when 100 ms of audio have passed, on a tick, or a toggle.
     private mutating func report(now: Double, emit: (Connection.Message) -> Void) {
-        framesSinceReport = 0
+        rules.reported()
         let warning = check.showsSilentWarning(at: now) ? JSONValue.string(MicrophoneCheck.silentWarning) : .null
         let text = JSONValue.object([
             ("type", .string("microphone")), ("on", .bool(check.isOn)),

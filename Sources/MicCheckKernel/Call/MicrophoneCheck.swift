@@ -1,5 +1,3 @@
-public import MicCheck
-
 /// The lobby's microphone check: the live level, and whether to warn that the microphone does not
 /// seem to work.
 ///
@@ -88,7 +86,7 @@ public struct MicrophoneCheck: Sendable, Hashable {
     }
 
     /// The level for a meter, 0…1 (-50…0 dBFS).
-    public var displayLevel: Float { Participant.displayLevel(decibels: levelDB) }
+    public var displayLevel: Float { Decibels.displayLevel(levelDB) }
 
     /// Whether to show ``silentWarning`` at `time`.
     public func showsSilentWarning(at time: Double) -> Bool {

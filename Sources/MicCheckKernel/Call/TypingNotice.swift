@@ -47,13 +47,12 @@ public struct TypingNotice: Sendable, Equatable {
         self.configuration = configuration
     }
 
-    /// Updates what the notice depends on. Muting hides a notice at once; returns whether one was on
-    /// screen at `time` and is hidden now.
+    /// Updates what the notice depends on: the microphone on in the call, the call granting `sendAudio`, the
+    /// microphone permission granted. Muting hides a notice at once; returns whether one was on screen at
+    /// `time` and is hidden now.
     @discardableResult
-    public mutating func update(
-        settings: CallSettings, capabilities: Set<OwnCapability>, microphone: Permission, at time: Double
-    ) -> Bool {
-        isActive = settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted
+    public mutating func update(audioOn: Bool, maySendAudio: Bool, microphoneGranted: Bool, at time: Double) -> Bool {
+        isActive = audioOn && maySendAudio && microphoneGranted
         guard !isActive, isVisible(at: time) else { return false }
         hidden = true
         return true

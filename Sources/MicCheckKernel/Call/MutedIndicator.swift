@@ -1,5 +1,3 @@
-public import MicCheck
-
 /// "You are muted.": whether to tell the user they are speaking into a muted microphone.
 ///
 /// Active only when the microphone is off in the call, the call grants `sendAudio` (a user who may not
@@ -32,19 +30,19 @@ public struct MutedIndicator: Sendable, Equatable {
     public var announcement: String? { isActive ? cause.announcement : nil }
 
     /// Updates what the indicator depends on. Turning the microphone on hides a notice at once.
-    /// - Parameter cause: why the microphone is off, when it is (nil: unchanged); unmuting resets it.
-    public mutating func update(
-        settings: CallSettings, capabilities: Set<OwnCapability>, microphone: Permission, cause: MuteCause? = nil
-    ) {
-        if settings.audioOn {
+    /// - Parameters:
+    ///   - audioOn: the microphone is on in the call.
+    ///   - maySendAudio: the call grants sending audio (`sendAudio`).
+    ///   - microphoneGranted: the microphone permission is granted.
+    ///   - cause: why the microphone is off, when it is (nil: unchanged); unmuting resets it.
+    public mutating func update(audioOn: Bool, maySendAudio: Bool, microphoneGranted: Bool, cause: MuteCause? = nil) {
+        if audioOn {
             notice.cause = .selfMuted
         } else if let cause {
             notice.cause = cause
         }
         let hostMuted = if case .host = notice.cause { true } else { false }
-        let active =
-            !settings.audioOn && capabilities.contains(.sendAudio) && microphone.isGranted
-            && (!isSilencedForCall || hostMuted)
+        let active = !audioOn && maySendAudio && microphoneGranted && (!isSilencedForCall || hostMuted)
         if active != notice.isMuted { notice.isMuted = active }
     }
 
