@@ -25,10 +25,18 @@ extension CallServer {
     }
 
     /// Whether `/v1/call` may open for `request`: its origin, the call's id, and the invitation.
-    func admitCall(_ request: Request) async throws -> (String, Invitation?) {
+    func admitCall(_ request: Request) async throws -> (String, Invitation?, CallChannel.Analysis) {
         try checkOrigin(request)
         let call = try callID(request)
-        return (call, try await invitation(request, call: call))
+        // Where the page's microphone is analysed: `device` (the SDK's default: its own WebAssembly, no audio
+        // sent) or `server` (the default for clients that do not say: they send PCM).
+        let analysis: CallChannel.Analysis
+        switch request.uri.queryParameters["analysis"].map(String.init) {
+        case nil, "server": analysis = .server
+        case "device": analysis = .device
+        default: throw HTTPError(.badRequest, message: "analysis is device or server")
+        }
+        return (call, try await invitation(request, call: call), analysis)
     }
 
     /// `admit`'s answer, or nil when it refused: then the WebSocket, just opened, closes with 4000 + the

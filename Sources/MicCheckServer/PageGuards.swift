@@ -60,7 +60,8 @@ extension CallServer {
 
 /// The headers every answer carries, refusals and errors included, and the paths no answer is given for: a
 /// browser must not guess a file's type (`nosniff`), the pages run only their own scripts and connect only
-/// to their own server (a Content-Security-Policy), and a path with a NUL or another control character
+/// to their own server (a Content-Security-Policy; `'wasm-unsafe-eval'` lets them compile MicCheck's analysis,
+/// miccheck.wasm, and nothing broader: no `eval`, no inline script), and a path with a NUL or another control character
 /// (`/app.js%00.html`, which the file system would cut short and the type map would call HTML) is refused.
 ///
 /// The client SDK under `/sdk/` is public static files with no credentials, which pages on other origins
@@ -68,7 +69,7 @@ extension CallServer {
 /// `Access-Control-Allow-Origin: *` and `Cross-Origin-Resource-Policy: cross-origin`. Nothing else does.
 enum PagePolicy {
     static let contentSecurity =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
         + "media-src 'self' blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
         + "form-action 'self'; object-src 'none'"
     static let noSniff = HTTPField.Name("X-Content-Type-Options")

@@ -129,12 +129,12 @@ public struct CallServer: Sendable {
             },
             onUpgrade: { inbound, outbound, context in
                 guard
-                    let (call, invitation) = await server.admitted(
+                    let (call, invitation, analysis) = await server.admitted(
                         outbound, { try await server.admitCall(context.request) })
                 else { return }
                 try await server.runCall(
-                    inbound, outbound, call: call, invitation: invitation, queued: queued, ledger: ledger,
-                    context: context)
+                    inbound, outbound, call: call, invitation: invitation, analysis: analysis, queued: queued,
+                    ledger: ledger, context: context)
             })
         var services: [any Service] = []
         // Presence in a database has connections and leases to keep (MicCheckPresencePostgres).
@@ -206,7 +206,8 @@ public struct CallServer: Sendable {
 
     func runCall(
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, call: String, invitation: Invitation?,
-        queued: QueuedBytes, ledger: JoinLedger, context: WebSocketRouterContext<ServerRequestContext>
+        analysis: CallChannel.Analysis, queued: QueuedBytes, ledger: JoinLedger,
+        context: WebSocketRouterContext<ServerRequestContext>
     ) async throws {
         let id = "p" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
         let channel = context.requestContext.channel
@@ -215,7 +216,7 @@ public struct CallServer: Sendable {
             call: call,
             channel: try CallChannel(
                 id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
-                model: configuration.model, now: 0),
+                model: configuration.model, analysis: analysis, now: 0),
             presence: presence, start: start, limits: configuration.limits, ledger: ledger,
             address: ConnectionCounts.key(channel.remoteAddress, limits: configuration.admission))
         let events = await presence.subscribe(call: call, subscriber: id)

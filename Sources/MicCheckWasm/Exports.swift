@@ -120,6 +120,143 @@ public func miccheckText(_ handle: UnsafeMutableRawPointer) -> UnsafePointer<UIn
     session(handle).text.withUnsafeBufferPointer { $0.baseAddress }
 }
 
+// MARK: - The microphone as the page shows it (MicrophoneChannel)
+//
+// A channel is one participant's microphone: the analysis, the call's rules and the microphone test, saying
+// what the page shows as the call protocol's messages (`microphone`, `muted_notice`, `typing_notice`,
+// `microphone_test`), byte for byte what `miccheck serve` says when it analyses. Each call returns how many
+// bytes of messages it made: JSON texts, one a line, at miccheck_channel_messages.
+
+/// One channel and its buffers; held by address, used by one thread (see KernelSession).
+final class ChannelSession {
+    var channel: MicrophoneChannel
+    var input: [Float]
+    var messages: [UInt8] = []
+
+    init(channel: MicrophoneChannel, capacity: Int) {
+        self.channel = channel
+        input = [Float](repeating: 0, count: capacity)
+        messages.reserveCapacity(4096)
+    }
+
+    func add(_ m: MicrophoneChannel.Message) {
+        messages.append(contentsOf: m.text.utf8)
+        messages.append(10)
+    }
+
+    /// Runs `change` on the channel with a fresh message buffer; returns the bytes of messages it made.
+    func run(_ change: (inout MicrophoneChannel, (MicrophoneChannel.Message) -> Void) -> Void) -> Int32 {
+        messages.removeAll(keepingCapacity: true)
+        // In place: the messages are another stored property, so the closure may append to them.
+        change(&channel) { self.add($0) }
+        return Int32(messages.count)
+    }
+}
+
+private func channelSession(_ handle: UnsafeMutableRawPointer) -> ChannelSession {
+    Unmanaged<ChannelSession>.fromOpaque(handle).takeUnretainedValue()
+}
+
+/// A new channel for audio at `sampleRate` (Hz), up to `capacity` samples a call; `audioOn`, `maySendAudio`:
+/// 1 or 0; `now`: seconds on the page's clock. Null for a rate or capacity it does not take.
+@_cdecl("miccheck_channel_create")
+public func miccheckChannelCreate(
+    _ sampleRate: Int32, _ capacity: Int32, _ audioOn: Int32, _ maySendAudio: Int32, _ now: Double
+) -> UnsafeMutableRawPointer? {
+    guard capacity > 0, capacity <= maximumBlock else { return nil }
+    let channel: MicrophoneChannel
+    do throws(AnalysisError) {
+        channel = try MicrophoneChannel(
+            sampleRate: Int(sampleRate), audioOn: audioOn != 0, maySendAudio: maySendAudio != 0, now: now)
+    } catch {
+        return nil
+    }
+    return Unmanaged.passRetained(ChannelSession(channel: channel, capacity: Int(capacity))).toOpaque()
+}
+
+@_cdecl("miccheck_channel_destroy")
+public func miccheckChannelDestroy(_ handle: UnsafeMutableRawPointer) {
+    Unmanaged<ChannelSession>.fromOpaque(handle).release()
+}
+
+/// Where the page writes the next block of samples.
+@_cdecl("miccheck_channel_input")
+public func miccheckChannelInput(_ handle: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Float>? {
+    channelSession(handle).input.withUnsafeMutableBufferPointer { $0.baseAddress }
+}
+
+/// The messages of the last call (UTF-8, one JSON text a line).
+@_cdecl("miccheck_channel_messages")
+public func miccheckChannelMessages(_ handle: UnsafeMutableRawPointer) -> UnsafePointer<UInt8>? {
+    channelSession(handle).messages.withUnsafeBufferPointer { $0.baseAddress }
+}
+
+/// Whether the participant speaks now: 1 or 0.
+@_cdecl("miccheck_channel_speaking")
+public func miccheckChannelSpeaking(_ handle: UnsafeMutableRawPointer) -> Int32 {
+    channelSession(handle).channel.isSpeaking ? 1 : 0
+}
+
+/// Analyses the first `count` samples of the input buffer, received at `now`.
+@_cdecl("miccheck_channel_audio")
+public func miccheckChannelAudio(_ handle: UnsafeMutableRawPointer, _ count: Int32, _ now: Double) -> Int32 {
+    let s = channelSession(handle)
+    let n = max(0, min(Int(count), s.input.count))
+    return s.input.withUnsafeBufferPointer { b in
+        s.run { channel, emit in channel.audio(UnsafeBufferPointer(rebasing: b[0..<n]), now: now, emit: emit) }
+    }
+}
+
+/// The microphone's toggle: `on` 1 or 0; `cause` of a mute 0 (the user), 1 (push-to-talk), 2 (a host).
+@_cdecl("miccheck_channel_set_microphone")
+public func miccheckChannelSetMicrophone(
+    _ handle: UnsafeMutableRawPointer, _ on: Int32, _ cause: Int32, _ now: Double
+) -> Int32 {
+    let mute: MuteCause? =
+        on != 0 ? nil : cause == 1 ? .pushToTalk : cause == 2 ? .host(name: "") : .selfMuted
+    return channelSession(handle).run { channel, emit in
+        channel.setMicrophone(on: on != 0, cause: mute, now: now, emit: emit)
+    }
+}
+
+/// The participant joined the call (1) or is in the lobby (0).
+@_cdecl("miccheck_channel_enter")
+public func miccheckChannelEnter(_ handle: UnsafeMutableRawPointer, _ inCall: Int32) -> Int32 {
+    channelSession(handle).run { channel, _ in channel.enter(inCall != 0 ? .call : .lobby) }
+}
+
+/// "Don't show again for this call."
+@_cdecl("miccheck_channel_silence_muted_notice")
+public func miccheckChannelSilenceMutedNotice(_ handle: UnsafeMutableRawPointer) -> Int32 {
+    channelSession(handle).run { channel, emit in channel.silenceMutedNotice(emit: emit) }
+}
+
+/// The page's clock moved (every 250 ms or so): stalls, the meter at rest.
+@_cdecl("miccheck_channel_tick")
+public func miccheckChannelTick(_ handle: UnsafeMutableRawPointer, _ now: Double) -> Int32 {
+    channelSession(handle).run { channel, emit in channel.tick(now: now, emit: emit) }
+}
+
+/// "Test your microphone" for `seconds` (1 to 10); a refusal is a `microphone_test` message in the buffer
+/// with the state `refused` and the reason.
+@_cdecl("miccheck_channel_test_start")
+public func miccheckChannelTestStart(_ handle: UnsafeMutableRawPointer, _ seconds: Double, _ now: Double) -> Int32 {
+    channelSession(handle).run { channel, emit in
+        if let refusal = channel.startTest(seconds: seconds, now: now, emit: emit) {
+            let text = JSONValue.object([
+                ("type", .string("microphone_test")), ("state", .string("refused")), ("reason", .string(refusal)),
+            ]).encoded
+            emit(MicrophoneChannel.Message(text: text, isLevel: false))
+        }
+    }
+}
+
+/// Stops a microphone test that is recording.
+@_cdecl("miccheck_channel_test_cancel")
+public func miccheckChannelTestCancel(_ handle: UnsafeMutableRawPointer) -> Int32 {
+    channelSession(handle).run { channel, emit in channel.cancelTest(emit: emit) }
+}
+
 #if hasFeature(Embedded)
     /// Swift's hashing seed in the page. wasi-libc's own arc4random_buf would bring its stdio (for an assertion
     /// message) and three WASI imports into a module that otherwise imports nothing. The seed only orders the

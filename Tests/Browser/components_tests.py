@@ -26,7 +26,7 @@ from selenium.webdriver.common.keys import Keys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 # The policy of Sources/MicCheckServer/PageGuards.swift.
-POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
           "media-src 'self' blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; "
           "base-uri 'none'; form-action 'self'; object-src 'none'")
 NOT_WORKING = "Your microphone doesn't seem to be working. Make sure you have all permissions accepted."

@@ -21,7 +21,8 @@ PTT = f"{CONTROLS} >> [part~=push-to-talk]"
 PTT_STATUS = f"{CONTROLS} >> [part~=push-to-talk-status]"
 BANNER = "#call-banner"
 OTHER_MUTE = f"{TILES}:not([data-self]) >> [part~=mute]"
-# Counts, in the page, every muted_notice the server sends with show true (before the client's own rules).
+# Counts, in the page, every muted_notice with show true that MicCheck's analysis makes, before the client's own
+# rules: from the server, or from the page's own kernel (the analysis worklet).
 RAW_NOTICES = """
 const Native = window.WebSocket;
 window.__notices = 0;
@@ -36,6 +37,21 @@ window.WebSocket = function (...args) {
 };
 window.WebSocket.prototype = Native.prototype;
 Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+// Decided on the device, the notices come from the analysis worklet's port instead, as the kernel's bytes.
+const port = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+Object.defineProperty(MessagePort.prototype, 'onmessage', {
+  get() { return port.get.call(this); },
+  set(handler) {
+    port.set.call(this, (e) => {
+      if (e.data && e.data.messages) {
+        for (const line of new TextDecoder().decode(e.data.messages).split('\\n')) {
+          if (line.includes('"muted_notice"') && line.includes('"show": true')) window.__notices += 1;
+        }
+      }
+      handler(e);
+    });
+  },
+});
 """
 NOTICE_SHOWN = f"const n = q('{NOTICE} >> [part~=notice]'); return !!n && !n.hidden && n.textContent"
 

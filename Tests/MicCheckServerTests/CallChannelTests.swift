@@ -363,4 +363,32 @@ struct CallChannelTests {
         #expect(again.contains { $0.type == "muted_notice" && $0.bool("show") == true }, "muted by the user: notice")
         #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "devices", "audio": false, "cause": "host"}"#) }
     }
+
+    @Test(
+        "analysed on the device: the page states speaking, sends no audio and runs its own test; the server sends no meter"
+    )
+    func deviceAnalysis() throws {
+        var c = try CallChannel(id: "me", analysis: .device, now: 0)
+        #expect(c.welcome(call: "standup").text.contains(#""analysis": "device""#))
+        let (_, joined) = try text(&c, #"{"type": "join", "name": "Ada"}"#)
+        #expect(joined == [.join(PresenceMember(id: "me", name: "Ada", audio: true, video: true))])
+        let (_, spoke) = try text(&c, #"{"type": "speaking", "speaking": true}"#)
+        #expect(spoke == [.update(PresenceMember(id: "me", name: "Ada", audio: true, video: true, speaking: true))])
+        // A page that speaks says so every half second; one that stops saying it (a closed lid) stops speaking.
+        #expect(c.tick(now: 0.6) { _ in } == nil)
+        #expect(c.tick(now: 1.1) { _ in } == .update(PresenceMember(id: "me", name: "Ada", audio: true, video: true)))
+        _ = try text(&c, #"{"type": "speaking", "speaking": true}"#, now: 1.2)
+        // Muted, the stated speaking is not published; unmuted again, it is.
+        let (mutedOut, muted) = try text(&c, #"{"type": "devices", "audio": false}"#)
+        #expect(muted == [.update(PresenceMember(id: "me", name: "Ada", audio: false, video: true))])
+        #expect(!mutedOut.contains { $0.type == "microphone" || $0.type == "muted_notice" })
+        #expect(throws: ProtocolError.self) { try feed(&c, speechInRoom(onset: 0.2, speech: 0.5, seconds: 1)) }
+        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "microphone_test", "action": "start"}"#) }
+        #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "speaking"}"#) }
+        var ticked: [Connection.Message] = []
+        #expect(c.tick(now: 10) { ticked.append($0) } == nil && ticked.isEmpty)
+        // A page whose microphone the server analyses may not state its speaking.
+        var server = try CallChannel(id: "you", now: 0)
+        #expect(throws: ProtocolError.self) { try text(&server, #"{"type": "speaking", "speaking": true}"#) }
+    }
 }

@@ -167,9 +167,12 @@ struct PageGuardTests {
             try await client.execute(uri: "/", method: .get, headers: own) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
-                #expect(
-                    response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("connect-src 'self'") == true
-                )
+                let policy = response.headers[HTTPField.Name("Content-Security-Policy")!] ?? ""
+                #expect(policy.contains("connect-src 'self'"))
+                // Scripts: the page's own, and compiling its WebAssembly (miccheck.wasm); no eval, nothing inline.
+                let scripts = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { $0.hasPrefix("script-src ") }
+                #expect(scripts == ["script-src 'self' 'wasm-unsafe-eval'"])
             }
             // Refusals carry the headers too.
             // (The 421 of a foreign Host: Tests/Security/attacks.py, over a real socket.)

@@ -28,7 +28,7 @@ test('connects to /v1/call with the call and token, reports its devices, and str
   const { c } = client({ token: 'tok en' });
   await c.start();
   const ws = FakeSocket.made[0];
-  assert.equal(ws.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=tok+en');
+  assert.equal(ws.url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=server&token=tok+en');
   ws.accept();
   assert.deepEqual(ws.texts(), [], 'nothing before the welcome says what this participant may send');
   ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
@@ -101,7 +101,7 @@ test('a token function: asked at each try; an invitation that expires in the cal
     await new Promise(setImmediate);
     assert.equal(asked, 1);
     const first = FakeSocket.made[0];
-    assert.equal(first.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=first');
+    assert.equal(first.url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=server&token=first');
     first.accept();
     first.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'] });
     c.setVideo(true);
@@ -119,7 +119,7 @@ test('a token function: asked at each try; an invitation that expires in the cal
     await new Promise(setImmediate);
     assert.equal(asked, 2, 'a new token for the new connection');
     const second = FakeSocket.made[1];
-    assert.equal(second.url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=second');
+    assert.equal(second.url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=server&token=second');
     second.accept();
     second.say({ type: 'welcome', id: 'me2', capabilities: ['send-audio', 'send-video'] });
     assert.deepEqual(second.texts(), [{ type: 'devices', audio: true, video: true }, { type: 'join', name: 'Ada' }],
@@ -180,7 +180,7 @@ test('a token function: a token refused as the socket opens is a refusal; a func
     t.mock.timers.tick(2000);
     await new Promise(setImmediate);
     assert.equal(FakeSocket.made.length, 1);
-    assert.equal(FakeSocket.made[0].url, 'ws://127.0.0.1:8080/v1/call?call=standup&token=good');
+    assert.equal(FakeSocket.made[0].url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=server&token=good');
     failing.c.close();
     assert.equal(failing.c.state, 'closed');
     assert.throws(() => new MicCheckClient({ server: 'http://x', call: 'a', token: 42 }), { code: 'bad-option' });

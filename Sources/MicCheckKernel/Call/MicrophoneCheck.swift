@@ -43,7 +43,14 @@ public struct MicrophoneCheck: Sendable, Hashable {
     /// Recent levels, oldest first, dBFS.
     public private(set) var history: [Float] = []
     /// The warnings that are up, by kind.
-    public private(set) var warnings: [MicrophoneWarning.Kind: MicrophoneWarning] = [:]
+    public var warnings: [MicrophoneWarning.Kind: MicrophoneWarning] {
+        var up: [MicrophoneWarning.Kind: MicrophoneWarning] = [:]
+        for w in slots { if let w { up[w.kind] = w } }
+        return up
+    }
+    /// The warnings that are up, one slot a kind in `Kind.allCases` order. Not a dictionary: a kind hashes
+    /// its raw string, which would bring Unicode's normalisation tables into the page's WebAssembly.
+    private var slots = [MicrophoneWarning?](repeating: nil, count: MicrophoneWarning.Kind.allCases.count)
 
     public init(isOn: Bool, at time: Double, configuration: Configuration = .default) {
         self.configuration = configuration
@@ -75,14 +82,14 @@ public struct MicrophoneCheck: Sendable, Hashable {
 
     /// An event of the analyser: raises or clears a warning (others are ignored).
     public mutating func apply(_ event: AnalysisEvent) {
-        if let w = event.raisedWarning { warnings[w.kind] = w }
-        if let kind = event.clearedWarning { warnings[kind] = nil }
+        if let w = event.raisedWarning { slots[w.kind.slot] = w }
+        if let kind = event.clearedWarning { slots[kind.slot] = nil }
     }
 
     /// The warnings to show now, in a fixed order (none while the microphone is off).
     public var shownWarnings: [MicrophoneWarning] {
         guard isOn else { return [] }
-        return MicrophoneWarning.Kind.allCases.compactMap { warnings[$0] }
+        return slots.compactMap { $0 }
     }
 
     /// The level for a meter, 0…1 (-50…0 dBFS).

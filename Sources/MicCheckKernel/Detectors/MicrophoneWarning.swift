@@ -16,6 +16,16 @@ public enum MicrophoneWarning: Sendable, Hashable {
         case speechTooQuiet = "speech_too_quiet"
         case wrongSource = "wrong_source"
 
+        /// The kind's place in `allCases`.
+        var slot: Int {
+            switch self {
+            case .noisy: 0
+            case .clipping: 1
+            case .speechTooQuiet: 2
+            case .wrongSource: 3
+            }
+        }
+
         /// In words: "noisy microphone", "clipping", "speech too quiet", "wrong source".
         public var displayName: String {
             switch self {

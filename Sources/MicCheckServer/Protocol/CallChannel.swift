@@ -51,36 +51,48 @@ public struct CallChannel: Sendable {
     public private(set) var settings: CallSettings
     /// The member, once joined.
     public private(set) var member: PresenceMember?
-    /// The microphone's rules (the check, the notices, speaking), as the page's own WebAssembly runs them.
-    public private(set) var rules: MicrophoneRules
+    /// Where the page's microphone is analysed.
+    public enum Analysis: String, Sendable, Equatable {
+        /// In the page, by the kernel's WebAssembly: no audio comes; the page states whether its participant
+        /// speaks (`{"type": "speaking", "speaking": true}`), as a claim.
+        case device
+        /// Here: the page sends its microphone as PCM, and gets the microphone's messages back.
+        case server
+    }
+
+    public let analysis: Analysis
+    /// The microphone as the page shows it (server analysis): the same value the page's WebAssembly runs.
+    public private(set) var microphone: MicrophoneChannel
+    public var rules: MicrophoneRules { microphone.rules }
     public var check: MicrophoneCheck { rules.check }
     public var indicator: MutedIndicator { rules.notices.mutedIndicator }
     public var typing: TypingNotice { rules.notices.typingNotice }
-    private var microphoneTest = MicrophoneTestRequest()
-    private var stream: StreamingAnalysis
     private var pcm: [Float] = []
-    private var speaking: Bool { rules.isSpeaking }
-    private var lastReport: String?
+    /// What the page said of its speaking (device analysis), and when it last said it: a page that speaks says
+    /// so every half second, so one that stops (a closed lid) stops speaking after ``speechStallTimeout``.
+    private var statedSpeaking = false
+    private var statedAt = 0.0
+    private var speaking: Bool { analysis == .device ? statedSpeaking : microphone.isSpeaking }
     /// Samples per second of the PCM the page sends.
-    public let sampleRate: Int
+    public var sampleRate: Int { microphone.sampleRate }
 
     /// - Parameter now: seconds on the connection's clock (the microphone check's grace and stall times).
     public init(
         id: String, capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo], invitedName: String? = nil,
-        sampleRate: Int = 16_000, model: VoiceActivityModel = .bundled, now: Double
+        sampleRate: Int = 16_000, model: VoiceActivityModel = .bundled, analysis: Analysis = .server, now: Double
     ) throws(ProtocolError) {
         self.id = id
         self.capabilities = capabilities
         self.invitedName = invitedName
+        self.analysis = analysis
         settings = CallSettings(audioOn: capabilities.contains(.sendAudio), videoOn: capabilities.contains(.sendVideo))
-        self.sampleRate = sampleRate
         do {
-            stream = try StreamingAnalysis(sampleRate: sampleRate, model: model)
+            microphone = try MicrophoneChannel(
+                sampleRate: sampleRate, audioOn: settings.audioOn, maySendAudio: capabilities.contains(.sendAudio),
+                now: now, model: model)
         } catch {
             throw ProtocolError("the page's microphone: \(error)")
         }
-        rules = MicrophoneRules(
-            audioOn: settings.audioOn, maySendAudio: capabilities.contains(.sendAudio), place: .lobby, now: now)
     }
 
     /// The first message: who this connection is, and the audio it expects.
@@ -88,6 +100,7 @@ public struct CallChannel: Sendable {
         Connection.Message(
             text: JSONValue.object([
                 ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
+                ("analysis", .string(analysis.rawValue)),
                 ("sample_rate", .int(sampleRate)), ("encoding", .string("pcm_s16le")),
                 ("capabilities", .array(capabilities.map(\.rawValue).sorted().map { .string($0) })),
                 ("name", invitedName.map { .string($0) } ?? .null),
@@ -100,16 +113,34 @@ public struct CallChannel: Sendable {
     public mutating func audio(
         _ bytes: UnsafeRawBufferPointer, now: Double, emit: (Connection.Message) -> Void
     ) throws(ProtocolError) -> Action? {
-        let n = try PCM16.decode(bytes, into: &pcm)
-        var records: [AnalysisOutput] = []
-        pcm.withUnsafeBufferPointer { b in
-            let block = UnsafeBufferPointer(rebasing: b[0..<n])
-            microphoneTest.feed(block, emit: emit)
-            stream.process(block) { records.append($0) }
+        guard analysis == .server else {
+            throw ProtocolError("this connection analyses its microphone on the device: it sends no audio")
         }
+        let n = try PCM16.decode(bytes, into: &pcm)
         let wasSpeaking = speaking
-        for r in records { follow(now: now, emit: emit) { rules, act in rules.record(r, now: now, act: act) } }
+        Self.feed(pcm, count: n, to: &microphone, now: now) { emit(Self.message($0)) }
         return wasSpeaking != speaking ? memberChange() : nil
+    }
+
+    private static func feed(
+        _ pcm: [Float], count: Int, to microphone: inout MicrophoneChannel, now: Double,
+        emit: (MicrophoneChannel.Message) -> Void
+    ) {
+        pcm.withUnsafeBufferPointer { b in
+            microphone.audio(UnsafeBufferPointer(rebasing: b[0..<count]), now: now, emit: emit)
+        }
+    }
+
+    static func message(_ m: MicrophoneChannel.Message) -> Connection.Message {
+        Connection.Message(text: m.text, isLevel: m.isLevel)
+    }
+
+    /// The microphone's messages go to a page whose microphone the server analyses; a page that analyses its
+    /// own makes them itself.
+    private static func relay(
+        _ m: MicrophoneChannel.Message, _ analysis: Analysis, _ emit: (Connection.Message) -> Void
+    ) {
+        if analysis == .server { emit(message(m)) }
     }
 
     /// A text message.
@@ -129,11 +160,9 @@ public struct CallChannel: Sendable {
             if let audio = try m.bool("audio") { settings.audioOn = audio && capabilities.contains(.sendAudio) }
             if let video = try m.bool("video") { settings.videoOn = video && capabilities.contains(.sendVideo) }
             let muteCause = try m.bool("audio") == false ? cause : nil
-            let on = settings.audioOn
-            follow(now: now, emit: emit) { rules, act in
-                rules.setMicrophone(on: on, cause: muteCause, now: now, act: act)
+            microphone.setMicrophone(on: settings.audioOn, cause: muteCause, now: now) { [analysis] in
+                Self.relay($0, analysis, emit)
             }
-            report(now: now, emit: emit)
             return memberChange().map { [$0] } ?? []
         case "join":
             try m.only(["type", "name"], in: "join")
@@ -148,13 +177,13 @@ public struct CallChannel: Sendable {
             member = PresenceMember(
                 id: id, name: name, audio: settings.audioOn, video: settings.videoOn,
                 speaking: settings.audioOn && speaking)
-            rules.enter(.call)
+            microphone.enter(.call)
             return member.map { [.join($0)] } ?? []
         case "leave":
             try m.only(["type"], in: "leave")
             guard member != nil else { throw ProtocolError("leave before join") }
             member = nil
-            rules.enter(.lobby)
+            microphone.enter(.lobby)
             return [.leave]
         case "signal":
             try m.only(["type", "to", "data"], in: "signal")
@@ -164,15 +193,38 @@ public struct CallChannel: Sendable {
             return [.signal(to: to, payload: try Signal.check(data, sender: capabilities))]
         case "muted_notice_off":
             try m.only(["type"], in: "muted_notice_off")
-            rules.silenceMutedNotice()
-            emit(noticeMessage(show: false))
+            microphone.silenceMutedNotice { [analysis] in Self.relay($0, analysis, emit) }
             return []
         case "resync":
             try m.only(["type"], in: "resync")
             return [.resync]
         case "microphone_test":
-            try microphoneTest.handle(m, sampleRate: sampleRate, now: now, emit: emit)
+            try m.only(["type", "action", "seconds"], in: "microphone_test")
+            guard analysis == .server else {
+                throw ProtocolError("this connection analyses its microphone on the device, where its test is judged")
+            }
+            switch try m.string("action") {
+            case "start":
+                let seconds = try m.number("seconds") ?? MicrophoneTest.Configuration.default.seconds
+                if let refusal = microphone.startTest(seconds: seconds, now: now, emit: { emit(Self.message($0)) }) {
+                    throw ProtocolError(refusal)
+                }
+            case "cancel":
+                microphone.cancelTest { emit(Self.message($0)) }
+            default:
+                throw ProtocolError("a microphone test's \"action\" must be start or cancel")
+            }
             return []
+        case "speaking":
+            // The page's own analysis says whether its participant speaks: a claim (Guides/Security.md).
+            try m.only(["type", "speaking"], in: "speaking")
+            guard analysis == .device else {
+                throw ProtocolError("this connection's microphone is analysed by the server, which decides speaking")
+            }
+            guard let stated = try m.bool("speaking") else { throw ProtocolError("speaking needs true or false") }
+            statedSpeaking = stated
+            statedAt = now
+            return memberChange().map { [$0] } ?? []
         case "mute":
             try m.only(["type", "id"], in: "mute")
             guard let member else { throw ProtocolError("mute before join") }
@@ -203,7 +255,9 @@ public struct CallChannel: Sendable {
     ) -> Action? {
         let cause = MuteCause.host(name: name)
         settings.audioOn = false
-        follow(now: now, emit: emit) { rules, act in rules.setMicrophone(on: false, cause: cause, now: now, act: act) }
+        microphone.setMicrophone(on: false, cause: cause, now: now, reporting: false) { [analysis] in
+            Self.relay($0, analysis, emit)
+        }
         emit(
             Connection.Message(
                 text: JSONValue.object([
@@ -211,7 +265,7 @@ public struct CallChannel: Sendable {
                     ("by", .object([("id", .string(from)), ("name", .string(name))])),
                     ("text", .string(cause.announcement ?? "")),
                 ]).encoded, isLevel: false))
-        report(now: now, emit: emit)
+        microphone.report(now: now) { [analysis] in Self.relay($0, analysis, emit) }
         return memberChange()
     }
 
@@ -227,31 +281,14 @@ public struct CallChannel: Sendable {
     /// The clock moved without audio (the connection's timer): the check may now warn of a stall, and a
     /// participant whose audio stopped mid-utterance stops speaking. Returns the presence update then.
     public mutating func tick(now: Double, emit: (Connection.Message) -> Void) -> Action? {
-        microphoneTest.tick(now: now, emit: emit)
-        let wasSpeaking = speaking
-        follow(now: now, emit: emit) { rules, act in rules.tick(now: now, act: act) }
-        report(now: now, emit: emit)
-        return wasSpeaking != speaking ? memberChange() : nil
-    }
-
-    /// Changes the rules, then carries out what they decided.
-    private mutating func follow(
-        now: Double, emit: (Connection.Message) -> Void,
-        _ change: (inout MicrophoneRules, (MicrophoneRules.Action) -> Void) -> Void
-    ) {
-        var actions: [MicrophoneRules.Action] = []
-        change(&rules) { actions.append($0) }
-        for action in actions { act(action, now: now, emit: emit) }
-    }
-
-    /// What the rules decided, as messages to the page (speaking goes to presence, by the caller).
-    private mutating func act(_ action: MicrophoneRules.Action, now: Double, emit: (Connection.Message) -> Void) {
-        switch action {
-        case .mutedNotice(let show): emit(noticeMessage(show: show))
-        case .typingNotice(let show): emit(typingMessage(show: show))
-        case .report: report(now: now, emit: emit)
-        case .speaking: break
+        guard analysis == .server else {
+            guard statedSpeaking, now - statedAt >= Self.speechStallTimeout else { return nil }
+            statedSpeaking = false
+            return memberChange()
         }
+        let wasSpeaking = speaking
+        microphone.tick(now: now) { emit(Self.message($0)) }
+        return wasSpeaking != speaking ? memberChange() : nil
     }
 
     /// The member's state after a change of toggles or speech, when it differs from what was published.
@@ -263,42 +300,6 @@ public struct CallChannel: Sendable {
         guard m != member else { return nil }
         member = m
         return .update(m)
-    }
-
-    private func noticeMessage(show: Bool) -> Connection.Message {
-        let duration = Int((indicator.notice.configuration.displayDuration * 1000).rounded())
-        return Connection.Message(
-            text: JSONValue.object([
-                ("type", .string("muted_notice")), ("show", .bool(show)), ("text", .string(MutedIndicator.text)),
-                ("duration_ms", .int(duration)),
-            ]).encoded, isLevel: false)
-    }
-
-    private func typingMessage(show: Bool) -> Connection.Message {
-        let duration = Int((typing.configuration.displayDuration * 1000).rounded())
-        return Connection.Message(
-            text: JSONValue.object([
-                ("type", .string("typing_notice")), ("show", .bool(show)), ("text", .string(TypingNotice.text)),
-                ("action", .string(TypingNotice.action)), ("duration_ms", .int(duration)),
-            ]).encoded, isLevel: false)
-    }
-
-    /// The meter and the check's state; sent when 100 ms of audio have passed, on a tick, or a toggle.
-    private mutating func report(now: Double, emit: (Connection.Message) -> Void) {
-        rules.reported()
-        let warning = check.showsSilentWarning(at: now) ? JSONValue.string(MicrophoneCheck.silentWarning) : .null
-        let text = JSONValue.object([
-            ("type", .string("microphone")), ("on", .bool(check.isOn)),
-            ("level_db", .number(Double(check.levelDB), decimals: 1)),
-            ("display", .number(Double(check.displayLevel), decimals: 3)),
-            ("speaking", .bool(speaking)),
-            ("not_working", warning),
-            ("warnings", .array(check.shownWarnings.map { .string($0.sentence()) })),
-        ]).encoded
-        // A meter at rest need not be repeated every tick.
-        if text == lastReport, !check.isOn || check.lastAudioAt.map({ now - $0 > 0.5 }) ?? true { return }
-        lastReport = text
-        emit(Connection.Message(text: text, isLevel: true))
     }
 }
 

@@ -12,16 +12,10 @@ import MicCheck
 /// audio stops arriving (``stallTimeout`` past the test's end on the connection's clock, or the stream
 /// closes) with a verdict on what came; `{"type": "microphone_test", "state": "cancelled"}` after a cancel.
 struct MicrophoneTestRequest: Sendable {
-    /// Seconds past a test's length, without its audio having arrived, after which it is judged on what came.
-    static let stallTimeout = 3.0
+    private var recording = MicrophoneTestRecording()
 
-    private var test: MicrophoneTest?
-    private var deadline = 0.0
+    var isRecording: Bool { recording.isRecording }
 
-    /// Whether a test is recording.
-    var isRecording: Bool { test != nil }
-
-    /// A `microphone_test` message.
     mutating func handle(
         _ m: ClientMessage, sampleRate: Int, now: Double, emit: (Connection.Message) -> Void
     ) throws(ProtocolError) {
@@ -29,56 +23,29 @@ struct MicrophoneTestRequest: Sendable {
         switch try m.string("action") {
         case "start":
             let seconds = try m.number("seconds") ?? MicrophoneTest.Configuration.default.seconds
-            guard (1...10).contains(seconds) else {
-                throw ProtocolError("a microphone test's \"seconds\" must be from 1 to 10")
+            if let refusal = recording.start(
+                seconds: seconds, sampleRate: sampleRate, now: now, emit: { emit(Self.message($0)) })
+            {
+                throw ProtocolError(refusal)
             }
-            do {
-                test = try MicrophoneTest(
-                    sampleRate: sampleRate, configuration: .init(seconds: seconds), keepsRecording: false)
-            } catch {
-                throw ProtocolError("the microphone test: \(error)")
-            }
-            deadline = now + seconds + Self.stallTimeout
-            emit(Self.message([("state", .string("recording")), ("seconds", .number(seconds, decimals: 1))]))
         case "cancel":
-            guard test != nil else { return }
-            test = nil
-            emit(Self.message([("state", .string("cancelled"))]))
+            recording.cancel { emit(Self.message($0)) }
         default:
             throw ProtocolError("a microphone test's \"action\" must be start or cancel")
         }
     }
 
-    /// The page's audio, while a test records.
     mutating func feed(_ samples: UnsafeBufferPointer<Float>, emit: (Connection.Message) -> Void) {
-        guard var t = test else { return }
-        test = nil
-        t.append(samples)
-        if t.isComplete {
-            emit(Self.done(&t))
-        } else {
-            test = t
-        }
+        recording.feed(samples) { emit(Self.message($0)) }
     }
 
-    /// The clock moved: a test whose audio stopped coming is judged on what came.
     mutating func tick(now: Double, emit: (Connection.Message) -> Void) {
-        if now >= deadline { finish(emit: emit) }
+        recording.tick(now: now) { emit(Self.message($0)) }
     }
 
-    /// The stream ends: a test still recording is judged on what came.
     mutating func finish(emit: (Connection.Message) -> Void) {
-        guard var t = test else { return }
-        test = nil
-        emit(Self.done(&t))
+        recording.finish { emit(Self.message($0)) }
     }
 
-    private static func done(_ test: inout MicrophoneTest) -> Connection.Message {
-        message([("state", .string("done"))] + test.finish().jsonFields())
-    }
-
-    private static func message(_ fields: [(String, JSONValue)]) -> Connection.Message {
-        Connection.Message(
-            text: JSONValue.object([("type", .string("microphone_test"))] + fields).encoded, isLevel: false)
-    }
+    private static func message(_ text: String) -> Connection.Message { Connection.Message(text: text, isLevel: false) }
 }

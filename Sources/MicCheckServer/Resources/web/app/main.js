@@ -2,6 +2,7 @@
 // (sdk/components.js) as any app would: the server decides the microphone check, "You are muted." and who is
 // speaking; this page captures, draws, and connects to the others over WebRTC (app/mesh.js).
 import { MicCheckClient } from '../sdk/client.js';
+import { CAPTURE_NOTE, CAPTURE_NOTE_SERVER } from '../sdk/microphone.js';
 import { checkedName, ViewFactory } from '../sdk/components.js';
 import { callOfAddress } from './address.js';
 import { wireCallFeatures } from './call-features.js';
@@ -15,7 +16,9 @@ const { call, fresh } = callOfAddress(location, history);
 const prefs = new Prefs(call);
 // Audio processing stays on for people; tests with a file as the microphone turn it off.
 const processing = params.get('audio_processing') !== 'off';
-const client = new MicCheckClient({ call, token: params.get('token'),
+// The microphone is analysed in the page (MicCheck's WebAssembly) unless the address asks the server to.
+const analysis = params.get('analysis') === 'server' ? 'server' : 'device';
+const client = new MicCheckClient({ call, token: params.get('token'), analysis,
   microphone: { deviceId: prefs.devices.audioinput, processing } });
 const factory = new ViewFactory();
 const view = {
@@ -68,6 +71,7 @@ function drawLobby() {
       audiooutput: prefs.devices.audiooutput },
     others: client.others(), selfStream: devices.camera, deviceNote: page.deviceNote,
     status: page.status, joinDisabled: client.state === 'refused',
+    privacy: client.analysis === 'server' ? CAPTURE_NOTE_SERVER : CAPTURE_NOTE,
   };
 }
 
@@ -172,6 +176,8 @@ client.addEventListener('mutednotice', (e) => {
   if (e.detail.show && page.joined && (!prefs.mutedNoticeOff || e.detail.cause === 'host')) view.notice.show(e.detail);
   else if (!e.detail.show) view.notice.hide();
 });
+// Where the microphone is analysed decides the lobby's note on capture.
+client.addEventListener('analysis', () => drawLobby());
 client.addEventListener('connection', (e) => {
   page.status = e.detail.message || (fresh && !page.joined ? FRESH : '');
   drawAll();

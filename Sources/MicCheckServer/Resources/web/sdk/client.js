@@ -1,6 +1,7 @@
 // MicCheckClient: a microphone's audio to `miccheck serve`, and what MicCheck decides about it back, as
 // events. No framework, no dependency. The declarations (miccheck.d.ts) document the public surface.
-import { PcmCapture } from './capture.js';
+import { DeviceCapture, PcmCapture } from './capture.js';
+import { compileKernel } from './kernel.js';
 import { ServerConnection, refusalOf } from './connection.js';
 import { LocalAudio } from './local-audio.js';
 import { MicCheckError } from './microphone.js';
@@ -9,6 +10,8 @@ import { devicesMessage, Moderation, muteRequest } from './moderation.js';
 import { Roster } from './presence.js';
 import { decode, encode } from './protocol.js';
 
+// How often a page that speaks says so again (device analysis; the server's stall is 1 s).
+const RESTATE_MS = 500;
 const CAUSES = ['self', 'host', 'push-to-talk'];
 // Audio waiting to go out beyond this (a stalled network) is dropped rather than queued without bound.
 const MAX_BUFFERED = 256 * 1024;
@@ -28,6 +31,13 @@ export class MicCheckClient extends EventTarget {
   #rejoin = null;
   #noticeOff = false;
   #test;
+  // On-device analysis: the capture (a DeviceCapture once the kernel compiled), what the page last told the
+  // server of its speaking, and the kernel's compilation (started once).
+  #device = null;
+  #statedSpeaking = null;
+  #statedAt = 0;
+  #prepared = null;
+  #wasm;
   #moderation = new Moderation({ setMuted: (m, c) => this.setMuted(m, c), emit: (t, d) => this.#emit(t, d) });
 
   /** See miccheck.d.ts, `MicCheckClientOptions`. */
@@ -55,13 +65,24 @@ export class MicCheckClient extends EventTarget {
       onState: (state, message, extra) => this.#stateChanged(state, message, extra),
     }, { WebSocket: options.WebSocket, backoff });
     const choice = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
-    // A capture given (tests) hands its blocks on the same way.
-    const capture = options.capture || new PcmCapture(null);
+    // Where the microphone is analysed: on the device (MicCheck's kernel as WebAssembly, the default for a call:
+    // no audio leaves the page) or by the server (`analysis: 'server'`, and always on /v1/vad). A capture given
+    // (tests) is a server capture unless it takes the kernel's commands.
+    const analysis = options.analysis || (this.endpoint === 'call' ? 'device' : 'server');
+    if (analysis !== 'device' && analysis !== 'server') {
+      throw new MicCheckError('bad-option', `analysis is "device" or "server", not ${JSON.stringify(analysis)}`);
+    }
+    if (analysis === 'device' && this.endpoint === 'vad') {
+      throw new MicCheckError('bad-option', '/v1/vad analyses on the server: use analysis "server" with it');
+    }
+    this.analysis = options.capture && !options.capture.command ? 'server' : analysis;
+    this.#wasm = options.wasm || new URL('./miccheck.wasm', import.meta.url);
+    const capture = options.capture || new SwitchedCapture();
     capture.onBlock = (block) => this.#sendAudio(block);
     this.#audio = new LocalAudio(choice, capture, (type, detail) => this.#audioEvent(type, detail),
       () => this.#sendDevices());
-    this.#test = new MicrophoneTestRunner({ send: (m) => this.#send(m), emit: (t, detail) => this.#emit(t, detail),
-      makePlayer: options.playback });
+    this.#test = new MicrophoneTestRunner({ send: (m) => this.#testMessage(m),
+      emit: (t, detail) => this.#emit(t, detail), makePlayer: options.playback });
     this.state = 'idle';
     this.muted = false;
     this.muteCause = null;
@@ -89,6 +110,7 @@ export class MicCheckClient extends EventTarget {
   async start() {
     if (this.#closed) throw new MicCheckError('closed', 'this client was closed; make a new one');
     try {
+      await this.#prepareAnalysis();
       if (this.#given) await this.setStream(this.#given);
       else await this.openMicrophone();
     } finally {
@@ -117,6 +139,7 @@ export class MicCheckClient extends EventTarget {
     this.muteCause = this.muted ? cause : null;
     this.#moderation.muteChanged(this.muted, this.muteCause);
     if (this.muted) this.#test.cancel('The microphone test stopped: your microphone was turned off.');
+    this.#device?.command({ type: 'devices', on: !this.muted, cause: this.muteCause || 'self' });
     this.#sendDevices();
     this.#emit('mutechange', { muted: this.muted, cause: this.muteCause });
   }
@@ -138,6 +161,7 @@ export class MicCheckClient extends EventTarget {
     this.#test.cancel('The microphone test stopped: you joined the call.');
     this.joined = true;
     this.#rejoin = name;
+    this.#device?.command({ type: 'enter', inCall: true });
     // Before the server's welcome the join waits for it (the welcome handler sends it), never twice.
     if (this.me) this.#send({ type: 'join', name });
   }
@@ -145,6 +169,7 @@ export class MicCheckClient extends EventTarget {
   leave() {
     this.#test.cancel('The microphone test stopped: you left the call.');
     if (this.joined) this.#send({ type: 'leave' });
+    this.#device?.command({ type: 'enter', inCall: false });
     this.joined = false;
     this.#rejoin = null;
   }
@@ -155,6 +180,7 @@ export class MicCheckClient extends EventTarget {
   /** "Don't show again for this call." */
   mutedNoticeOff() {
     this.#noticeOff = true;
+    this.#device?.command({ type: 'silence' });
     this.#send({ type: 'muted_notice_off' });
   }
 
@@ -168,7 +194,8 @@ export class MicCheckClient extends EventTarget {
    */
   async testMicrophone({ seconds = TEST_SECONDS.default, sinkId = '', playBack = true } = {}) {
     refuseTest({ seconds, closed: this.#closed, busy: this.#test.busy, joined: this.joined,
-      allowed: this.may('audio'), microphone: !!this.stream, muted: this.muted, open: this.#connection.isOpen });
+      allowed: this.may('audio'), microphone: !!this.stream, muted: this.muted,
+      open: this.#device !== null || this.#connection.isOpen });
     return this.#test.start({ seconds, sinkId: String(sinkId || ''), playBack: playBack !== false });
   }
 
@@ -184,6 +211,61 @@ export class MicCheckClient extends EventTarget {
   }
 
   // ---- Audio ---------------------------------------------------------------------------------------------
+
+  // The kernel compiled once, before the first connection (its address says where the analysis runs). A kernel
+  // that cannot load (a 404, a content policy without 'wasm-unsafe-eval', an old browser) leaves the analysis
+  // to the server, and the `analysis` event says so.
+  #prepareAnalysis() {
+    this.#prepared ||= (async () => {
+      const capture = this.#audio.capture;
+      if (this.analysis === 'device') {
+        try {
+          const w = this.#wasm;
+          const module = await compileKernel(typeof w === 'string' || w instanceof URL ? fetch(w) : w);
+          this.#device = capture.command ? capture : new DeviceCapture(module, {});
+          if (!capture.command) capture.use(this.#device);
+          this.#device.onMessages = (texts, speaking) => this.#onDevice(texts, speaking);
+          this.#device.onBlock = (block) => this.#test.keep(block);
+          this.#emit('analysis', { mode: 'device', reason: null });
+          return;
+        } catch (error) {
+          this.analysis = 'server';
+          const reason = `MicCheck's analysis could not run in this page (${error.message}); the server analyses `
+            + 'the microphone';
+          this.#emit('analysis', { mode: 'server', reason });
+        }
+      }
+      if (capture.use) capture.use(new PcmCapture(null));
+    })();
+    return this.#prepared;
+  }
+
+  // The kernel's messages are the server's, made on the device: the same handling.
+  #onDevice(texts, speaking) {
+    for (const text of texts) this.#receive(text);
+    this.#stateSpeaking(speaking);
+  }
+
+  // The page's own statement of its speaking (a claim the server publishes while the microphone is on). While
+  // it speaks it says so again every half second: a page that stops (a closed lid, a frozen tab) stops speaking
+  // on the server a second later, as a stalled stream of audio would.
+  #stateSpeaking(speaking) {
+    if (!this.#connection.isOpen || this.me === null) return;
+    const now = Date.now();
+    if (speaking === this.#statedSpeaking && !(speaking && now - this.#statedAt >= RESTATE_MS)) return;
+    this.#statedSpeaking = speaking;
+    this.#statedAt = now;
+    this.#send({ type: 'speaking', speaking });
+  }
+
+  // "Test your microphone": judged by the kernel on the device, or by the server.
+  #testMessage(m) {
+    if (this.#device && m.type === 'microphone_test') {
+      this.#device.command({ type: 'test', action: m.action, seconds: m.seconds });
+    } else {
+      this.#send(m);
+    }
+  }
 
   #sendAudio(block) {
     if (!this.#connection.isOpen || !this.stream || this.#connection.buffered > MAX_BUFFERED) return;
@@ -224,11 +306,13 @@ export class MicCheckClient extends EventTarget {
     const url = new URL(this.endpoint === 'call' ? '/v1/call' : '/v1/vad', this.server);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     if (this.call) url.searchParams.set('call', this.call);
+    if (this.endpoint === 'call') url.searchParams.set('analysis', this.analysis);
     if (token) url.searchParams.set('token', token);
     return url.href;
   }
 
   #opened() {
+    this.#statedSpeaking = null;
     this.#sendDevices();
     if (this.#noticeOff) this.#send({ type: 'muted_notice_off' });
   }
@@ -279,6 +363,8 @@ export class MicCheckClient extends EventTarget {
         this.#moderation.connected();
         this.#emit('welcome', m);
         this.#sendDevices();
+        this.#device?.command({ type: 'grant', maySendAudio: this.may('audio') });
+        if (this.#device) this.#stateSpeaking(this.speaking);
         if (this.#rejoin !== null) this.join(this.#rejoin);
         break;
       case 'microphone': this.#level(m); break;
@@ -317,4 +403,29 @@ export class MicCheckClient extends EventTarget {
       this.#emit('speaking', { speaking: state.speaking });
     }
   }
+}
+
+// The client's capture before it knows where the analysis runs: the kernel's DeviceCapture, or the server's
+// PcmCapture once the kernel could not load. Each call goes to the capture chosen (a start waits for it).
+class SwitchedCapture {
+  #inner = null;
+  #chosen;
+  #choose;
+
+  constructor() {
+    this.onBlock = null;
+    this.#chosen = new Promise((resolve) => { this.#choose = resolve; });
+  }
+
+  use(capture) {
+    if (this.#inner) return;
+    this.#inner = capture;
+    if (capture instanceof PcmCapture) capture.onBlock = (block) => this.onBlock(block);
+    this.#choose(capture);
+  }
+
+  async start(stream) { return (await this.#chosen).start(stream); }
+  stop() { this.#inner?.stop(); }
+  resume() { this.#inner?.resume(); }
+  close() { this.#inner?.close(); }
 }

@@ -14,7 +14,8 @@
 /** The most samples one `process` call hands the module at a time (longer blocks are cut). */
 export const KERNEL_BLOCK = 4096;
 const STRIDE = 8; // Float64 values a record
-const decoder = new TextDecoder();
+// An AudioWorklet's scope has no TextDecoder: there the bytes go to the main thread undecoded.
+const decoder = typeof TextDecoder === 'function' ? new TextDecoder() : null;
 
 /**
  * Compiles miccheck.wasm from a Response (or its promise), an ArrayBuffer or typed array, or returns a Module as
@@ -93,4 +94,89 @@ export class KernelAnalysis {
       }
     }
   }
+}
+
+const CAUSE_CODES = { self: 0, 'push-to-talk': 1, host: 2 };
+
+/**
+ * One participant's microphone, decided on the device: the analysis, the call's rules (the meter, speaking,
+ * "You are muted.", "Your typing can be heard.", "not working", the warnings) and "Test your microphone", in
+ * the kernel (Swift's MicrophoneChannel). Each call returns the messages it made, as UTF-8 bytes of JSON texts,
+ * one a line (`microphone`, `muted_notice`, `typing_notice`, `microphone_test`: byte for byte what
+ * `miccheck serve` says when it analyses), or null. Bytes, not strings: an AudioWorklet has no TextDecoder;
+ * `KernelMicrophone.texts(bytes)` decodes them where there is one.
+ */
+export class KernelMicrophone {
+  /**
+   * @param {WebAssembly.Module} module the compiled miccheck.wasm
+   * @param {number} sampleRate the capture's own rate, 8000 to 96000: levels and clipping are judged on it
+   * @param {{ audioOn?: boolean, maySendAudio?: boolean, now?: number }} [state]
+   */
+  constructor(module, sampleRate, { audioOn = true, maySendAudio = true, now = 0 } = {}) {
+    this.k = new WebAssembly.Instance(module, {}).exports;
+    this.handle = this.k.miccheck_channel_create(sampleRate, KERNEL_BLOCK, audioOn ? 1 : 0, maySendAudio ? 1 : 0, now);
+    if (!this.handle) throw new RangeError(`the analysis does not take ${sampleRate} Hz audio`);
+  }
+
+  /** A block of the microphone (a Float32Array, −1…1) at `now` seconds. */
+  audio(samples, now) {
+    let out = null;
+    for (let at = 0; at < samples.length; at += KERNEL_BLOCK) {
+      const part = samples.subarray(at, Math.min(samples.length, at + KERNEL_BLOCK));
+      new Float32Array(this.k.memory.buffer, this.k.miccheck_channel_input(this.#live()), part.length).set(part);
+      out = join(out, this.#bytes(this.k.miccheck_channel_audio(this.handle, part.length, now)));
+    }
+    return out;
+  }
+
+  /** The microphone's toggle; `cause` of a mute: `self`, `push-to-talk` or `host`. */
+  setMicrophone(on, cause, now) {
+    return this.#bytes(this.k.miccheck_channel_set_microphone(this.#live(), on ? 1 : 0, CAUSE_CODES[cause] ?? 0, now));
+  }
+
+  /** The participant joined the call (true) or is in the lobby. */
+  enter(inCall) { return this.#bytes(this.k.miccheck_channel_enter(this.#live(), inCall ? 1 : 0)); }
+
+  /** "Don't show again for this call." */
+  silenceMutedNotice() { return this.#bytes(this.k.miccheck_channel_silence_muted_notice(this.#live())); }
+
+  /** The clock moved (every 250 ms or so) without audio. */
+  tick(now) { return this.#bytes(this.k.miccheck_channel_tick(this.#live(), now)); }
+
+  /** "Test your microphone" for `seconds` (1 to 10); a refusal is a `microphone_test` message, `refused`. */
+  startTest(seconds, now) { return this.#bytes(this.k.miccheck_channel_test_start(this.#live(), seconds, now)); }
+
+  cancelTest() { return this.#bytes(this.k.miccheck_channel_test_cancel(this.#live())); }
+
+  /** Whether the participant speaks now. */
+  get speaking() { return this.k.miccheck_channel_speaking(this.#live()) === 1; }
+
+  close() {
+    if (this.handle) this.k.miccheck_channel_destroy(this.handle);
+    this.handle = 0;
+  }
+
+  /** The JSON texts of messages' bytes. */
+  static texts(bytes) {
+    return bytes ? decoder.decode(bytes).split('\n').filter((line) => line) : [];
+  }
+
+  #live() {
+    if (!this.handle) throw new Error('this microphone is closed');
+    return this.handle;
+  }
+
+  #bytes(length) {
+    if (!length) return null;
+    return new Uint8Array(this.k.memory.buffer, this.k.miccheck_channel_messages(this.handle), length).slice();
+  }
+}
+
+function join(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

@@ -33,6 +33,15 @@ export interface MicCheckClientOptions {
   microphone?: { deviceId?: string; processing?: boolean };
   /** Reconnection: the first wait, the longest and the factor, in milliseconds (1000, 10000, 2). */
   backoff?: { first?: number; max?: number; factor?: number };
+  /**
+   * Where the microphone is analysed. `device` (the default for a call): MicCheck's own analysis compiled to
+   * WebAssembly runs in the page's AudioWorklet, and no audio leaves the page; the server hears the page's
+   * statements (its devices, whether it speaks). `server`: the page sends its microphone as PCM (`/v1/vad`
+   * always does). A kernel that cannot load falls back to `server`, and the `analysis` event says why.
+   */
+  analysis?: 'device' | 'server';
+  /** Where miccheck.wasm is (default: beside this module), its bytes, a Response, or a compiled module. */
+  wasm?: string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 }
 
 /** A participant of the call, as presence says. */
@@ -131,6 +140,8 @@ export interface MicCheckClientEventMap {
   welcome: CustomEvent<{ id: string; call: string; capabilities: string[]; name: string | null }>;
   microphone: CustomEvent<MicrophoneState>;
   speaking: CustomEvent<{ speaking: boolean }>;
+  /** Where the microphone is analysed, once decided at `start()`; `reason` says why not on the device. */
+  analysis: CustomEvent<{ mode: 'device' | 'server'; reason: string | null }>;
   mutednotice: CustomEvent<MutedNotice>;
   /** The roster after a snapshot or a change (`change` is the `joined`/`updated`/`left` message, or null). */
   presence: CustomEvent<{ participants: Participant[]; me: string | null; change: object | null }>;
@@ -172,6 +183,8 @@ export class MicCheckClient extends EventTarget {
   readonly capabilities: string[] | null;
   readonly microphone: MicrophoneState | null;
   readonly speaking: boolean;
+  /** Where the microphone is analysed (`device` until a kernel that could not load says otherwise). */
+  readonly analysis: 'device' | 'server';
   readonly participants: Map<string, Participant>;
   others(): Participant[];
   /** `audio`, `video` (yes until the welcome says otherwise), or `mute-users` (a host's; no until the welcome). */
@@ -182,8 +195,9 @@ export class MicCheckClient extends EventTarget {
   setStream(stream: MediaStream): Promise<void>;
   openMicrophone(choice?: { deviceId?: string; processing?: boolean }): Promise<void>;
   /**
-   * Muted or not. While muted in the call the audio still goes to MicCheck (never to the others), so that it
-   * can say "You are muted."; the browser shows the microphone in use (`CAPTURE_NOTE`). No notice for
+   * Muted or not. While muted in the call MicCheck still listens (in the page; with `analysis: 'server'` the
+   * audio goes to the server, never to the others), so that it can say "You are muted."; the browser shows the
+   * microphone in use (`CAPTURE_NOTE`). No notice for
    * `push-to-talk` (the server is told the cause, and sends none either).
    */
   setMuted(muted: boolean, cause?: MuteCause): void;
@@ -229,6 +243,8 @@ export class ProtocolError extends Error {}
 
 /** The sentence a page shows about capture while muted. */
 export const CAPTURE_NOTE: string;
+/** `CAPTURE_NOTE` where the server analyses the microphone (`analysis: 'server'`, or a kernel that could not load). */
+export const CAPTURE_NOTE_SERVER: string;
 
 export interface OpenedDevice { stream: MediaStream | null; fellBack: boolean; denied: boolean; missing: boolean }
 export function openDevice(kind: 'audio' | 'video', constraints: MediaTrackConstraints, deviceId?: string): Promise<OpenedDevice>;
@@ -359,6 +375,8 @@ export interface LobbyState {
   /** A connection's sentence: a refusal, "Reconnecting in N s…". */
   status: string;
   joinDisabled: boolean;
+  /** The note on capture while muted (default `CAPTURE_NOTE`; `CAPTURE_NOTE_SERVER` where the server analyses). */
+  privacy?: string;
 }
 
 /**

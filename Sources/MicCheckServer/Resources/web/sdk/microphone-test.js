@@ -101,6 +101,10 @@ export class MicrophoneTestRunner {
     // An answer before this test's `recording` is an earlier, cancelled test's.
     if (!t || !t.answered || t.phase !== 'recording') return;
     if (m.state === 'done') {
+      // The verdict is on the test's whole length: so is the copy (judged on the device, the copy's last 20 ms
+      // block may still be on its way from the worklet; it would end in a moment of silence).
+      t.length = t.samples.length;
+      this.#showLeft(t);
       const { type, state, ...verdict } = m;
       this.#playBack(t, verdict).catch((error) => this.emit('error', { message: String(error) }));
     } else if (m.state === 'cancelled') {

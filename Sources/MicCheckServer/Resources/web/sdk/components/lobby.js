@@ -39,6 +39,7 @@ export class LobbyElement extends HTMLElement {
     });
     this._status = h('p', { part: 'status', role: 'status' });
     this._deviceNote = h('p', { part: 'device-note', 'aria-live': 'polite' });
+    this._privacy = h('p', { part: 'privacy', text: TEXT.privacy });
     root.append(h('div', { part: 'screen' },
       h('header', { part: 'header' },
         h('h1', { part: 'title', text: TEXT.title }), h('p', { part: 'subtitle', text: TEXT.subtitle })),
@@ -54,7 +55,7 @@ export class LobbyElement extends HTMLElement {
           h('fieldset', { part: 'devices' }, h('legend', { text: TEXT.devices }), ...this._devices.labels,
             this._deviceNote),
           h('slot', { name: 'microphone-test' }),
-          h('p', { part: 'privacy', text: TEXT.privacy })))));
+          this._privacy))));
     this._state = DEFAULTS;
     this._factory = null;
     this._pieces = null;
@@ -148,6 +149,7 @@ export class LobbyElement extends HTMLElement {
     setText(this._call, s.call ? callLine(s.call) : '');
     this._join.disabled = !!s.joinDisabled;
     setText(this._status, s.status || '');
+    setText(this._privacy, s.privacy || TEXT.privacy);
     setText(this._deviceNote, s.deviceNote || '');
     if (!this._built || (!this.isConnected && !this._pieces)) return;
     const { preview, microphoneTest, strip } = this._ensurePieces();

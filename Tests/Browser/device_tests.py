@@ -1,0 +1,88 @@
+"""The microphone decided on the device: MicCheck's page runs its analysis as WebAssembly (miccheck.wasm) in
+its AudioWorklet. A WebSocket hook counts what the page sends: in a minute of a call, unmuted and muted, no
+byte of audio, while the meter, the speaking ring, "You are muted." and "not working" still come. A page whose
+kernel cannot load (its address blocked) falls back to the server's analysis and says so."""
+import time
+import unittest
+
+from harness import CONTROLS, LOBBY, METER, NOTICE, TILES, Run, browser, click, js, open_page, shot, wait
+
+# Counts, in the page, the bytes of every binary message the page sends (audio) and the types of its texts.
+SENT = """
+window.__audioBytes = 0;
+window.__sentTypes = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (typeof data === 'string') {
+    try { window.__sentTypes.push(JSON.parse(data).type); } catch (e) { window.__sentTypes.push('?'); }
+  } else {
+    window.__audioBytes += data.byteLength ?? data.size ?? 0;
+  }
+  return send.call(this, data);
+};
+"""
+SELF_SPEAKING = f"return q('{TILES}[data-self]').getAttribute('aria-label').includes('speaking')"
+NOTICE_SHOWN = f"const n = q('{NOTICE} >> [part~=notice]'); return !!n && !n.hidden && n.textContent"
+
+
+def join(d):
+    click(d, f"{LOBBY} >> [part~=join]")
+    wait(d, "return window.miccheck.client.joined && !document.getElementById('call-screen').hidden",
+         what="the call screen")
+
+
+class DeviceTests(unittest.TestCase):
+    def test_1_a_minute_of_call_sends_no_audio(self):
+        """A minute in the lobby and the call, unmuted then muted: the meter moves, the ring turns on within
+        the sentence, "You are muted." appears while muted, and the page's WebSocket carries no audio at all."""
+        d = browser(Run.speech)
+        try:
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SENT})
+            open_page(d, "device", "Dev")
+            self.assertEqual(js(d, "return window.miccheck.client.analysis"), "device")
+            start = time.time()
+            wait(d, f"return Number(q('{METER} >> [role=meter]').getAttribute('aria-valuenow')) > 0.3", 10,
+                 what="the meter moving with the voice")
+            join(d)
+            wait(d, SELF_SPEAKING, 10, what="the speaking ring, decided in the page")
+            self.assertIn("speaking", js(d, "return window.__sentTypes"), "the page states its speaking")
+            click(d, f"{CONTROLS} >> [part~=toggle-audio]")
+            wait(d, NOTICE_SHOWN, 10, what="\"You are muted.\" while muted")
+            shot(d, "device-muted-notice.png")
+            click(d, f"{CONTROLS} >> [part~=toggle-audio]")
+            while time.time() - start < 60:
+                time.sleep(1)
+            self.assertEqual(js(d, "return window.__audioBytes"), 0, "no audio left the page in a minute")
+            self.assertEqual(js(d, "return window.miccheck.client.analysis"), "device")
+        finally:
+            d.quit()
+
+    def test_2_dead_microphone_on_the_device(self):
+        """Zeros as the microphone: the lobby says the microphone doesn't seem to be working, from the page's
+        own analysis, with no audio sent."""
+        d = browser(Run.silent)
+        try:
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SENT})
+            open_page(d, "device-dead", "Zed")
+            wait(d, "const m = window.miccheck.client.microphone; return !!m && !!m.notWorking", 12,
+                 what="\"not working\" from the page's analysis")
+            self.assertIn("doesn't seem to be working", js(d, "return window.miccheck.client.microphone.notWorking"))
+            self.assertEqual(js(d, "return window.__audioBytes"), 0)
+        finally:
+            d.quit()
+
+    def test_3_kernel_blocked_falls_back_to_the_server(self):
+        """miccheck.wasm blocked: the page says the server analyses its microphone, streams it, and the
+        speaking ring still comes."""
+        d = browser(Run.speech)
+        try:
+            d.execute_cdp_cmd("Network.enable", {})
+            d.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*miccheck.wasm"]})
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SENT})
+            open_page(d, "device-fallback", "Fay")
+            self.assertEqual(js(d, "return window.miccheck.client.analysis"), "server")
+            join(d)
+            wait(d, SELF_SPEAKING, 12, what="the speaking ring, decided by the server")
+            self.assertGreater(js(d, "return window.__audioBytes"), 0, "the microphone went to the server")
+        finally:
+            d.quit()

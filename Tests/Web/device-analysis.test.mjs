@@ -1,0 +1,97 @@
+// The client that decides on the device: MicCheck's kernel (miccheck.wasm) gives the meter, speaking and the
+// notices; the server gets the page's statements (devices, speaking) and never audio. Against a fake WebSocket
+// and a fake capture that plays the analysis worklet with the real kernel (KernelMicrophone) on generated audio.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
+import { compileKernel, KernelMicrophone } from '../../Sources/MicCheckServer/Resources/web/sdk/kernel.js';
+import { FakeSocket } from './fake-socket.mjs';
+import { decodeWAV } from './wav.mjs';
+
+const root = new URL('../../', import.meta.url).pathname;
+const wasmPath = join(root, 'Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm');
+const needsWasm = { skip: !existsSync(wasmPath) && `no ${wasmPath}: bash scripts/build-wasm.sh` };
+const track = () => ({ kind: 'audio', label: 'Fake mic', addEventListener() {}, stop() {} });
+const stream = { getAudioTracks: () => [track()], getTracks: () => [track()] };
+
+/** The analysis worklet's part, played in node with the real kernel: commands in, the kernel's texts out. */
+class FakeDeviceCapture {
+  constructor(module) {
+    this.module = module;
+    this.commands = [];
+    this.onMessages = null;
+    this.onBlock = null;
+  }
+  async start() { this.microphone = new KernelMicrophone(this.module, 16000); this.now = 0; }
+  stop() {}
+  resume() {}
+  close() {}
+  command(m) {
+    this.commands.push(m);
+    if (!this.microphone) return;
+    if (m.type === 'devices') this.#deliver(this.microphone.setMicrophone(m.on, m.cause, this.now));
+    if (m.type === 'enter') this.#deliver(this.microphone.enter(m.inCall));
+  }
+  /** The microphone hears `samples` (16 kHz), 128 at a time, as a worklet would. */
+  hear(samples) {
+    for (let at = 0; at < samples.length; at += 128, this.now += 128 / 16000) {
+      this.#deliver(this.microphone.audio(samples.subarray(at, at + 128), this.now));
+    }
+  }
+  #deliver(bytes) { this.onMessages(KernelMicrophone.texts(bytes), this.microphone.speaking); }
+}
+
+function speech() {
+  return decodeWAV(readFileSync(join(root, '../shared/corpus/clean_00_hedgewars-British.wav'))).samples;
+}
+
+test('on the device: the call hears statements only; the meter, speaking and "You are muted." come from the kernel',
+  needsWasm, async (t) => {
+    const module = await compileKernel(readFileSync(wasmPath));
+    const capture = new FakeDeviceCapture(module);
+    FakeSocket.made = [];
+    const c = new MicCheckClient({ server: 'http://127.0.0.1:8080', call: 'standup', WebSocket: FakeSocket,
+      capture, wasm: module, stream });
+    const seen = [];
+    for (const type of ['analysis', 'microphone', 'speaking', 'mutednotice']) {
+      c.addEventListener(type, (e) => seen.push([type, e.detail]));
+    }
+    await c.start();
+    t.after(() => c.close());
+    assert.deepEqual(seen[0], ['analysis', { mode: 'device', reason: null }]);
+    const ws = FakeSocket.made[0];
+    assert.equal(ws.url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=device');
+    ws.accept();
+    ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'], analysis: 'device' });
+    c.join('Ada');
+    capture.hear(speech().subarray(0, 16000 * 6)); // an utterance from 1.85 s to 5.22 s
+    assert.ok(seen.some(([t, d]) => t === 'microphone' && d.levelDb > -60), 'the meter, from the kernel');
+    assert.deepEqual(seen.filter(([t]) => t === 'speaking').map(([, d]) => d.speaking).slice(0, 2), [true, false]);
+    const said = ws.texts().filter((m) => m.type === 'speaking').map((m) => m.speaking);
+    assert.deepEqual(said.slice(0, 3), [false, true, false], 'the page states its speaking, from the welcome on');
+    c.setMuted(true);
+    assert.deepEqual(capture.commands.at(-1), { type: 'devices', on: false, cause: 'self' });
+    capture.hear(speech().subarray(16000 * 6, 16000 * 9));
+    assert.ok(seen.some(([t, d]) => t === 'mutednotice' && d.show && d.text === 'You are muted.'));
+    assert.equal(ws.sent.filter((d) => typeof d !== 'string').length, 0, 'no audio to the server');
+    assert.ok(capture.commands.some((m) => m.type === 'enter' && m.inCall));
+  });
+
+test('a kernel that cannot load leaves the analysis to the server, and says why', async () => {
+  FakeSocket.made = [];
+  const used = [];
+  const capture = { command() {}, use(c) { used.push(c); }, async start() {}, stop() {}, resume() {}, close() {} };
+  const c = new MicCheckClient({ server: 'http://127.0.0.1:8080', call: 'standup', WebSocket: FakeSocket,
+    capture, wasm: { ok: false, status: 404, arrayBuffer: async () => new ArrayBuffer(0) }, stream });
+  const analysis = [];
+  c.addEventListener('analysis', (e) => analysis.push(e.detail));
+  await c.start();
+  assert.equal(analysis[0].mode, 'server');
+  assert.match(analysis[0].reason, /HTTP 404.*the server analyses the microphone/);
+  assert.equal(FakeSocket.made[0].url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=server');
+  assert.equal(used.length, 1, 'a PCM capture in its place');
+  c.close();
+});
