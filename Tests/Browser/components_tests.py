@@ -138,10 +138,12 @@ class AllComponents(unittest.TestCase):
         self.assertEqual(bar.get_attribute("aria-label"), "Microphone level")
         d.execute_script("demo.meter.state = {on: true, levelDb: -29, display: 0.42, notWorking: null, warnings: []}")
         self.assertEqual(bar.get_attribute("aria-valuenow"), "0.42")
+        self.assertEqual(bar.get_attribute("aria-valuetext"), "42 %, -29 dBFS", "a reader hears words, not 0.42")
         self.assertEqual(d.execute_script("return demo.meter.dataset.levelDb"), "-29")
         self.assertFalse(part(d, "demo.meter", "warning").is_displayed())
         d.execute_script("demo.meter.state = {on: false, levelDb: -29, display: 0.42, notWorking: null, warnings: []}")
         self.assertEqual(bar.get_attribute("aria-valuenow"), "0", "0 while the microphone is off")
+        self.assertEqual(bar.get_attribute("aria-valuetext"), "Microphone off")
         d.execute_script("demo.meter.state = {on: true, levelDb: -160, display: 0, notWorking: arguments[0],"
                          " warnings: ['Your microphone is noisy.']}", NOT_WORKING)
         warning = part(d, "demo.meter", "warning")

@@ -39,6 +39,15 @@ test('connects to /v1/call with the call and token, reports its devices, and str
   c.setMuted(false);
   c.setVideo(true);
   assert.deepEqual(ws.texts().at(-1), { type: 'devices', audio: true, video: false }, 'the role sends no video');
+  // One message a change: the same state again sends nothing.
+  const count = () => ws.texts().filter((m) => m.type === 'devices').length;
+  const before = count();
+  c.setVideo(true);
+  c.setMuted(false);
+  assert.equal(count(), before, 'no devices message repeats the last one');
+  c.setMuted(true);
+  c.setMuted(true);
+  assert.equal(count(), before + 1);
   c.close();
   assert.equal(c.state, 'closed');
 });

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 
 import { Backoff } from '../../Sources/MicCheckServer/Resources/web/sdk/backoff.js';
 import { BLOCK, Downsampler, lowPass, toInt16 } from '../../Sources/MicCheckServer/Resources/web/sdk/downsampler.js';
+import { meterValueText } from '../../Sources/MicCheckServer/Resources/web/sdk/components/texts.js';
 import { Roster } from '../../Sources/MicCheckServer/Resources/web/sdk/presence.js';
 import { closeMeaning, decode, ProtocolError } from '../../Sources/MicCheckServer/Resources/web/sdk/protocol.js';
 
@@ -155,4 +156,10 @@ test('the device opener: the latest choice wins, an overtaken or cancelled open 
     if (saved) Object.defineProperty(globalThis.navigator, 'mediaDevices', saved);
     else delete globalThis.navigator.mediaDevices;
   }
+});
+
+test('the meter tells a screen reader the level in words, not a bare fraction', () => {
+  assert.equal(meterValueText({ on: true, display: 0.463, levelDb: -26.8 }), '46 %, -27 dBFS');
+  assert.equal(meterValueText({ on: true, display: 0, levelDb: -160 }), '0 %, silence');
+  assert.equal(meterValueText({ on: false, display: 0.5, levelDb: -20 }), 'Microphone off');
 });

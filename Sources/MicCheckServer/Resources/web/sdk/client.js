@@ -36,6 +36,8 @@ export class MicCheckClient extends EventTarget {
   #device = null;
   #statedSpeaking = null;
   #statedAt = 0;
+  // The last devices message sent on this connection (a new connection's server knows none).
+  #devicesSent = null;
   #prepared = null;
   #wasm;
   #moderation = new Moderation({ setMuted: (m, c) => this.setMuted(m, c), emit: (t, d) => this.#emit(t, d) });
@@ -282,7 +284,11 @@ export class MicCheckClient extends EventTarget {
     }
     // Before the welcome the page's role is unknown: its devices go with the welcome's answer.
     if (this.me === null) return;
-    this.#send(devicesMessage(this, this.#moderation.hostMuted));
+    // Once for each change: a toggle also changes the stream or the permission, which report again.
+    const text = encode(devicesMessage(this, this.#moderation.hostMuted));
+    if (text === this.#devicesSent) return;
+    this.#devicesSent = text;
+    this.#connection.send(text);
   }
 
   // ---- The connection -------------------------------------------------------------------------------------
@@ -313,6 +319,7 @@ export class MicCheckClient extends EventTarget {
 
   #opened() {
     this.#statedSpeaking = null;
+    this.#devicesSent = null;
     this.#sendDevices();
     if (this.#noticeOff) this.#send({ type: 'muted_notice_off' });
   }
@@ -359,6 +366,7 @@ export class MicCheckClient extends EventTarget {
     switch (m.type) {
       case 'welcome':
         this.me = m.id;
+        this.#devicesSent = null;
         this.capabilities = m.capabilities;
         this.#moderation.connected();
         this.#emit('welcome', m);

@@ -1,7 +1,7 @@
 // <miccheck-meter>: the live microphone level, the "not working" sentence and the other warnings. A view:
 // the app sets `state` from the client's `microphone` event.
 import { h, setText, shadow, upgradeProperties } from './base.js';
-import { TEXT } from './texts.js';
+import { meterValueText, TEXT } from './texts.js';
 
 const CSS = `
 :host { display: block; }
@@ -25,7 +25,7 @@ export class MeterElement extends HTMLElement {
     const root = shadow(this, CSS);
     this._bar = h('div', {
       part: 'bar', role: 'meter', 'aria-label': TEXT.meter, 'aria-valuemin': '0', 'aria-valuemax': '1',
-      'aria-valuenow': '0',
+      'aria-valuenow': '0', 'aria-valuetext': TEXT.meterOff,
     }, h('div', { part: 'level' }));
     this._warning = h('p', { part: 'warning', hidden: true });
     this._warnings = h('ul', { part: 'warnings' });
@@ -61,6 +61,7 @@ export class MeterElement extends HTMLElement {
     const s = this._state;
     const shown = s.on ? s.display : 0;
     this._bar.setAttribute('aria-valuenow', String(shown));
+    this._bar.setAttribute('aria-valuetext', meterValueText({ on: s.on, display: shown, levelDb: s.levelDb }));
     this._bar.style.setProperty('--_level', String(shown));
     setText(this._warning, s.notWorking || '');
     this._warning.hidden = !s.notWorking;

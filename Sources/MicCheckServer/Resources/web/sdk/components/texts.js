@@ -18,6 +18,7 @@ export const TEXT = Object.freeze({
   yourName: 'Your name',
   nameCut: 'Names are at most 64 characters; yours was shortened.',
   meter: 'Microphone level',
+  meterOff: 'Microphone off',
   you: 'You',
   guest: 'Guest',
   devices: 'Devices',
@@ -117,3 +118,13 @@ export const LINUX_NOTE = Object.freeze({
   code: 'pactl info',
   after: ').',
 });
+
+/**
+ * What a screen reader says of the meter (its `aria-valuetext`): the shown level in percent and the level in
+ * dBFS ("46 %, -27 dBFS"), or that the microphone is off; never the bare 0–1 fraction.
+ */
+export function meterValueText({ on, display, levelDb }) {
+  if (!on) return TEXT.meterOff;
+  const db = Number.isFinite(levelDb) && levelDb > -160 ? `${Math.round(levelDb)} dBFS` : 'silence';
+  return `${Math.round(Math.min(1, Math.max(0, display)) * 100)} %, ${db}`;
+}
