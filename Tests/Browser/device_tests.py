@@ -59,7 +59,8 @@ class DeviceTests(unittest.TestCase):
 
     def test_2_dead_microphone_on_the_device(self):
         """Zeros as the microphone: the lobby says the microphone doesn't seem to be working, from the page's
-        own analysis, with no audio sent."""
+        own analysis, with no audio sent; and the call says it too, above the tiles (it used to show nothing
+        there, though the client held the sentence)."""
         d = browser(Run.silent)
         try:
             d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SENT})
@@ -67,6 +68,10 @@ class DeviceTests(unittest.TestCase):
             wait(d, "const m = window.miccheck.client.microphone; return !!m && !!m.notWorking", 12,
                  what="\"not working\" from the page's analysis")
             self.assertIn("doesn't seem to be working", js(d, "return window.miccheck.client.microphone.notWorking"))
+            join(d)
+            said = wait(d, "const s = document.getElementById('call-status'); return !s.hidden && s.textContent", 8,
+                        what="\"not working\" in the call")
+            self.assertIn("doesn't seem to be working", said)
             self.assertEqual(js(d, "return window.__audioBytes"), 0)
         finally:
             d.quit()

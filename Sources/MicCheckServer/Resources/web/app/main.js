@@ -26,7 +26,7 @@ const view = {
   notice: factory.makeMutedNoticeView(), prompt: factory.makePermissionsPromptView(),
 };
 const FRESH = 'A new call: share this page\'s address to invite others.';
-const page = { joined: false, status: fresh ? FRESH : '', deviceNote: '',
+const page = { joined: false, status: fresh ? FRESH : '', deviceNote: '', notWorking: null,
   denied: { microphone: false, camera: false } };
 const mesh = new Mesh(client, () => drawCall());
 const devices = new Devices(prefs, (note) => { page.deviceNote = note; drawLobby(); },
@@ -84,7 +84,8 @@ function drawCall() {
   });
   view.controls.state = { ...settings(), allowed: { audio: may('audio'), video: may('video') },
     ...features.controls() };
-  $('call-status').textContent = page.status || page.deviceNote;
+  // In the call too, a microphone that delivers nothing is said (the lobby's meter says it before).
+  $('call-status').textContent = page.status || client.microphone?.notWorking || page.deviceNote;
 }
 
 function drawAll() {
@@ -156,6 +157,11 @@ client.addEventListener('welcome', (e) => {
 });
 client.addEventListener('microphone', (e) => {
   view.lobby.microphone = e.detail;
+  const notWorking = e.detail.notWorking || null;
+  if (notWorking !== page.notWorking) {
+    page.notWorking = notWorking;
+    drawCall();
+  }
 });
 client.addEventListener('microphonetest', (e) => {
   view.lobby.microphoneTest = e.detail;
