@@ -1,11 +1,17 @@
-// The microphone's audio to the server: a MediaStream's audio through an AudioWorklet (pcm-worklet.js) into
-// 20 ms blocks of 16 kHz 16-bit PCM, handed to `onBlock` as ArrayBuffers. One AudioContext for the life of
-// the capture; a new stream (another microphone) only replaces the source.
+// The microphone's audio through an AudioWorklet: to the server as 20 ms blocks of 16 kHz 16-bit PCM
+// (PcmCapture, pcm-worklet.js), or into MicCheck's own analysis in the page (DeviceCapture,
+// analysis-worklet.js). One AudioContext for the life of a capture; a new stream (another microphone) only
+// replaces the source.
 
-export class PcmCapture {
-  /** @param {((block: ArrayBuffer) => void) | null} onBlock (the client sets it) */
-  constructor(onBlock) {
-    this.onBlock = onBlock;
+/** What both captures share: the context, the worklet's node (kept playing into a silent sink), the source. */
+class WorkletCapture {
+  #module;
+  #processor;
+
+  /** @param {string} module the worklet's file, beside this one; @param {string} processor its name */
+  constructor(module, processor) {
+    this.#module = module;
+    this.#processor = processor;
     this.context = null;
     this.node = null;
     this.source = null;
@@ -14,31 +20,48 @@ export class PcmCapture {
 
   async #setUp() {
     const context = new AudioContext();
-    await context.audioWorklet.addModule(new URL('./pcm-worklet.js', import.meta.url));
-    const node = new AudioWorkletNode(context, 'miccheck-pcm');
-    node.port.onmessage = (e) => this.onBlock(e.data);
+    await context.audioWorklet.addModule(new URL(this.#module, import.meta.url));
+    const node = new AudioWorkletNode(context, this.#processor, this.nodeOptions());
+    node.port.onmessage = (e) => this.received(e.data);
     // The worklet needs a path to the output to run; it writes nothing to it.
     const sink = context.createGain();
     sink.gain.value = 0;
     node.connect(sink).connect(context.destination);
     this.context = context;
     this.node = node;
+    this.running();
   }
+
+  /** The AudioWorkletNode's options (a subclass's processorOptions). */
+  nodeOptions() { return {}; }
+
+  /** A message from the worklet. */
+  received() {}
+
+  /** The worklet runs (a subclass sends what it kept for it). */
+  running() {}
+
+  /** The source changed or went: a subclass's worklet may start afresh. */
+  sourceChanged() {}
 
   /** Captures `stream`'s audio from now on (the previous stream's source is let go). */
   async start(stream) {
     this.ready = this.ready || this.#setUp();
     await this.ready;
-    if (this.source) this.source.disconnect();
+    if (this.source) {
+      this.source.disconnect();
+      this.sourceChanged();
+    }
     this.source = this.context.createMediaStreamSource(new MediaStream(stream.getAudioTracks()));
     this.source.connect(this.node);
     this.resume();
   }
 
-  /** Stops sending blocks until the next start (the stream has no audio any more). */
+  /** Stops until the next start (the stream has no audio any more). */
   stop() {
     if (this.source) this.source.disconnect();
     this.source = null;
+    if (this.node) this.sourceChanged();
   }
 
   /** An AudioContext made before a click may start suspended: call from a user's gesture. */
@@ -54,87 +77,62 @@ export class PcmCapture {
   }
 }
 
+/** The microphone to the server: 20 ms blocks of 16 kHz 16-bit PCM, handed to `onBlock` as ArrayBuffers. */
+export class PcmCapture extends WorkletCapture {
+  /** @param {((block: ArrayBuffer) => void) | null} onBlock (the client sets it) */
+  constructor(onBlock) {
+    super('./pcm-worklet.js', 'miccheck-pcm');
+    this.onBlock = onBlock;
+  }
+
+  received(block) { this.onBlock(block); }
+}
+
 /**
  * The microphone decided on the device: the analysis worklet (analysis-worklet.js) runs MicCheck's kernel
  * (miccheck.wasm) at the AudioContext's own rate. `onMessages(texts, speaking)` gets the kernel's messages (the
  * same JSON texts `miccheck serve` sends when it analyses) and whether the participant speaks; `onBlock` gets a
  * microphone test's 16 kHz PCM for its playback. Nothing is sent anywhere by this class.
  */
-export class DeviceCapture {
+export class DeviceCapture extends WorkletCapture {
   /**
    * @param {WebAssembly.Module} module the compiled miccheck.wasm
-   * @param {{ onMessages: (texts: string[], speaking: boolean) => void, onBlock?: (block: ArrayBuffer) => void }} sinks
+   * @param {{ onMessages?: (texts: string[], speaking: boolean) => void,
+   *   onBlock?: (block: ArrayBuffer) => void }} sinks
    */
-  constructor(module, { onMessages, onBlock = null }) {
+  constructor(module, { onMessages = null, onBlock = null } = {}) {
+    super('./analysis-worklet.js', 'miccheck-analysis');
     this.module = module;
     this.onMessages = onMessages;
     this.onBlock = onBlock;
-    this.context = null;
-    this.node = null;
-    this.source = null;
-    this.ready = null;
     this.state = { audioOn: true, maySendAudio: true };
+    this.pending = [];
     this.decoder = new TextDecoder();
   }
 
-  async #setUp() {
-    const context = new AudioContext();
-    await context.audioWorklet.addModule(new URL('./analysis-worklet.js', import.meta.url));
-    const node = new AudioWorkletNode(context, 'miccheck-analysis', {
-      processorOptions: { module: this.module, ...this.state } });
-    node.port.onmessage = (e) => {
-      if (e.data.pcm) {
-        if (this.onBlock) this.onBlock(e.data.pcm);
-        return;
-      }
-      const texts = e.data.messages
-        ? this.decoder.decode(e.data.messages).split('\n').filter((line) => line) : [];
-      this.onMessages(texts, e.data.speaking);
-    };
-    const sink = context.createGain();
-    sink.gain.value = 0;
-    node.connect(sink).connect(context.destination);
-    this.context = context;
-    this.node = node;
-    for (const m of this.pending || []) node.port.postMessage(m);
-    this.pending = null;
+  nodeOptions() { return { processorOptions: { module: this.module, ...this.state } }; }
+
+  received(data) {
+    if (data.pcm) {
+      if (this.onBlock) this.onBlock(data.pcm);
+      return;
+    }
+    const texts = data.messages ? this.decoder.decode(data.messages).split('\n').filter((line) => line) : [];
+    this.onMessages(texts, data.speaking);
   }
+
+  running() {
+    for (const m of this.pending) this.node.port.postMessage(m);
+    this.pending = [];
+  }
+
+  // A new track (or none): the kernel starts afresh, so no stale speaking state remains.
+  sourceChanged() { this.node.port.postMessage({ type: 'reset' }); }
 
   /** A command for the kernel (see analysis-worklet.js); kept until the worklet runs. */
   command(message) {
     if (message.type === 'devices') this.state.audioOn = !!message.on;
     if (this.node) this.node.port.postMessage(message);
-    else (this.pending ||= []).push(message);
-  }
-
-  /** Analyses `stream`'s audio from now on; a new track starts the kernel afresh. */
-  async start(stream) {
-    this.ready = this.ready || this.#setUp();
-    await this.ready;
-    if (this.source) {
-      this.source.disconnect();
-      this.node.port.postMessage({ type: 'reset' });
-    }
-    this.source = this.context.createMediaStreamSource(new MediaStream(stream.getAudioTracks()));
-    this.source.connect(this.node);
-    this.resume();
-  }
-
-  /** The stream has no audio any more: nothing is analysed until the next start, and speaking ends. */
-  stop() {
-    if (this.source) this.source.disconnect();
-    this.source = null;
-    if (this.node) this.node.port.postMessage({ type: 'reset' });
-  }
-
-  resume() {
-    if (this.context && this.context.state === 'suspended') this.context.resume().catch(() => {});
-  }
-
-  close() {
-    this.stop();
-    if (this.context) this.context.close().catch(() => {});
-    this.context = null;
-    this.ready = null;
+    else this.pending.push(message);
   }
 }
