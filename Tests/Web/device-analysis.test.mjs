@@ -44,8 +44,15 @@ class FakeDeviceCapture {
   #deliver(bytes) { this.onMessages(KernelMicrophone.texts(bytes), this.microphone.speaking); }
 }
 
+// The package's test voice (6.55 s, speech from 0.09 s), after and before a quiet room (1.5 s each).
 function speech() {
-  return decodeWAV(readFileSync(join(root, '../shared/corpus/clean_00_hedgewars-British.wav'))).samples;
+  const voice = decodeWAV(readFileSync(join(root, 'Sources/MicCheckTesting/Resources/voice.wav'))).samples;
+  const quiet = Float32Array.from({ length: 24000 }, (_, i) => 0.0003 * Math.sin(i * 0.37));
+  const out = new Float32Array(quiet.length * 2 + voice.length);
+  out.set(quiet);
+  out.set(voice, quiet.length);
+  out.set(quiet, quiet.length + voice.length);
+  return out;
 }
 
 test('on the device: the call hears statements only; the meter, speaking and "You are muted." come from the kernel',
@@ -67,14 +74,14 @@ test('on the device: the call hears statements only; the meter, speaking and "Yo
     ws.accept();
     ws.say({ type: 'welcome', id: 'me', capabilities: ['send-audio', 'send-video'], analysis: 'device' });
     c.join('Ada');
-    capture.hear(speech().subarray(0, 16000 * 6)); // an utterance from 1.85 s to 5.22 s
+    capture.hear(speech());
     assert.ok(seen.some(([t, d]) => t === 'microphone' && d.levelDb > -60), 'the meter, from the kernel');
     assert.deepEqual(seen.filter(([t]) => t === 'speaking').map(([, d]) => d.speaking).slice(0, 2), [true, false]);
     const said = ws.texts().filter((m) => m.type === 'speaking').map((m) => m.speaking);
     assert.deepEqual(said.slice(0, 3), [false, true, false], 'the page states its speaking, from the welcome on');
     c.setMuted(true);
     assert.deepEqual(capture.commands.at(-1), { type: 'devices', on: false, cause: 'self' });
-    capture.hear(speech().subarray(16000 * 6, 16000 * 9));
+    capture.hear(speech());
     assert.ok(seen.some(([t, d]) => t === 'mutednotice' && d.show && d.text === 'You are muted.'));
     assert.equal(ws.sent.filter((d) => typeof d !== 'string').length, 0, 'no audio to the server');
     assert.ok(capture.commands.some((m) => m.type === 'enter' && m.inCall));
