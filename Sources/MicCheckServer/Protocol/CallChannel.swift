@@ -199,20 +199,17 @@ public struct CallChannel: Sendable {
             try m.only(["type"], in: "resync")
             return [.resync]
         case "microphone_test":
-            try m.only(["type", "action", "seconds"], in: "microphone_test")
+            let action = try MicrophoneTestRequest.action(of: m)
             guard analysis == .server else {
                 throw ProtocolError("this connection analyses its microphone on the device, where its test is judged")
             }
-            switch try m.string("action") {
-            case "start":
-                let seconds = try m.number("seconds") ?? MicrophoneTest.Configuration.default.seconds
+            switch action {
+            case .start(let seconds):
                 if let refusal = microphone.startTest(seconds: seconds, now: now, emit: { emit(Self.message($0)) }) {
                     throw ProtocolError(refusal)
                 }
-            case "cancel":
+            case .cancel:
                 microphone.cancelTest { emit(Self.message($0)) }
-            default:
-                throw ProtocolError("a microphone test's \"action\" must be start or cancel")
             }
             return []
         case "speaking":

@@ -16,22 +16,34 @@ struct MicrophoneTestRequest: Sendable {
 
     var isRecording: Bool { recording.isRecording }
 
+    /// What a `microphone_test` message asks.
+    enum Action: Equatable {
+        case start(seconds: Double)
+        case cancel
+    }
+
+    /// Reads a `microphone_test` message (`/v1/call` and `/v1/vad` alike).
+    static func action(of m: ClientMessage) throws(ProtocolError) -> Action {
+        try m.only(["type", "action", "seconds"], in: "microphone_test")
+        switch try m.string("action") {
+        case "start": return .start(seconds: try m.number("seconds") ?? MicrophoneTest.Configuration.default.seconds)
+        case "cancel": return .cancel
+        default: throw ProtocolError("a microphone test's \"action\" must be start or cancel")
+        }
+    }
+
     mutating func handle(
         _ m: ClientMessage, sampleRate: Int, now: Double, emit: (Connection.Message) -> Void
     ) throws(ProtocolError) {
-        try m.only(["type", "action", "seconds"], in: "microphone_test")
-        switch try m.string("action") {
-        case "start":
-            let seconds = try m.number("seconds") ?? MicrophoneTest.Configuration.default.seconds
+        switch try Self.action(of: m) {
+        case .start(let seconds):
             if let refusal = recording.start(
                 seconds: seconds, sampleRate: sampleRate, now: now, emit: { emit(Self.message($0)) })
             {
                 throw ProtocolError(refusal)
             }
-        case "cancel":
+        case .cancel:
             recording.cancel { emit(Self.message($0)) }
-        default:
-            throw ProtocolError("a microphone test's \"action\" must be start or cancel")
         }
     }
 
