@@ -32,7 +32,7 @@ mapfile -t sources < <(find Sources/MicCheckKernel Sources/MicCheckWasm -name '*
     -module-name MicCheckKernel -package-name MicCheck -c "${sources[@]}" -o "$work/kernel.o"
 exports=(miccheck_create miccheck_destroy miccheck_input miccheck_process miccheck_finish miccheck_records
     miccheck_text miccheck_channel_create miccheck_channel_destroy miccheck_channel_input miccheck_channel_messages
-    miccheck_channel_speaking miccheck_channel_audio miccheck_channel_set_microphone miccheck_channel_enter
+    miccheck_channel_speaking miccheck_channel_testing miccheck_channel_audio miccheck_channel_set_microphone miccheck_channel_enter
     miccheck_channel_silence_muted_notice miccheck_channel_tick miccheck_channel_test_start
     miccheck_channel_test_cancel)
 "$wasm_ld" ${MICCHECK_WASM_MAP:+-Map="$MICCHECK_WASM_MAP"} --no-entry --strip-all --gc-sections -z stack-size=65536 \

@@ -197,6 +197,12 @@ public func miccheckChannelSpeaking(_ handle: UnsafeMutableRawPointer) -> Int32 
     channelSession(handle).channel.isSpeaking ? 1 : 0
 }
 
+/// Whether a microphone test records now: 1 or 0.
+@_cdecl("miccheck_channel_testing")
+public func miccheckChannelTesting(_ handle: UnsafeMutableRawPointer) -> Int32 {
+    channelSession(handle).channel.isTesting ? 1 : 0
+}
+
 /// Analyses the first `count` samples of the input buffer, received at `now`.
 @_cdecl("miccheck_channel_audio")
 public func miccheckChannelAudio(_ handle: UnsafeMutableRawPointer, _ count: Int32, _ now: Double) -> Int32 {

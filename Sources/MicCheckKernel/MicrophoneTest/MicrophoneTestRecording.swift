@@ -6,13 +6,17 @@ public struct MicrophoneTestRecording: Sendable {
     /// Seconds past the test's length after which it ends with what it has (the audio stopped).
     public static let stallTimeout = 3.0
 
-    private var test: MicrophoneTest?
+    private var test: MicrophoneTest? {
+        didSet { isRecording = test.map { _ in true } ?? false }
+    }
     private var deadline = 0.0
 
     public init() {}
 
     /// Whether a test is recording.
-    public var isRecording: Bool { test != nil }
+    /// Whether a test is recording. Stored beside the test, set wherever the test is: asking the optional
+    /// (`test != nil`) through the page's channel copies the whole test, 7 KB more of WebAssembly.
+    public private(set) var isRecording = false
 
     /// Starts a test of `seconds` (1 to 10) of audio at `sampleRate`; returns why not, or nil once it records
     /// (and `emit` has the `recording` message).

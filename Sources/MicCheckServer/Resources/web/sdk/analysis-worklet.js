@@ -78,12 +78,12 @@ class AnalysisProcessor extends AudioWorkletProcessor {
   }
 
   #post(bytes) {
+    // A test that ended (its verdict, a cancel, a refusal) ends its playback copy.
+    if (this.testing && !this.microphone.testing) this.testing = null;
     const speaking = this.microphone.speaking;
     if (!bytes && speaking === this.speaking) return;
     this.speaking = speaking;
     if (bytes) {
-      // A test's verdict ends its playback copy.
-      if (this.testing && includes(bytes, '"state": "done"')) this.testing = null;
       this.port.postMessage({ messages: bytes.buffer, speaking }, [bytes.buffer]);
     } else {
       this.port.postMessage({ messages: null, speaking });
@@ -114,15 +114,6 @@ class AnalysisProcessor extends AudioWorkletProcessor {
     }
     return true;
   }
-}
-
-// Whether the UTF-8 `bytes` hold the ASCII text `text`.
-function includes(bytes, text) {
-  outer: for (let i = 0; i + text.length <= bytes.length; i++) {
-    for (let j = 0; j < text.length; j++) if (bytes[i + j] !== text.charCodeAt(j)) continue outer;
-    return true;
-  }
-  return false;
 }
 
 registerProcessor('miccheck-analysis', AnalysisProcessor);

@@ -151,6 +151,9 @@ export class KernelMicrophone {
   /** Whether the participant speaks now. */
   get speaking() { return this.k.miccheck_channel_speaking(this.#live()) === 1; }
 
+  /** Whether a microphone test records now (it has not ended: done or cancelled). */
+  get testing() { return this.k.miccheck_channel_testing(this.#live()) === 1; }
+
   close() {
     if (this.handle) this.k.miccheck_channel_destroy(this.handle);
     this.handle = 0;
