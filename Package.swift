@@ -192,6 +192,8 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 // Tokens as another signer would make them (the header's laxities).
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // A WebSocket's bytes by hand (GuardTests' WebSocketByHand).
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
