@@ -8,7 +8,7 @@ usage: browser_tests.py MICCHECK_BINARY [--screenshots DIR] [--figures FILE] [un
 The modules: page_tests (the lobby and the call), call_tests (invitations, two nodes), fixes_tests (what
 a person hit before the page was rebuilt on the client), embed_tests (the client and components on another
 origin), components_tests (each component alone), a11y_tests (axe-core, the phone width, screenshots),
-device_tests (the microphone analysed in the page: no audio sent)."""
+device_tests (the microphone analysed in the page: no audio sent; a static page with no server)."""
 import argparse
 import shutil
 import sys

@@ -1,11 +1,18 @@
 """The microphone decided on the device: MicCheck's page runs its analysis as WebAssembly (miccheck.wasm) in
 its AudioWorklet. A WebSocket hook counts what the page sends: in a minute of a call, unmuted and muted, no
 byte of audio, while the meter, the speaking ring, "You are muted." and "not working" still come. A page whose
-kernel cannot load (its address blocked) falls back to the server's analysis and says so."""
+kernel cannot load (its address blocked) falls back to the server's analysis and says so. With no server at
+all, a static page (Examples/web-embed/no-server.html under `python3 -m http.server`) gets the same."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
 import time
 import unittest
 
-from harness import CONTROLS, LOBBY, METER, NOTICE, TILES, Run, browser, click, js, open_page, shot, wait
+from harness import (CONTROLS, LOBBY, METER, NOTICE, NOT_WORKING, ROOT, TILES, Run, browser, click, free_port, js,
+                     open_page, shot, wait)
 
 # Counts, in the page, the bytes of every binary message the page sends (audio) and the types of its texts.
 SENT = """
@@ -20,6 +27,12 @@ WebSocket.prototype.send = function (data) {
   }
   return send.call(this, data);
 };
+"""
+# Counts the WebSockets a page makes.
+SOCKETS = """
+window.__sockets = 0;
+const Socket = window.WebSocket;
+window.WebSocket = function (...args) { window.__sockets += 1; return new Socket(...args); };
 """
 SELF_SPEAKING = f"return q('{TILES}[data-self]').getAttribute('aria-label').includes('speaking')"
 NOTICE_SHOWN = f"const n = q('{NOTICE} >> [part~=notice]'); return !!n && !n.hidden && n.textContent"
@@ -89,5 +102,83 @@ class DeviceTests(unittest.TestCase):
             join(d)
             wait(d, SELF_SPEAKING, 12, what="the speaking ring, decided by the server")
             self.assertGreater(js(d, "return window.__audioBytes"), 0, "the microphone went to the server")
+        finally:
+            d.quit()
+
+
+class StaticPageTests(unittest.TestCase):
+    """No MicCheck server: Examples/web-embed with MicCheck's SDK folder copied beside it, served by
+    `python3 -m http.server` alone, as its README says."""
+
+    def setUp(self):
+        self.folder = os.path.join(Run.work, "static")
+        shutil.copytree(os.path.join(ROOT, "Examples", "web-embed"), self.folder, dirs_exist_ok=True)
+        shutil.copytree(os.path.join(ROOT, "Sources", "MicCheckServer", "Resources", "web", "sdk"),
+                        os.path.join(self.folder, "sdk"), dirs_exist_ok=True)
+        port = free_port()
+        self.static = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", self.folder],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.page = f"http://127.0.0.1:{port}/no-server.html"
+        deadline = time.time() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def tearDown(self):
+        self.static.terminate()
+        self.static.wait(10)
+
+    def open(self, audio):
+        d = browser(audio)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKETS})
+        d.get(self.page)
+        wait(d, "return window.acme && !!window.acme.client.stream", 15, what="the page's microphone")
+        js(d, """window.steps = [];
+                 window.acme.client.addEventListener('microphonetest', (e) => window.steps.push(e.detail));""")
+        return d
+
+    def test_1_meter_speaking_test_and_notice(self):
+        """A voice: the meter moves, "Speaking", the microphone test's verdict, and in the page's call, muted,
+        "You are muted."; no WebSocket is made, and nothing is fetched but the page's own files."""
+        d = self.open(Run.speech)
+        try:
+            self.assertEqual(js(d, "return window.acme.client.analysis"), "device")
+            wait(d, "return Number(q('miccheck-meter >> [role=meter]').getAttribute('aria-valuenow')) > 0.3", 10,
+                 what="the meter moving")
+            wait(d, "return document.getElementById('speaking').textContent === 'Speaking'", 10, what="speaking")
+            click(d, "miccheck-microphone-test >> [part~=start]")
+            done = wait(d, "return window.steps.find((s) => s.state === 'done' || s.state === 'failed')", 20,
+                        what="the microphone test's verdict")
+            self.assertEqual(done["state"], "done", done)
+            self.assertIn(done["verdict"], ("clear", "too_quiet", "noisy"), done)
+            self.assertTrue(done["sentence"], done)
+            click(d, "#call")
+            click(d, "#mute")
+            shown = wait(d, f"const n = q('{NOTICE} >> [part~=notice]'); return !!n && !n.hidden && n.textContent",
+                         15, what="\"You are muted.\" in the page's call")
+            self.assertIn("You are muted.", shown)
+            shot(d, "no-server.png")
+            self.assertEqual(js(d, "return window.__sockets"), 0)
+            origin = self.page.rsplit("/", 1)[0]
+            fetched = js(d, "return performance.getEntriesByType('resource').map((r) => r.name)")
+            self.assertTrue(any(u.endswith("/sdk/miccheck.wasm") for u in fetched), fetched)
+            self.assertEqual([u for u in fetched if not u.startswith(origin + "/")], [])
+        finally:
+            d.quit()
+
+    def test_2_dead_microphone(self):
+        """Zeros as the microphone: the meter says the microphone doesn't seem to be working."""
+        d = self.open(Run.silent)
+        try:
+            said = wait(d, "const w = q('miccheck-meter >> [part~=warning]'); return !!w && w.textContent", 15,
+                        what="\"not working\" on the meter")
+            self.assertIn(NOT_WORKING, said)
+            self.assertEqual(js(d, "return window.__sockets"), 0)
         finally:
             d.quit()

@@ -34,6 +34,8 @@ class FakeDeviceCapture {
     if (!this.microphone) return;
     if (m.type === 'devices') this.#deliver(this.microphone.setMicrophone(m.on, m.cause, this.now));
     if (m.type === 'enter') this.#deliver(this.microphone.enter(m.inCall));
+    if (m.type === 'test' && m.action === 'start') this.#deliver(this.microphone.startTest(m.seconds, this.now));
+    if (m.type === 'test' && m.action === 'cancel') this.#deliver(this.microphone.cancelTest());
   }
   /** The microphone hears `samples` (16 kHz), 128 at a time, as a worklet would. */
   hear(samples) {
@@ -100,5 +102,54 @@ test('a kernel that cannot load leaves the analysis to the server, and says why'
   assert.match(analysis[0].reason, /HTTP 404.*the server analyses the microphone/);
   assert.equal(FakeSocket.made[0].url, 'ws://127.0.0.1:8080/v1/call?call=standup&analysis=server');
   assert.equal(used.length, 1, 'a PCM capture in its place');
+  c.close();
+});
+
+test('no server at all (endpoint "none"): the meter, speaking, the notices and the microphone test, and no socket',
+  needsWasm, async (t) => {
+    const module = await compileKernel(readFileSync(wasmPath));
+    const capture = new FakeDeviceCapture(module);
+    FakeSocket.made = [];
+    const c = new MicCheckClient({ endpoint: 'none', WebSocket: FakeSocket, capture, wasm: module, stream });
+    assert.equal(c.server, null);
+    const seen = [];
+    for (const type of ['analysis', 'microphone', 'speaking', 'mutednotice', 'microphonetest', 'connection']) {
+      c.addEventListener(type, (e) => seen.push([type, e.detail]));
+    }
+    await c.start();
+    t.after(() => c.close());
+    assert.deepEqual(seen[0], ['analysis', { mode: 'device', reason: null }]);
+    // The microphone test, judged by the kernel alone: 2 s of the voice, then its verdict.
+    const verdict = c.testMicrophone({ seconds: 2, playBack: false });
+    capture.hear(speech().subarray(24000, 24000 + 2.2 * 16000));
+    const answer = await verdict;
+    assert.equal(answer.verdict, 'clear', JSON.stringify(answer));
+    assert.ok(seen.some(([t, d]) => t === 'microphonetest' && d.state === 'recording'));
+    assert.ok(seen.some(([t, d]) => t === 'microphone' && d.levelDb > -40), 'the meter');
+    assert.ok(seen.some(([t, d]) => t === 'speaking' && d.speaking), 'speaking');
+    // The page's own call (its SFU's): joined, then muted, its speech is told as "You are muted.".
+    c.join('Ada');
+    c.setMuted(true);
+    capture.hear(speech());
+    assert.ok(seen.some(([t, d]) => t === 'mutednotice' && d.show && d.text === 'You are muted.'));
+    assert.equal(FakeSocket.made.length, 0, 'no connection is made');
+    assert.ok(!seen.some(([t]) => t === 'connection'), 'nor any connection state');
+    assert.equal(c.state, 'idle');
+  });
+
+test('no server: the analysis is the device\'s or nothing', async () => {
+  assert.throws(() => new MicCheckClient({ endpoint: 'none', analysis: 'server' }),
+    { code: 'bad-option', message: /no server/ });
+  const pcm = { use() {}, async start() {}, stop() {}, resume() {}, close() {} };
+  assert.throws(() => new MicCheckClient({ endpoint: 'none', capture: pcm }), { code: 'bad-option' });
+  FakeSocket.made = [];
+  const capture = { command() {}, use() {}, async start() {}, stop() {}, resume() {}, close() {} };
+  const c = new MicCheckClient({ endpoint: 'none', WebSocket: FakeSocket, capture, stream,
+    wasm: { ok: false, status: 404, arrayBuffer: async () => new ArrayBuffer(0) } });
+  const analysis = [];
+  c.addEventListener('analysis', (e) => analysis.push(e.detail));
+  await assert.rejects(c.start(), { code: 'no-analysis', message: /HTTP 404.*no server to analyse the microphone/ });
+  assert.deepEqual(analysis, []);
+  assert.equal(FakeSocket.made.length, 0);
   c.close();
 });

@@ -83,3 +83,17 @@ export function renewed(stream: MediaStream, invitation: () => Promise<string>):
   new MicCheckClient({ call: 'standup', token: () => 'a fixed token' }).close();
   return client;
 }
+
+// No MicCheck server: a static page's own analysis (the app's call runs on its own media server).
+export async function noServer(stream: MediaStream, meter: MeterElement): Promise<string | null> {
+  const client = new MicCheckClient({ endpoint: 'none', stream });
+  client.addEventListener('microphone', (e) => { meter.state = e.detail; });
+  try {
+    await client.start();
+  } catch (error) {
+    if (error instanceof MicCheckError && error.code === 'no-analysis') return error.message;
+  }
+  const server: URL | null = client.server;
+  client.join('Ada');
+  return server === null ? null : server.href;
+}

@@ -13,6 +13,7 @@ import { decode, encode } from './protocol.js';
 // How often a page that speaks says so again (device analysis; the server's stall is 1 s).
 const RESTATE_MS = 500;
 const CAUSES = ['self', 'host', 'push-to-talk'];
+const ENDPOINTS = ['call', 'vad', 'none'];
 // Audio waiting to go out beyond this (a stalled network) is dropped rather than queued without bound.
 const MAX_BUFFERED = 256 * 1024;
 // The meter's 0…1 as the phone SDK maps −50…0 dBFS (the call endpoint sends it; /v1/vad sends dB only).
@@ -46,14 +47,16 @@ export class MicCheckClient extends EventTarget {
   constructor(options = {}) {
     super();
     const { server, call = null, token = null, stream = null, microphone = {}, backoff = {} } = options;
+    // `none`: no server at all (a static page); the page's own analysis is all there is.
     this.endpoint = options.endpoint || (call ? 'call' : 'vad');
-    if (this.endpoint !== 'call' && this.endpoint !== 'vad') {
-      throw new MicCheckError('bad-option', `endpoint must be "call" or "vad", not ${JSON.stringify(this.endpoint)}`);
+    if (!ENDPOINTS.includes(this.endpoint)) {
+      throw new MicCheckError('bad-option',
+        `endpoint must be "call", "vad" or "none", not ${JSON.stringify(this.endpoint)}`);
     }
     if (this.endpoint === 'call' && !/^[A-Za-z0-9_-]{1,64}$/.test(call || '')) {
       throw new MicCheckError('bad-call', 'a call id is 1 to 64 letters, digits, "-" or "_"');
     }
-    this.server = new URL(server || new URL(import.meta.url).origin);
+    this.server = this.endpoint === 'none' ? null : new URL(server || new URL(import.meta.url).origin);
     if (token !== null && typeof token !== 'string' && typeof token !== 'function') {
       throw new MicCheckError('bad-option', 'token is a string, or a function that gives one (or a promise of one)');
     }
@@ -70,12 +73,18 @@ export class MicCheckClient extends EventTarget {
     // Where the microphone is analysed: on the device (MicCheck's kernel as WebAssembly, the default for a call:
     // no audio leaves the page) or by the server (`analysis: 'server'`, and always on /v1/vad). A capture given
     // (tests) is a server capture unless it takes the kernel's commands.
-    const analysis = options.analysis || (this.endpoint === 'call' ? 'device' : 'server');
+    const analysis = options.analysis || (this.endpoint === 'vad' ? 'server' : 'device');
     if (analysis !== 'device' && analysis !== 'server') {
       throw new MicCheckError('bad-option', `analysis is "device" or "server", not ${JSON.stringify(analysis)}`);
     }
     if (analysis === 'device' && this.endpoint === 'vad') {
       throw new MicCheckError('bad-option', '/v1/vad analyses on the server: use analysis "server" with it');
+    }
+    if (analysis === 'server' && this.endpoint === 'none') {
+      throw new MicCheckError('bad-option', 'with no server (endpoint "none") the analysis runs on the device');
+    }
+    if (this.endpoint === 'none' && options.capture && !options.capture.command) {
+      throw new MicCheckError('bad-option', 'with no server (endpoint "none") the capture must run the kernel');
     }
     this.analysis = options.capture && !options.capture.command ? 'server' : analysis;
     this.#wasm = options.wasm || new URL('./miccheck.wasm', import.meta.url);
@@ -107,7 +116,8 @@ export class MicCheckClient extends EventTarget {
 
   /**
    * Opens the microphone (unless a stream was given) and connects; it connects even when the microphone
-   * cannot be opened (`permission` says why), so that presence and the call still work.
+   * cannot be opened (`permission` says why), so that presence and the call still work. With no server
+   * (endpoint `none`) it connects to nothing, and rejects with `no-analysis` when the kernel cannot run.
    */
   async start() {
     if (this.#closed) throw new MicCheckError('closed', 'this client was closed; make a new one');
@@ -116,7 +126,7 @@ export class MicCheckClient extends EventTarget {
       if (this.#given) await this.setStream(this.#given);
       else await this.openMicrophone();
     } finally {
-      this.#connection.open();
+      if (this.endpoint !== 'none') this.#connection.open();
     }
   }
 
@@ -231,6 +241,10 @@ export class MicCheckClient extends EventTarget {
           this.#emit('analysis', { mode: 'device', reason: null });
           return;
         } catch (error) {
+          if (this.endpoint === 'none') {
+            throw new MicCheckError('no-analysis', `MicCheck's analysis could not run in this page (${error.message}),`
+              + ' and there is no server to analyse the microphone');
+          }
           this.analysis = 'server';
           const reason = `MicCheck's analysis could not run in this page (${error.message}); the server analyses `
             + 'the microphone';

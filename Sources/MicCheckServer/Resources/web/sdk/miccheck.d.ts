@@ -11,8 +11,14 @@ export interface MicCheckClientOptions {
   server?: string | URL;
   /** The call's id (1 to 64 letters, digits, `-`, `_`): connects to `/v1/call`. Without one, `/v1/vad`. */
   call?: string;
-  /** `call` (presence, the muted notice, the microphone check) or `vad` (speech events only). */
-  endpoint?: 'call' | 'vad';
+  /**
+   * `call` (presence, the muted notice, the microphone check), `vad` (speech events only), or `none`: no
+   * MicCheck server at all (a static page, an app with its own media server). With `none` the page's own
+   * analysis gives the meter, speaking, "You are muted.", the typing notice, "not working" and the microphone
+   * test; `join` and `leave` say whether the page is in its call (the notices are the call's), and nothing
+   * is sent anywhere.
+   */
+  endpoint?: 'call' | 'vad' | 'none';
   /**
    * An invitation's join token (`miccheck token`), sent with the connection; or a function that gives one
    * (or a promise of one), asked before each try to connect. The server closes a connection when its token
@@ -168,9 +174,10 @@ export interface MicCheckClientEventMap {
 
 export class MicCheckClient extends EventTarget {
   constructor(options?: MicCheckClientOptions);
-  readonly server: URL;
+  /** The server's address; null with no server (endpoint `none`). */
+  readonly server: URL | null;
   readonly call: string | null;
-  readonly endpoint: 'call' | 'vad';
+  readonly endpoint: 'call' | 'vad' | 'none';
   readonly state: ConnectionState;
   /** The stream MicCheck listens to, or null (no microphone). */
   readonly stream: MediaStream | null;
@@ -189,7 +196,10 @@ export class MicCheckClient extends EventTarget {
   others(): Participant[];
   /** `audio`, `video` (yes until the welcome says otherwise), or `mute-users` (a host's; no until the welcome). */
   may(kind: 'audio' | 'video' | 'mute-users'): boolean;
-  /** Opens the microphone (unless a stream was given) and connects. Rejects with `MicCheckError` on bad input. */
+  /**
+   * Opens the microphone (unless a stream was given) and connects. Rejects with `MicCheckError` on bad input;
+   * with no server (endpoint `none`), with `no-analysis` when MicCheck's kernel cannot run in the page.
+   */
   start(): Promise<void>;
   /** Listens to another stream; rejects with code `no-audio-track` when it has no audio track. */
   setStream(stream: MediaStream): Promise<void>;
@@ -237,7 +247,7 @@ export class MicCheckClient extends EventTarget {
 
 export class MicCheckError extends Error {
   readonly code: 'no-audio-track' | 'bad-call' | 'bad-option' | 'closed' | 'test-busy' | 'in-call' | 'not-allowed'
-    | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed' | 'not-joined';
+    | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed' | 'not-joined' | 'no-analysis';
 }
 export class ProtocolError extends Error {}
 
