@@ -36,8 +36,10 @@ public struct Resampler: Sendable {
     // Input history: history[0] is input sample `historyStart`.
     private var history: [Float]
     private var historyCount: Int
-    private var historyStart: Int
-    private var centre: Int  // floor of the current output's input position
+    // Input positions in 64 bits: where Int is 32 (the page's WebAssembly) they would pass Int32.max after
+    // 12 hours at 48 kHz.
+    private var historyStart: Int64
+    private var centre: Int64  // floor of the current output's input position
     private var phase: Int  // (n * M) mod L
     private var flushed = false
 
@@ -90,7 +92,7 @@ public struct Resampler: Sendable {
         history = [Float](repeating: 0, count: 2 * k + Self.maxInputBlock + 1)
         // Start with K-1 zeros before input sample 0 so that the first output is centred on it.
         historyCount = k - 1
-        historyStart = -(k - 1)
+        historyStart = Int64(-(k - 1))
         centre = 0
         phase = 0
     }
@@ -121,12 +123,12 @@ public struct Resampler: Sendable {
             for i in 0..<pad { h[historyCount + i] = 0 }
         }
         // Only outputs whose centre lies inside the real input are wanted.
-        let inputEnd = historyStart + historyCount
+        let inputEnd = historyStart + Int64(historyCount)
         historyCount += pad
         return drain(output, centreLimit: inputEnd)
     }
 
-    private mutating func drain(_ output: UnsafeMutableBufferPointer<Float>, centreLimit: Int = .max) -> Int {
+    private mutating func drain(_ output: UnsafeMutableBufferPointer<Float>, centreLimit: Int64 = .max) -> Int {
         var written = 0
         let k = halfWidth
         let taps = taps
@@ -137,9 +139,11 @@ public struct Resampler: Sendable {
             history.withUnsafeMutableBufferPointer { h in
                 guard let tableBase = tab.baseAddress, let historyBase = h.baseAddress else { return }
                 // Output n needs input samples centre-K+1 ... centre+K.
-                while centre + k < historyStart + historyCount, centre < centreLimit, written < output.count {
+                while centre + Int64(k) < historyStart + Int64(historyCount), centre < centreLimit,
+                    written < output.count
+                {
                     let row = (phases == up ? phase : phase * phases / up) * taps
-                    let first = centre - k + 1 - historyStart
+                    let first = Int(centre - historyStart) - k + 1
                     output[written] = dot(tableBase + row, UnsafePointer(historyBase + first), taps)
                     written += 1
                     phase += down
@@ -149,12 +153,12 @@ public struct Resampler: Sendable {
                     }
                 }
                 // Drop history no later output needs.
-                let keepFrom = centre - k + 1 - historyStart
+                let keepFrom = Int(centre - historyStart) - k + 1
                 if keepFrom > 0 {
                     let keep = max(0, historyCount - keepFrom)
                     for i in 0..<keep { h[i] = h[keepFrom + i] }
                     historyCount = keep
-                    historyStart += keepFrom
+                    historyStart += Int64(keepFrom)
                 }
             }
         }

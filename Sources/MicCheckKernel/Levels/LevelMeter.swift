@@ -82,8 +82,10 @@ public struct LevelMeter: Sendable {
     public static let flatFloor: Float = 0.1
 
     private var frameIndex = 0
-    private var sampleIndex = 0
-    private var frameEnd: Int
+    // Sample positions in 64 bits: where Int is 32 (the page's WebAssembly), (frameIndex + 1) * rate passed
+    // Int32.max after 7.5 minutes at 48 kHz, and the kernel trapped.
+    private var sampleIndex: Int64 = 0
+    private var frameEnd: Int64
     private var sumSquares = 0.0
     private var peak: Float = 0
     private var lo = Float.infinity
@@ -98,15 +100,16 @@ public struct LevelMeter: Sendable {
     public init(sampleRate: Int) {
         precondition(sampleRate > 0, "sample rate must be positive")
         self.sampleRate = sampleRate
-        frameEnd = sampleRate / Self.framesPerSecond
+        frameEnd = Int64(sampleRate / Self.framesPerSecond)
     }
 
     /// Feeds samples; calls `onFrame` once for every frame they complete, in order.
     public mutating func process(_ samples: UnsafeBufferPointer<Float>, onFrame: (FrameLevel) -> Void) {
         var i = 0
         while i < samples.count {
-            // Up to the end of the current frame, in locals (the same sums in the same order).
-            let n = min(samples.count - i, max(1, frameEnd - sampleIndex))  // 1: rates under 100 Hz never end a frame
+            // Up to the end of the current frame, in locals (the same sums in the same order); at least 1: rates
+            // under 100 Hz never end a frame.
+            let n = min(samples.count - i, Int(max(1, min(frameEnd - sampleIndex, Int64(samples.count)))))
             var sq = sumSquares
             var s1 = sum
             var pk = peak
@@ -145,7 +148,7 @@ public struct LevelMeter: Sendable {
             flatSamples = flat
             flatTop = top
             count += n
-            sampleIndex += n
+            sampleIndex += Int64(n)
             i += n
             if sampleIndex == frameEnd { emit(onFrame) }
         }
@@ -159,7 +162,7 @@ public struct LevelMeter: Sendable {
                 minimum: lo, maximum: hi, meanSquare: ms, mean: count > 0 ? sum / Double(count) : 0,
                 flatSamples: flatSamples, flatTop: flatTop))
         frameIndex += 1
-        frameEnd = (frameIndex + 1) * sampleRate / Self.framesPerSecond
+        frameEnd = Int64(frameIndex + 1) * Int64(sampleRate) / Int64(Self.framesPerSecond)
         sumSquares = 0
         sum = 0
         peak = 0
