@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds miccheck.wasm, the analysis kernel for the page, with this machine's tools alone: the toolchain's
 # Embedded Swift (the wasm32-unknown-none-wasm standard library) and wasm-ld, and Debian's wasi-libc for the
-# C library's mathematics and malloc, and Debian's compiler-rt builtins for wasm32 (128-bit multiplication). No WASI imports remain: the module imports nothing, so a page
+# C library's mathematics and malloc, Debian's compiler-rt builtins for wasm32 (128-bit multiplication) and
+# Debian's binaryen (wasm-opt) for the module's last optimisation. No WASI imports remain: the module imports nothing, so a page
 # instantiates it with an empty import object.
 #
 #   bash scripts/build-wasm.sh [OUT]     (default: Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm,
@@ -18,7 +19,10 @@ cd "$(dirname "$0")/.."
 out=${1:-Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm}
 libc=/usr/lib/wasm32-wasi
 builtins=/usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a
-if [ ! -f "$libc/libc.a" ] || [ ! -f "$builtins" ]; then bash scripts/setup.sh wasi-libc libclang-rt-14-dev-wasm32; fi
+if [ ! -f "$libc/libc.a" ] || [ ! -f "$builtins" ] || ! command -v wasm-opt >/dev/null; then
+    bash scripts/setup.sh wasi-libc libclang-rt-14-dev-wasm32 binaryen
+fi
+wasm_opt=$(command -v wasm-opt)
 swiftc=$(command -v swiftc)
 wasm_ld=$(dirname "$swiftc")/wasm-ld
 [ -x "$wasm_ld" ] || wasm_ld=$(command -v wasm-ld)
@@ -37,6 +41,12 @@ exports=(miccheck_create miccheck_destroy miccheck_input miccheck_process micche
     miccheck_channel_test_cancel)
 "$wasm_ld" ${MICCHECK_WASM_MAP:+-Map="$MICCHECK_WASM_MAP"} --no-entry --strip-all --gc-sections -z stack-size=65536 \
     "${exports[@]/#/--export=}" "$work/kernel.o" "$libc/libc.a" "$builtins" -o "$work/miccheck.wasm"
+# Binaryen's optimiser (Debian's binaryen) on the linked module: 347 KB to 304 KB, and 1.36x faster in node 20
+# (888x to 1,210x real time on the public corpus, scripts/bench-wasm.mjs). It keeps IEEE arithmetic as it is
+# (no fast-math), so the page still agrees with the native analysis (Tests/Web/kernel.test.mjs).
+"$wasm_opt" -O3 --converge --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --low-memory-unused --zero-filled-memory --strip-producers \
+    "$work/miccheck.wasm" -o "$work/optimised.wasm"
 mkdir -p "$(dirname "$out")"
-mv "$work/miccheck.wasm" "$out"
+mv "$work/optimised.wasm" "$out"
 echo "build-wasm.sh: $out, $(stat -c %s "$out") bytes"

@@ -6,16 +6,15 @@ public struct MicrophoneTestRecording: Sendable {
     /// Seconds past the test's length after which it ends with what it has (the audio stopped).
     public static let stallTimeout = 3.0
 
-    private var test: MicrophoneTest? {
-        didSet { isRecording = test.map { _ in true } ?? false }
-    }
+    // No observer on it: an observed property is copied in and out around each mutation, and a test holds
+    // buffers. The test is changed in place (optional chaining) and taken out (`take()`), never copied.
+    private var test: MicrophoneTest?
     private var deadline = 0.0
 
     public init() {}
 
-    /// Whether a test is recording.
-    /// Whether a test is recording. Stored beside the test, set wherever the test is: asking the optional
-    /// (`test != nil`) through the page's channel copies the whole test, 7 KB more of WebAssembly.
+    /// Whether a test is recording. Stored beside the test and set with it: asking the optional (`test != nil`)
+    /// copied the whole test, 7 KB more of WebAssembly.
     public private(set) var isRecording = false
 
     /// Starts a test of `seconds` (1 to 10) of audio at `sampleRate`; returns why not, or nil once it records
@@ -25,6 +24,7 @@ public struct MicrophoneTestRecording: Sendable {
         do throws(AnalysisError) {
             test = try MicrophoneTest(
                 sampleRate: sampleRate, configuration: .init(seconds: seconds), keepsRecording: false)
+            isRecording = true
         } catch {
             return "the microphone test: \(error.description)"
         }
@@ -35,27 +35,28 @@ public struct MicrophoneTestRecording: Sendable {
 
     /// Stops a test that is recording: it ends `cancelled`.
     public mutating func cancel(emit: (String) -> Void) {
-        guard test != nil else { return }
+        guard isRecording else { return }
         test = nil
+        isRecording = false
         emit(Self.message([("state", .string("cancelled"))]))
     }
 
     /// Audio for the test (mono, at the test's rate); the verdict comes when its length is recorded.
     public mutating func feed(_ samples: UnsafeBufferPointer<Float>, emit: (String) -> Void) {
-        // In place (optional chaining): a test holds buffers that a copy would duplicate.
+        guard isRecording else { return }
         test?.append(samples)
         if test?.isComplete == true { finish(emit: emit) }
     }
 
     /// The owner's clock: a test whose audio stopped ends at its deadline with what it has.
     public mutating func tick(now: Double, emit: (String) -> Void) {
-        if test != nil, now >= deadline { finish(emit: emit) }
+        if isRecording, now >= deadline { finish(emit: emit) }
     }
 
     /// Ends a test that is recording with what it has (the stream ended).
     public mutating func finish(emit: (String) -> Void) {
-        guard var t = test else { return }
-        test = nil
+        guard isRecording, var t = test.take() else { return }
+        isRecording = false
         emit(Self.done(&t))
     }
 
