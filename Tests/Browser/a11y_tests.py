@@ -135,6 +135,36 @@ class A11yTests(unittest.TestCase):
         finally:
             d.quit()
 
+    def test_6_focus_after_the_permissions_prompt(self):
+        """The prompt closed by Close, Esc or Dismiss leaves the focus somewhere useful, never on <body>: the
+        name field after the prompt the page opened with, the toggle that opened it in the lobby and the call."""
+        d = browser(Run.speech, deny=True)
+        try:
+            open_page(d, "a11y-focus", "Ada")
+            wait(d, f"return q('{PROMPT}').hasAttribute('open')", what="the permissions prompt at the start")
+            click(d, f"{PROMPT} >> [part~=close]")
+            focused = wait(d, f"const f = (() => {{ {FOCUSED} }})(); return f.part === 'name' && f", 3,
+                           what="the name field focused after the prompt the page opened with")
+            self.assertEqual(focused["path"], "miccheck-lobby >> input")
+            for opener, close in [(f"{LOBBY} >> [part~=toggle-audio]", "esc"),
+                                  (f"{CONTROLS} >> [part~=toggle-audio]", "dismiss"),
+                                  (f"{CONTROLS} >> [part~=toggle-audio]", "close")]:
+                if opener.startswith(CONTROLS) and not js(d, "return window.miccheck.client.joined"):
+                    click(d, f"{LOBBY} >> [part~=join]")
+                    wait(d, "return window.miccheck.client.joined", what="the call")
+                click(d, opener)
+                wait(d, f"return q('{PROMPT}').hasAttribute('open')", what=f"the prompt from {opener}")
+                if close == "esc":
+                    ActionChains(d).send_keys(Keys.ESCAPE).perform()
+                else:
+                    click(d, f"{PROMPT} >> [part~={close}]")
+                wait(d, f"return !q('{PROMPT}').hasAttribute('open')", what="the prompt closed")
+                focused = d.execute_script(FOCUSED)
+                self.assertEqual(focused["part"], "toggle toggle-audio", f"{close} after {opener}: {focused}")
+                self.assertEqual(focused["path"].split(" >> ")[0], opener.split(" >> ")[0])
+        finally:
+            d.quit()
+
     def check_fits(self, driver, path, what):
         element = q(driver, path)
         self.assertIsNotNone(element, f"{what} ({path})")

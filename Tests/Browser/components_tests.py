@@ -497,6 +497,37 @@ class AllComponents(unittest.TestCase):
         self.assertEqual(part(d, "demo.controls", "push-to-talk-status").text, "Talking")
         d.execute_script("demo.controls.state = {...demo.controls.state, pushToTalk: false, talking: false}")
 
+    def test_12_light_theme(self):
+        """A light theme from the documented custom properties alone: fields, menus and buttons light with dark
+        text, the radius reaching the buttons and fields, and a tile's label still white on its dark chip."""
+        d = self.d
+        theme = {"--miccheck-panel": "#ffffff", "--miccheck-text": "#1a1c22", "--miccheck-muted-text": "#50535c",
+                 "--miccheck-control": "#eef0f4", "--miccheck-field": "#ffffff", "--miccheck-surface": "#dfe3ea",
+                 "--miccheck-border": "#b8bcc6", "--miccheck-radius": "18px"}
+        set_theme = "for (const [k, v] of Object.entries(arguments[0])) document.documentElement.style.setProperty(k, v)"
+        d.execute_script(set_theme, theme)
+        try:
+            dark = [26, 28, 34]
+            for host, name in [("demo.lobby", "name"), ("demo.lobby", "device-audioinput"),
+                               ("demo.lobby", "toggle-audio"), ("demo.controls", "leave")]:
+                element = part(d, host, name)
+                fg, bg = d.execute_script(COLOURS, element)
+                if name != "leave":
+                    self.assertEqual(fg, dark, f"{name}'s text in the theme's colour")
+                    self.assertGreater(min(bg), 200, f"{name}'s background is light: {bg}")
+                self.assertGreaterEqual(contrast(fg, bg), 4.5, f"{name}: {fg} on {bg}")
+                radius = d.execute_script("return getComputedStyle(arguments[0]).borderTopLeftRadius", element)
+                self.assertEqual(radius, "9px" if name in ("name", "device-audioinput") else "12px", name)
+            fg, bg = d.execute_script(COLOURS, part(d, "demo.tiles.remote", "label"))
+            self.assertEqual(fg, [255, 255, 255], "a tile's label stays white over its video or initials")
+            self.assertEqual(bg, [0, 0, 0])
+            self.assertEqual(d.execute_script("return getComputedStyle(arguments[0]).backgroundColor",
+                                              part(d, "demo.tiles.remote", "tile")), "rgb(223, 227, 234)")
+            shot(d, "components-light-theme.png")
+        finally:
+            d.execute_script("for (const k of arguments[0]) document.documentElement.style.removeProperty(k)",
+                             list(theme))
+
 
 class Narrow(unittest.TestCase):
     """The lobby and the call's controls on phones: 390 × 844 and 360 × 740."""

@@ -224,8 +224,15 @@ document.addEventListener('miccheck-muted-notice-off', () => {
 });
 document.addEventListener('miccheck-dismiss', (e) => {
   prefs.dismissPrompt(e.detail.kind);
-  // A prompt shown as the page opened had no control to give focus back to.
-  setTimeout(() => { if (document.activeElement === document.body && !page.joined) view.lobby.focusName?.(); });
+  // A prompt shown as the page opened had no control to give focus back to: the name in the lobby, the call's
+  // title in the call. Just after the dialog closes, the focus may still be reported on the prompt itself
+  // (Chromium moves it to <body> a moment later).
+  setTimeout(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== view.prompt) return;
+    if (page.joined) $('call-title').focus();
+    else view.lobby.focusName?.();
+  });
 });
 document.addEventListener('keydown', (e) => {
   // In the call, m toggles the microphone (the muted notice's action), as the terminal's lobby does.

@@ -6,7 +6,10 @@
  * The theme: an app sets these on any ancestor (or on the element) to restyle every component.
  * --miccheck-accent (primary buttons, avatars), --miccheck-speaking (speaking ring, meter),
  * --miccheck-warning, --miccheck-danger (Leave, a toggle that is off), --miccheck-panel, --miccheck-text,
- * --miccheck-muted-text, --miccheck-radius, --miccheck-focus (the focus ring).
+ * --miccheck-muted-text, --miccheck-control (buttons), --miccheck-field (inputs and menus),
+ * --miccheck-surface (tiles without video), --miccheck-border, --miccheck-radius (panels and tiles; buttons
+ * and fields take two thirds and half of it), --miccheck-focus (the focus ring). A light theme sets the
+ * backgrounds light and --miccheck-text dark; the labels over a tile's video stay white on their dark chip.
  */
 export const THEME_CSS = `
 :host {
@@ -19,8 +22,10 @@ export const THEME_CSS = `
   --_muted-text: var(--miccheck-muted-text, #9aa0ad);
   --_radius: var(--miccheck-radius, 12px);
   --_focus: var(--miccheck-focus, #8ab4ff);
-  --_surface: #2d3140;
-  --_border: #3a3f4d;
+  --_surface: var(--miccheck-surface, #2d3140);
+  --_control: var(--miccheck-control, #2a2e39);
+  --_field: var(--miccheck-field, #181a20);
+  --_border: var(--miccheck-border, #3a3f4d);
   color: var(--_text);
   font: 16px/1.4 system-ui, sans-serif;
   box-sizing: border-box;
@@ -31,8 +36,8 @@ export const THEME_CSS = `
 button, input, select { font: inherit; color: inherit; }
 button {
   display: inline-flex; align-items: center; justify-content: center; gap: 6px;
-  min-height: 44px; padding: 8px 14px; border-radius: 8px; border: 1px solid var(--_border);
-  background: #2a2e39; cursor: pointer;
+  min-height: 44px; padding: 8px 14px; border-radius: calc(var(--_radius) * 2 / 3); border: 1px solid var(--_border);
+  background: var(--_control); cursor: pointer;
 }
 button:disabled { opacity: 0.45; cursor: not-allowed; }
 button.primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }

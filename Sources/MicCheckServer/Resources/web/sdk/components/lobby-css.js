@@ -20,8 +20,8 @@ export const LOBBY_CSS = `
 [part~="name-label"], [part~="device-label"] { display: flex; flex-direction: column; gap: 4px; }
 [part~="name-label"] > span, [part~="device-label"] > span { color: var(--_muted-text); }
 input, select {
-  width: 100%; min-width: 0; min-height: 40px; padding: 8px; border-radius: 6px; border: 1px solid var(--_border);
-  background: #181a20;
+  width: 100%; min-width: 0; min-height: 40px; padding: 8px; border-radius: calc(var(--_radius) / 2);
+  border: 1px solid var(--_border); background: var(--_field);
 }
 input[readonly] { opacity: 0.8; }
 p { margin: 0; }

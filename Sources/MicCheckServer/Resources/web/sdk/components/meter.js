@@ -6,7 +6,7 @@ import { meterValueText, TEXT } from './texts.js';
 const CSS = `
 :host { display: block; }
 [part~="bar"] {
-  height: 10px; margin-top: 12px; border-radius: 5px; background: #333845; overflow: hidden;
+  height: 10px; margin-top: 12px; border-radius: 5px; background: var(--_border); overflow: hidden;
 }
 [part~="level"] {
   height: 100%; width: calc(var(--_level, 0) * 100%); background: var(--_speaking); transition: width 80ms linear;

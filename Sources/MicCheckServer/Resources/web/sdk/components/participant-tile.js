@@ -23,12 +23,12 @@ const CSS = `
 }
 [part~="label"] {
   position: absolute; left: 8px; bottom: 8px; max-width: calc(100% - 16px); padding: 2px 8px;
-  border-radius: 4px; background: rgba(0, 0, 0, 0.65); font-size: 14px;
+  border-radius: 4px; background: rgba(0, 0, 0, 0.65); color: #fff; font-size: 14px;
   overflow: hidden; text-overflow: ellipsis; white-space: nowrap;
 }
 [part~="mute"] {
   position: absolute; right: 8px; bottom: 8px; min-height: 36px; padding: 4px 12px;
-  background: rgba(0, 0, 0, 0.65); border-color: rgba(255, 255, 255, 0.35);
+  background: rgba(0, 0, 0, 0.65); border-color: rgba(255, 255, 255, 0.35); color: #fff;
 }
 [part~="tile"]:has([part~="mute"]:not([hidden])) [part~="label"] { max-width: calc(100% - 104px); }
 `;

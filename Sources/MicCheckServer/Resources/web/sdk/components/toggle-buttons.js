@@ -8,7 +8,9 @@ import { TOGGLES, notAllowed } from './texts.js';
 /** The CSS for the toggles, for the shadow roots that hold them. */
 export const TOGGLE_CSS = `
 [part~="toggle"] .label { white-space: nowrap; }
-[part~="toggle"][aria-pressed="false"] { background: #4a2427; border-color: var(--_danger); }
+[part~="toggle"][aria-pressed="false"] {
+  background: color-mix(in srgb, var(--_danger) 30%, var(--_control)); border-color: var(--_danger);
+}
 [part~="toggle"][aria-pressed="false"] .label { text-decoration: line-through; }
 `;
 
