@@ -16,14 +16,17 @@ SDK's KEEP_ALIVE_MS); pongs to the server's pings. Once everyone is in, for --se
   random phase, never while speaking;
 - every participant reads and parses all it is sent.
 
-Reported per N: participants connected and joined, refusals and disconnections with their close codes and
-reasons; the server's CPU over the hold (% of one core; per participant; participants per core at that
-rate), its CPU per connect-and-join during the ramp, its RSS with everyone in less at rest (KiB per
-connection); messages the clients received a second; the presence delay, from a speaker's `speaking:
-true` to each other member's `updated` showing it speaking (p50/p99/max); speakers the server stalled
-(an `updated` saying a speaker stopped while it still spoke: a restatement more than 1 s late); and the
-clients' own figures, so that a run the client limited shows: their CPU (% of a core, all workers) and
-the lateness of a 100 ms timer in their loops (p99/max). Server and client share the machine's cores.
+Reported per N: participants connected and joined, refusals (no welcome) and disconnections (the ramp's
+and the hold's) with their close codes and reasons, participants open when the hold starts and ends; the
+server's CPU over the hold (% of one core; per participant open, the mean of the hold's start and end;
+participants per core at that rate), its CPU in the ramp (% of a core, and per participant opened: a join
+with the keep-alives and ticks of those already in), its RSS at the hold's start less at rest (KiB per
+open connection); messages the clients received a second; the presence delay, from a speaker's
+`speaking: true` to each other member's `updated` showing it speaking (p50/p99/max); speakers the server
+stalled (an `updated` saying a speaker stopped while it still spoke: a restatement more than 1 s late);
+and the clients' own figures, so that a run the client limited shows: their CPU in the ramp and the hold
+(% of a core, all workers) and the lateness of a 100 ms timer in their loops in the hold (p99/max).
+Server and client share the machine's cores.
 
 The server's connections are bounded by its file limit: past the hard limit less 64, participants are
 refused (503), and the summary says so. Only the standard library is needed.
@@ -279,25 +282,30 @@ class Participant(asyncio.Protocol):
 
 
 async def open_one(worker, p, port):
+    step = "no connection"
     try:
         await asyncio.wait_for(worker.loop.create_connection(lambda: p, "127.0.0.1", port), ANSWER_TIMEOUT_S)
+        step = "no welcome"
         await asyncio.wait_for(asyncio.shield(p.answered), ANSWER_TIMEOUT_S)
-    except (OSError, asyncio.TimeoutError) as e:
+    except asyncio.TimeoutError:
+        p.fail(f"{step} within {ANSWER_TIMEOUT_S:.0f} s")
+    except OSError as e:
         p.fail(f"{type(e).__name__} {e}"[:100])
+    if p.answered.result() is not None:
         p.open = False  # a failure to answer, not a disconnection
         if p.transport:
             p.transport.abort()
 
 
 async def work(spec):
-    """A worker: opens its calls' participants at its share of the rate, says so on stdout ("ready"), takes
-    the hold's window on stdin, and after it prints its figures ("result")."""
+    """A worker: opens its calls' participants at its share of the rate and says so on stdout (a JSON line),
+    takes the hold's window on stdin (a JSON line), and after it prints its figures (a JSON line)."""
     loop = asyncio.get_running_loop()
     worker = Worker(loop)
     calls = [Call(worker, name, size, spec["slots"]) for name, size in spec["calls"]]
     participants = []
     for call in calls:
-        for i in range(call.size):
+        for _ in range(call.size):
             p = Participant(call, f"P{len(participants)}-{call.name[-6:]}", spec["toggle_every"])
             call.members.append(p)
             participants.append(p)
@@ -322,10 +330,13 @@ async def work(spec):
     deadline = loop.time() + ANSWER_TIMEOUT_S  # the joins' answers
     while worker.joined < worker.connected and loop.time() < deadline:
         await asyncio.sleep(0.1)
-    print(json.dumps({"ready": True, "connected": worker.connected, "joined": worker.joined}), flush=True)
+    ramp = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"connected": worker.connected, "joined": worker.joined,
+                      "ramp_cpu_s": ramp.ru_utime + ramp.ru_stime}), flush=True)
     worker.window = tuple(json.loads(await stdin.readline())["window"])
     await asyncio.sleep(max(0.0, worker.window[0] - time.monotonic()))
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    open_at_start = sum(p.open for p in participants)
     await asyncio.sleep(max(0.0, worker.window[1] - time.monotonic()))
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     worker.stopping = True
@@ -336,7 +347,8 @@ async def work(spec):
             p.transport.abort()
     await asyncio.sleep(0.2)
     print(json.dumps({
-        "connected": worker.connected, "joined": worker.joined, "open_at_end": still_open,
+        "connected": worker.connected, "joined": worker.joined, "open_at_start": open_at_start,
+        "open_at_end": still_open,
         "refused": worker.refused, "disconnected": worker.disconnected, "received": worker.received,
         "received_bytes": worker.received_bytes, "sent": worker.sent, "turns": worker.turns,
         "stalls": worker.stalls, "delays": [round(d, 2) for d in worker.delays],
@@ -350,7 +362,6 @@ async def work(spec):
 def raise_file_limit():
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
 
 
 class Server:
@@ -412,7 +423,7 @@ def run(a, n):
             w.stdin.write(json.dumps({"window": window}) + "\n")
             w.stdin.flush()
         time.sleep(max(0.0, window[0] - time.monotonic()))
-        cpu0, _ = proc_stats(server.pid)
+        cpu0, rss0 = proc_stats(server.pid)
         peak = 0
         while time.monotonic() < window[1]:
             time.sleep(min(1.0, max(0.0, window[1] - time.monotonic())))
@@ -428,24 +439,28 @@ def run(a, n):
     merged = lambda key: {k: sum(r[key].get(k, 0) for r in results) for k in {k for r in results for k in r[key]}}
     delays = [d for r in results for d in r["delays"]]
     lags = [d for r in results for d in r["lags"]]
-    joined = total("joined")
+    joined, opened = total("joined"), total("open_at_start")
+    held = (opened + total("open_at_end")) / 2  # the participants the hold's CPU is shared by
     cpu = (cpu1 - cpu0) / a.seconds * 100
+    ramp_cpu = (cpu_ready - cpu_rest_end) / ramp_s * 100
     return {
         "participants": n, "call_size": a.call_size, "speaking_slots_per_call": slots, "seconds": a.seconds,
         "server_max_connections": server.max_connections, "client_workers": len(workers),
         "ramp_s": round(ramp_s, 1), "connected": total("connected"), "joined": joined,
-        "open_at_end": total("open_at_end"), "refused": merged("refused"), "disconnected": merged("disconnected"),
-        "ready_joined": sum(r["joined"] for r in ready),
+        "open_at_hold_start": opened, "open_at_end": total("open_at_end"), "refused": merged("refused"),
+        "disconnected": merged("disconnected"),
+        "server_cpu_percent_of_a_core_in_ramp": round(ramp_cpu, 1),
+        "client_cpu_percent_of_a_core_in_ramp": round(sum(r["ramp_cpu_s"] for r in ready) / ramp_s * 100, 1),
         "server_cpu_percent_of_a_core_at_rest": round((cpu_rest_end - cpu_rest) / REST_S * 100, 1),
         "server_cpu_percent_of_a_core": round(cpu, 1),
-        "server_cpu_percent_per_participant": round(cpu / joined, 5) if joined else None,
-        "participants_per_core": round(joined / (cpu / 100)) if cpu > 0 else None,
+        "server_cpu_percent_per_participant": round(cpu / held, 5) if held else None,
+        "participants_per_core": round(held / (cpu / 100)) if cpu > 0 else None,
         "server_cpu_ms_per_connect_and_join": round((cpu_ready - cpu_rest_end) / joined * 1000, 3) if joined else None,
-        "server_rss_mib_at_rest": round(rss_rest / 1024, 1), "server_rss_mib_open": round(rss1 / 1024, 1),
-        "server_rss_mib_peak": round(peak / 1024, 1),
-        "server_rss_kib_per_connection": round((rss1 - rss_rest) / joined, 1) if joined else None,
+        "server_rss_mib_at_rest": round(rss_rest / 1024, 1), "server_rss_mib_at_hold_start": round(rss0 / 1024, 1),
+        "server_rss_mib_at_end": round(rss1 / 1024, 1), "server_rss_mib_peak": round(peak / 1024, 1),
+        "server_rss_kib_per_connection": round((rss0 - rss_rest) / opened, 1) if opened else None,
         "turns": total("turns"), "received_per_s": round(total("received") / a.seconds),
-        "received_per_participant_per_s": round(total("received") / a.seconds / joined, 2) if joined else None,
+        "received_per_participant_per_s": round(total("received") / a.seconds / held, 2) if held else None,
         "received_kib_per_s": round(total("received_bytes") / a.seconds / 1024, 1),
         "sent_per_s": round(total("sent") / a.seconds),
         "presence_delays": len(delays), "presence_delay_p50_ms": pick(delays, 0.5),
@@ -459,7 +474,7 @@ def run(a, n):
 
 def summary(rows):
     cols = [("participants", "participants"), ("joined", "joined"), ("refused", "refused"),
-            ("disconnected", "cut in hold"), ("server_cpu_percent_of_a_core", "srv CPU %"),
+            ("disconnected", "cut"), ("open_at_end", "open at end"), ("server_cpu_percent_of_a_core", "srv CPU %"),
             ("server_cpu_percent_per_participant", "CPU %/part"), ("participants_per_core", "part/core"),
             ("server_cpu_ms_per_connect_and_join", "ms/join"), ("server_rss_kib_per_connection", "KiB/conn"),
             ("received_per_s", "msgs rx/s"), ("presence_delay_p50_ms", "delay p50"),

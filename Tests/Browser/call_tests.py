@@ -168,9 +168,19 @@ class InvitationTests(unittest.TestCase):
         server, link = invited_call("town-hall")
         d = browser(Run.speech)
         try:
+            # Counts what the page asks of the devices: a listener's page asks nothing.
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+                window.__asked = [];
+                const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+                navigator.mediaDevices.getUserMedia = (c) => { window.__asked.push(Object.keys(c)); return open(c); };"""})
             d.get(link("Lin Listener", "listener"))
-            wait(d, f"const b = q('{LOBBY} >> [part~=toggle-audio]'); return b && b.disabled",
-                 what="the listener's microphone toggle")
+            wait(d, f"const b = q('{LOBBY} >> [part~=toggle-audio]'); return b && b.disabled && "
+                    "!!window.miccheck.client.me", what="the listener's microphone toggle")
+            self.assertEqual(js(d, "return window.__asked"), [], "a listener's page opens no microphone or camera")
+            self.assertIsNone(js(d, "return window.miccheck.client.stream"))
+            self.assertIsNone(js(d, "return window.miccheck.devices.camera"))
+            self.assertFalse(q(d, f"{LOBBY} miccheck-microphone-test").is_displayed(),
+                             "no \"Test your microphone\" for a listener")
             self.assertTrue(q(d, f"{LOBBY} >> [part~=toggle-video]").get_attribute("disabled"))
             self.assertEqual(q(d, f"{LOBBY} >> [part~=toggle-audio]").get_attribute("aria-pressed"), "false")
             self.assertEqual(q(d, f"{LOBBY} >> [part~=name]").get_attribute("value"), "Lin Listener")

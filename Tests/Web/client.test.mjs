@@ -250,3 +250,34 @@ test('/v1/vad: levels become microphone events, and muting is a session update',
     { on: false, levelDb: -25, display: 0.5, speaking: false, notWorking: null, warnings: [] });
   c.close();
 });
+
+test('a listener\'s invitation: no microphone opened; a welcome without send-audio stops listening', async () => {
+  const jwt = (claims) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+  const opened = [];
+  const capture = { ...fakeCapture, start: async (s) => { opened.push(s); }, stop() { opened.push('stop'); } };
+  // No stream given: the client would open a microphone of its own; a listener's does not even try.
+  const { c } = client({ token: jwt({ call: 'standup', name: 'Lin', role: 'listener' }), stream: null, capture });
+  assert.equal(c.may('audio'), false);
+  assert.equal(c.may('video'), false);
+  await c.start();
+  assert.equal(c.stream, null);
+  assert.deepEqual(opened, []);
+  const tokens = [[jwt({ role: 'speaker' }), true], ['not a token', true], [jwt({ role: 'listener' }), false]];
+  for (const [token, may] of tokens) {
+    const other = client({ token }).c;
+    assert.equal(other.may('audio'), may, `${token}: an unreadable token leaves it to the welcome`);
+    other.close();
+  }
+  // A role the welcome denies audio (an invitation given as a function): what was listened to stops.
+  const { c: late } = client({ capture, token: async () => jwt({ role: 'listener' }) });
+  await late.start();
+  assert.ok(late.stream);
+  await new Promise((resolve) => { setTimeout(resolve, 0); }); // the token function's answer, then the socket
+  const ws = FakeSocket.made[0];
+  ws.accept();
+  ws.say({ type: 'welcome', id: 'me', capabilities: [] });
+  assert.equal(late.stream, null);
+  assert.equal(opened.at(-1), 'stop');
+  late.close();
+  c.close();
+});

@@ -16,6 +16,7 @@ export class Devices {
     this.onNote = onNote;
     this.onCamera = onCamera;
     this.camera = null;
+    this.forbidden = false;
     this.denied = false;
     this.problem = '';
     this.opener = new DeviceOpener();
@@ -26,8 +27,9 @@ export class Devices {
     navigator.mediaDevices?.addEventListener('devicechange', () => this.refresh());
   }
 
-  /** Opens the chosen camera, or the default. */
+  /** Opens the chosen camera, or the default; not once the page may not send video (`forbid`). */
   async openCamera() {
+    if (this.forbidden) return;
     const opened = await this.opener.open('video', {}, this.prefs.devices.videoinput);
     if (!opened) return;
     stopTracks(this.camera);
@@ -42,6 +44,15 @@ export class Devices {
     }
     const track = this.camera?.getVideoTracks()[0];
     track?.addEventListener('ended', () => this.#ended(track));
+    this.onCamera();
+  }
+
+  /** The call does not let this page send video (a listener): the camera closes and stays closed. */
+  forbid() {
+    this.forbidden = true;
+    this.opener.cancel();
+    stopTracks(this.camera);
+    this.camera = null;
     this.onCamera();
   }
 

@@ -153,6 +153,8 @@ function leave() {
 
 client.addEventListener('welcome', (e) => {
   if (e.detail.name) view.lobby.state = { name: e.detail.name, nameLocked: true };
+  // A listener sends nothing: the camera closes (the client closed its microphone).
+  if (!may('video')) devices.forbid();
   applyToggles();
 });
 client.addEventListener('microphone', (e) => {
@@ -257,7 +259,8 @@ if (client.state === 'idle' && prefs.mutedNoticeOff) client.mutedNoticeOff();
 // The microphone (the client's) and the camera open each on their own: one that fails leaves the other, and
 // the connection, working.
 async function start() {
-  await Promise.all([client.start(), devices.openCamera()]);
+  // A listener's invitation opens neither (client.may reads its role before the server's welcome).
+  await Promise.all([client.start(), may('video') ? devices.openCamera() : Promise.resolve()]);
   page.denied.camera = devices.denied;
   if (devices.problem) page.deviceNote = devices.problem;
   applyToggles();

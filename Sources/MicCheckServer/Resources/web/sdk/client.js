@@ -14,6 +14,18 @@ import { decode, encode } from './protocol.js';
 const RESTATE_MS = 500;
 const CAUSES = ['self', 'host', 'push-to-talk'];
 const ENDPOINTS = ['call', 'vad', 'none'];
+
+/** The role an invitation (a join token given as a string) names, read without checking it; null if none. */
+function roleOf(token) {
+  if (typeof token !== 'string') return null;
+  try {
+    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const role = JSON.parse(atob(payload)).role;
+    return typeof role === 'string' ? role : null;
+  } catch {
+    return null;
+  }
+}
 // Audio waiting to go out beyond this (a stalled network) is dropped rather than queued without bound.
 const MAX_BUFFERED = 256 * 1024;
 // The meter's 0…1 as the phone SDK maps −50…0 dBFS (the call endpoint sends it; /v1/vad sends dB only).
@@ -124,23 +136,35 @@ export class MicCheckClient extends EventTarget {
     try {
       await this.#prepareAnalysis();
       if (this.#given) await this.setStream(this.#given);
-      else await this.openMicrophone();
+      else if (this.#maySendAudio()) await this.openMicrophone();
     } finally {
       if (this.endpoint !== 'none') this.#connection.open();
     }
   }
 
-  /** Whether this participant may send `audio` or `video` (until the welcome, yes), or `mute-users` (a host). */
+  // Whether this participant may send audio (a listener's page never opens a microphone it could not use).
+  #maySendAudio() { return this.may('audio'); }
+
+  /**
+   * Whether this participant may send `audio` or `video`, or `mute-users` (a host): the welcome's capabilities;
+   * before it, sending unless the invitation (a token given as a string) names a listener.
+   */
   may(kind) {
     const c = kind === 'audio' || kind === 'video' ? `send-${kind}` : kind;
-    return this.capabilities ? this.capabilities.includes(c) : c.startsWith('send-');
+    if (this.capabilities) return this.capabilities.includes(c);
+    return c.startsWith('send-') && roleOf(this.token) !== 'listener';
   }
 
   /** Uses the app's own stream from now on (its first audio track). Throws `no-audio-track` without one. */
   async setStream(stream) { await this.#audio.use(stream); }
 
-  /** Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). */
-  async openMicrophone(choice = {}) { await this.#audio.open(choice); }
+  /**
+   * Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). Not for
+   * a participant who may not send audio (a listener): nothing is opened.
+   */
+  async openMicrophone(choice = {}) {
+    if (this.#maySendAudio()) await this.#audio.open(choice);
+  }
 
   /** Muted or not, and why: `self`, `host` or `push-to-talk` (no muted notice while a push-to-talk key is up). */
   setMuted(muted, cause = 'self') {
@@ -386,6 +410,8 @@ export class MicCheckClient extends EventTarget {
         this.#emit('welcome', m);
         this.#sendDevices();
         this.#device?.command({ type: 'grant', maySendAudio: this.may('audio') });
+        // A role that may not send audio is not listened to (an invitation given as a function is read here).
+        if (!this.may('audio')) this.#audio.drop();
         if (this.#device) this.#stateSpeaking(this.speaking);
         if (this.#rejoin !== null) this.join(this.#rejoin);
         break;

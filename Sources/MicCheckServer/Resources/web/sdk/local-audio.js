@@ -56,6 +56,19 @@ export class LocalAudio {
     await this.#listen(opened.stream);
   }
 
+  /**
+   * Stops listening for good on this connection's role (one that may not send audio): a microphone the client
+   * opened is closed (the browser stops showing it in use); an app's stream is left to the app.
+   */
+  drop() {
+    this.#opener.cancel();
+    this.capture.stop();
+    this.#release();
+    const had = this.stream !== null;
+    this.stream = null;
+    if (had) this.changed();
+  }
+
   /** Stops a microphone the client opened itself, and the capture. */
   close() {
     this.#closed = true;

@@ -194,7 +194,10 @@ export class MicCheckClient extends EventTarget {
   readonly analysis: 'device' | 'server';
   readonly participants: Map<string, Participant>;
   others(): Participant[];
-  /** `audio`, `video` (yes until the welcome says otherwise), or `mute-users` (a host's; no until the welcome). */
+  /**
+   * `audio`, `video` (until the welcome says otherwise: yes, unless the invitation, a token given as a string,
+   * names a listener; a listener's client opens no microphone), or `mute-users` (a host's; no until the welcome).
+   */
   may(kind: 'audio' | 'video' | 'mute-users'): boolean;
   /**
    * Opens the microphone (unless a stream was given) and connects. Rejects with `MicCheckError` on bad input;

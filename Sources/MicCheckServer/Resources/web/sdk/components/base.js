@@ -31,7 +31,7 @@ export const THEME_CSS = `
   box-sizing: border-box;
 }
 *, *::before, *::after { box-sizing: border-box; }
-[hidden] { display: none !important; }
+[hidden], :host([hidden]) { display: none !important; }
 :focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
 button, input, select { font: inherit; color: inherit; }
 button {

@@ -158,7 +158,8 @@ export class LobbyElement extends HTMLElement {
     preview.speakerOn = false;
     preview.showSpeaking = false;
     strip.participants = Array.isArray(s.others) ? s.others : [];
-    // The microphone can be tested while it is on (and the invitation lets this participant speak).
+    // The microphone can be tested while it is on; a participant the invitation does not let speak has no test.
+    microphoneTest.hidden = s.allowed.audio === false;
     microphoneTest.available = s.settings.audio !== false && s.allowed.audio !== false;
   }
 
