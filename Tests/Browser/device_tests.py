@@ -3,6 +3,7 @@ its AudioWorklet. A WebSocket hook counts what the page sends: in a minute of a 
 byte of audio, while the meter, the speaking ring, "You are muted." and "not working" still come. A page whose
 kernel cannot load (its address blocked) falls back to the server's analysis and says so. With no server at
 all, a static page (Examples/web-embed/no-server.html under `python3 -m http.server`) gets the same."""
+import math
 import os
 import shutil
 import socket
@@ -12,7 +13,15 @@ import time
 import unittest
 
 from harness import (CONTROLS, LOBBY, METER, NOTICE, NOT_WORKING, ROOT, TILES, Run, browser, click, free_port, js,
-                     open_page, shot, wait)
+                     open_page, shot, voice, wait, write_wav)
+
+
+def upsample(samples, factor):
+    """Linear interpolation by an integer factor (a voice at 16 kHz made 48 kHz before it is cut flat)."""
+    out = []
+    for a, b in zip(samples, samples[1:] + samples[-1:]):
+        out.extend(a + (b - a) * k / factor for k in range(factor))
+    return out
 
 # Counts, in the page, the bytes of every binary message the page sends (audio) and the types of its texts.
 SENT = """
@@ -102,6 +111,33 @@ class DeviceTests(unittest.TestCase):
             join(d)
             wait(d, SELF_SPEAKING, 12, what="the speaking ring, decided by the server")
             self.assertGreater(js(d, "return window.__audioBytes"), 0, "the microphone went to the server")
+        finally:
+            d.quit()
+
+    def test_4_clipping_judged_at_the_capture_rate(self):
+        """A voice pushed up 30 dB and cut flat, at 48 kHz as the microphone delivers it: the page's analysis
+        judges it at the capture's own rate, so the lobby warns of clipping and the microphone test says so
+        (judged after a conversion to 16 kHz, the flat tops were smoothed away and it said "clearly")."""
+        rate = 48000
+        quiet = [0.0003 * math.sin(i * 0.37) for i in range(rate)]
+        loud = [max(-1.0, min(1.0, 31.6 * x)) for x in upsample(voice(4.0), 3)]
+        path = os.path.join(Run.work, "clipped-48k.wav")
+        write_wav(path, (quiet + loud) * 6, rate=rate)
+        d = browser(path)
+        try:
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SENT})
+            open_page(d, "device-clipping", "Cleo")
+            warned = wait(d, "const m = window.miccheck.client.microphone;"
+                             " return !!m && (m.warnings || []).find((w) => /clipping|too loud/i.test(w))", 15,
+                          what="a clipping warning in the lobby")
+            self.assertTrue(warned)
+            js(d, "window.steps = []; window.miccheck.client.addEventListener('microphonetest',"
+                  " (e) => window.steps.push(e.detail));")
+            click(d, f"{LOBBY} miccheck-microphone-test >> [part~=start]")
+            done = wait(d, "return window.steps.find((s) => s.state === 'done' || s.state === 'failed')", 20,
+                        what="the microphone test's verdict")
+            self.assertEqual(done.get("verdict"), "clipping", done)
+            self.assertEqual(js(d, "return window.__audioBytes"), 0)
         finally:
             d.quit()
 
