@@ -8,7 +8,7 @@
 // { type: 'test', action: 'start' | 'cancel', seconds }, { type: 'grant', maySendAudio }, { type: 'reset' } (a new
 // track: the kernel anew, so no stale speaking state remains).
 import { Downsampler } from './downsampler.js';
-import { KernelMicrophone } from './kernel.js';
+import { KERNEL_BLOCK, KernelMicrophone } from './kernel.js';
 
 class AnalysisProcessor extends AudioWorkletProcessor {
   constructor(options) {
@@ -96,16 +96,19 @@ class AnalysisProcessor extends AudioWorkletProcessor {
       // Mono as MicCheck reads a file (the channels averaged), in the 16 bits a microphone delivers: a browser's
       // processing leaves float noise far below one step on an idle converter's zeros (1e-7), which no device
       // made and which would hide a dead microphone from the kernel (the server's path rounds to 16 bits too).
+      // Written straight into the kernel's input (a render quantum, 128 frames, fits its block).
       const frames = channels[0].length;
-      if (!this.mono || this.mono.length !== frames) this.mono = new Float32Array(frames);
-      const mono = this.mono;
+      const direct = frames <= KERNEL_BLOCK;
+      if (!direct && (!this.mono || this.mono.length !== frames)) this.mono = new Float32Array(frames);
+      const mono = direct ? this.microphone.inputView() : this.mono;
+      const count = channels.length;
       for (let i = 0; i < frames; i++) {
-        let x = 0;
-        for (const c of channels) x += c[i];
-        x /= channels.length;
+        let x = channels[0][i];
+        for (let c = 1; c < count; c++) x += channels[c][i];
+        if (count > 1) x /= count;
         mono[i] = Math.max(-32768, Math.min(32767, Math.round(x * 32768))) / 32768;
       }
-      this.#post(this.microphone.audio(mono, currentTime));
+      this.#post(direct ? this.microphone.audioWritten(frames, currentTime) : this.microphone.audio(mono, currentTime));
       if (this.testing) this.testing.push(channels);
     }
     if (currentTime >= this.nextTick) {

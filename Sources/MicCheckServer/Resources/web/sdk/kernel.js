@@ -118,6 +118,22 @@ export class KernelMicrophone {
     if (!this.handle) throw new RangeError(`the analysis does not take ${sampleRate} Hz audio`);
   }
 
+  /**
+   * Where to write a block of up to KERNEL_BLOCK samples for `audioWritten`: a view of the kernel's own input
+   * buffer, made again only when the module's memory grows (a worklet writes its block here, with no copy and no
+   * allocation per block).
+   */
+  inputView() {
+    const buffer = this.k.memory.buffer;
+    if (this.view?.buffer !== buffer) {
+      this.view = new Float32Array(buffer, this.k.miccheck_channel_input(this.#live()), KERNEL_BLOCK);
+    }
+    return this.view;
+  }
+
+  /** The first `count` samples of `inputView()` (written there), at `now` seconds. */
+  audioWritten(count, now) { return this.#bytes(this.k.miccheck_channel_audio(this.#live(), count, now)); }
+
   /** A block of the microphone (a Float32Array, −1…1) at `now` seconds. */
   audio(samples, now) {
     let out = null;
