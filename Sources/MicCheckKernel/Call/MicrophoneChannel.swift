@@ -22,7 +22,10 @@ public struct MicrophoneChannel: Sendable {
     /// Samples per second of the audio ``audio(_:now:emit:)`` takes.
     public let sampleRate: Int
     public private(set) var rules: MicrophoneRules
-    private var stream: StreamingAnalysis
+    /// The analysis, made with the first audio: a channel whose page analyses its own microphone (the server's
+    /// device mode) receives none, and does not spend the analyser's 66 KB a participant on it.
+    private var stream: StreamingAnalysis?
+    private let model: VoiceActivityModel
     private var test = MicrophoneTestRecording()
     private var lastReport: String?
     private var records: [AnalysisOutput] = []
@@ -35,8 +38,11 @@ public struct MicrophoneChannel: Sendable {
         sampleRate: Int, audioOn: Bool, maySendAudio: Bool = true, now: Double,
         model: VoiceActivityModel = .bundled
     ) throws(AnalysisError) {
+        guard AudioFormat.supportedSampleRates.contains(sampleRate) else {
+            throw .unsupportedSampleRate(sampleRate)
+        }
         self.sampleRate = sampleRate
-        stream = try StreamingAnalysis(sampleRate: sampleRate, model: model)
+        self.model = model
         rules = MicrophoneRules(audioOn: audioOn, maySendAudio: maySendAudio, place: .lobby, now: now)
         records.reserveCapacity(16)
     }
@@ -50,14 +56,16 @@ public struct MicrophoneChannel: Sendable {
     public mutating func audio(_ samples: UnsafeBufferPointer<Float>, now: Double, emit: (Message) -> Void) {
         test.feed(samples) { emit(Message(text: $0, isLevel: false)) }
         records.removeAll(keepingCapacity: true)
+        // The rate was checked when the channel was made: the analysis cannot refuse it.
+        if stream == nil { stream = try? StreamingAnalysis(sampleRate: sampleRate, model: model) }
         Self.analyse(samples, &stream, &records)
         for r in records { follow(now: now, emit: emit) { rules, act in rules.record(r, now: now, act: act) } }
     }
 
     private static func analyse(
-        _ samples: UnsafeBufferPointer<Float>, _ stream: inout StreamingAnalysis, _ records: inout [AnalysisOutput]
+        _ samples: UnsafeBufferPointer<Float>, _ stream: inout StreamingAnalysis?, _ records: inout [AnalysisOutput]
     ) {
-        stream.process(samples) { records.append($0) }
+        stream?.process(samples) { records.append($0) }
     }
 
     /// The microphone's toggle (and why it is off, when it is: nil, unchanged); a report follows unless

@@ -148,6 +148,7 @@ public enum Connection {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let (outputs, output) = AsyncStream.makeStream(of: Output.self)
         let counters = Counters()
+        let tickInterval = endpoint.tickInterval
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await read(inbound, limits: limits, counters: counters, into: input) }
             group.addTask {
@@ -156,7 +157,7 @@ public enum Connection {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: Endpoint.tickInterval)
+                    try? await Task.sleep(for: tickInterval)
                     input.yield(.tick)
                 }
             }
@@ -494,8 +495,8 @@ struct AudioPace: Sendable {
 /// the clock's ticks and the call's presence, and when the connection ends. `send` queues a message.
 protocol ConnectionEndpoint: Sendable {
     /// How often the loop looks at the clock: the idle timeout, a client that reads nothing, the endpoint's
-    /// own timers.
-    static var tickInterval: Duration { get }
+    /// own timers. Each connection has its own timer: a shorter interval costs every connection wake-ups.
+    var tickInterval: Duration { get }
     mutating func opened(send: (Connection.Message) -> Void) async
     /// Returns false when the endpoint is done (the connection then closes normally once its messages are out).
     mutating func received(

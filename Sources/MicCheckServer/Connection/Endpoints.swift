@@ -6,7 +6,7 @@ import NIOCore
 /// `/v1/vad` on a ``Connection``: the ``VADSession`` protocol, nothing else.
 struct VADEndpoint: ConnectionEndpoint {
     /// Only the idle timeout and a client that reads nothing: a second is close enough.
-    static let tickInterval = Duration.seconds(1)
+    var tickInterval: Duration { .seconds(1) }
     var session: VADSession
     var pace: AudioPace
 
@@ -36,8 +36,10 @@ struct VADEndpoint: ConnectionEndpoint {
 /// `/v1/call` on a ``Connection``: the page's ``CallChannel``, its actions carried out in the call's
 /// presence, and the call's presence events relayed by the version rule (``PresenceFollower``).
 struct CallEndpoint: ConnectionEndpoint {
-    /// The microphone check's stall shows within a quarter of a second.
-    static let tickInterval = Duration.milliseconds(250)
+    /// Analysed here, the microphone check's stall shows within a quarter of a second. Analysed on the device,
+    /// only the page's speaking stalls (a second after its last statement): half a second is close enough, and
+    /// half the wake-ups of a connection that is most of a device participant's cost (`bench-call-device.py`).
+    var tickInterval: Duration { channel.analysis == .device ? .milliseconds(500) : .milliseconds(250) }
     let call: String
     var channel: CallChannel
     let presence: any PresenceStore
