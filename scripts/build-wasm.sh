@@ -41,8 +41,8 @@ exports=(miccheck_create miccheck_destroy miccheck_input miccheck_process micche
     miccheck_channel_test_cancel)
 "$wasm_ld" ${MICCHECK_WASM_MAP:+-Map="$MICCHECK_WASM_MAP"} --no-entry --strip-all --gc-sections -z stack-size=65536 \
     "${exports[@]/#/--export=}" "$work/kernel.o" "$libc/libc.a" "$builtins" -o "$work/miccheck.wasm"
-# Binaryen's optimiser (Debian's binaryen) on the linked module: 347 KB to 304 KB, and 1.36x faster in node 20
-# (888x to 1,210x real time on the public corpus, scripts/bench-wasm.mjs). It keeps IEEE arithmetic as it is
+# Binaryen's optimiser (Debian's binaryen) on the linked module: 348 KB to 305 KB, and about 1.3x faster in
+# node 20 (888x to 1,186x real time on the public corpus, scripts/bench-wasm.mjs). It keeps IEEE arithmetic as it is
 # (no fast-math), so the page still agrees with the native analysis (Tests/Web/kernel.test.mjs).
 "$wasm_opt" -O3 --converge --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --low-memory-unused --zero-filled-memory --strip-producers \

@@ -114,10 +114,28 @@ def first_start(binary, path):
     raise SystemExit(f"analyze found no speech in {path}")
 
 
-def worklet_ticks():
-    """The CPU ticks of every Chromium real-time AudioWorklet thread now, by thread id."""
-    out = {}
+def descendants(root):
+    """The processes under `root` (its own id included): the browser a driver started, and nobody else's."""
+    children = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parent = f.read().rsplit(")", 1)[1].split()[1]
+        except OSError:
+            continue
+        children.setdefault(parent, []).append(pid)
+    out, todo = set(), [str(root)]
+    while todo:
+        pid = todo.pop()
+        out.add(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def worklet_ticks(root):
+    """The CPU ticks of the real-time AudioWorklet threads of the browser under process `root`, by thread id."""
+    out = {}
+    for pid in descendants(root):
         try:
             tasks = os.listdir(f"/proc/{pid}/task")
         except OSError:
@@ -142,9 +160,10 @@ def worklet_cpu(url, ready, seconds):
         d.get(url)
         wait(d, ready, 20, what="the page's microphone")
         time.sleep(5)
-        before, t0 = worklet_ticks(), time.time()
+        root = d.service.process.pid
+        before, t0 = worklet_ticks(root), time.time()
         time.sleep(seconds)
-        after, t1 = worklet_ticks(), time.time()
+        after, t1 = worklet_ticks(root), time.time()
         used = sum(after[t] - before.get(t, 0) for t in after)
         if not after:
             raise SystemExit("no AudioWorklet thread found")

@@ -4,7 +4,7 @@
 // app's call (its own media server) is not MicCheck's: "Join the call" tells the client the page is in it,
 // where the muted and typing notices belong.
 //   bash scripts/build-wasm.sh
-//   cp -r Sources/MicCheckServer/Resources/web/sdk Examples/web-embed/sdk
+//   rm -rf Examples/web-embed/sdk && cp -r Sources/MicCheckServer/Resources/web/sdk Examples/web-embed/sdk
 //   python3 -m http.server 8000 --directory Examples/web-embed   # then open http://127.0.0.1:8000/no-server.html
 import { CAPTURE_NOTE, MicCheckClient } from './sdk/miccheck.js';
 
@@ -40,6 +40,7 @@ client.addEventListener('mutednotice', (e) => {
 });
 client.addEventListener('typingnotice', (e) => {
   if (e.detail.show && inCall && !client.muted) typingNotice.show(e.detail);
+  else if (!e.detail.show) typingNotice.hide();
 });
 client.addEventListener('permission', () => problem('MicCheck cannot hear a microphone: allow one for this page.'));
 test.addEventListener('miccheck-test-microphone', () => {
@@ -63,7 +64,10 @@ $('call').addEventListener('click', () => {
   draw();
 });
 document.addEventListener('keydown', (e) => {
-  if (e.key.toLowerCase() === 'm' && !(e.target instanceof HTMLInputElement)) toggleMute();
+  // m toggles the microphone, unless a key is held with it or the user types somewhere.
+  const typing = e.composedPath().some((el) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement
+    || el instanceof HTMLSelectElement || el.isContentEditable);
+  if (!typing && !e.ctrlKey && !e.metaKey && !e.altKey && e.key.toLowerCase() === 'm') toggleMute();
 });
 
 $('privacy').textContent = CAPTURE_NOTE;

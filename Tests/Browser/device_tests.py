@@ -155,6 +155,8 @@ class StaticPageTests(unittest.TestCase):
         self.static = subprocess.Popen(
             [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", self.folder],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(self.static.wait, 10)
+        self.addCleanup(self.static.terminate)
         self.page = f"http://127.0.0.1:{port}/no-server.html"
         deadline = time.time() + 10
         while True:
@@ -165,10 +167,6 @@ class StaticPageTests(unittest.TestCase):
                 if time.time() > deadline:
                     raise
                 time.sleep(0.1)
-
-    def tearDown(self):
-        self.static.terminate()
-        self.static.wait(10)
 
     def open(self, audio):
         d = browser(audio)

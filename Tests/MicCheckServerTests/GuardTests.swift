@@ -247,6 +247,7 @@ struct PageGuardSocketTests {
             #expect(call.close?.code == 4401)
             #expect(call.close?.reason.contains("needs a join token") == true)
             let vad = try await WebSocketByHand.open(port: port, path: "/v1/vad")
+            #expect(vad.status == "HTTP/1.1 101 Switching Protocols")
             #expect(vad.close?.code == 4401)
             #expect(vad.close?.reason.contains("miccheck token --vad") == true)
             let stream = try await tokens.mintStream(expires: later)
@@ -348,6 +349,7 @@ enum WebSocketByHand {
 
     /// A client's frame: final, masked, a payload under 126 bytes.
     private static func masked(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        precondition(payload.count < 126, "a short frame only")
         let mask: [UInt8] = [0x37, 0xfa, 0x21, 0x3d]
         return [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask
             + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }

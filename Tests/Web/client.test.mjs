@@ -257,11 +257,15 @@ test('a listener\'s invitation: no microphone opened; a welcome without send-aud
   const capture = { ...fakeCapture, start: async (s) => { opened.push(s); }, stop() { opened.push('stop'); } };
   // No stream given: the client would open a microphone of its own; a listener's does not even try.
   const { c } = client({ token: jwt({ call: 'standup', name: 'Lin', role: 'listener' }), stream: null, capture });
+  // Node has no microphone: a try to open one would say so (`permission`, missing); a listener's makes none.
+  const asked = [];
+  c.addEventListener('permission', (e) => asked.push(e.detail));
   assert.equal(c.may('audio'), false);
   assert.equal(c.may('video'), false);
   await c.start();
   assert.equal(c.stream, null);
   assert.deepEqual(opened, []);
+  assert.deepEqual(asked, [], 'no microphone asked for');
   const tokens = [[jwt({ role: 'speaker' }), true], ['not a token', true], [jwt({ role: 'listener' }), false]];
   for (const [token, may] of tokens) {
     const other = client({ token }).c;
@@ -275,7 +279,10 @@ test('a listener\'s invitation: no microphone opened; a welcome without send-aud
   await new Promise((resolve) => { setTimeout(resolve, 0); }); // the token function's answer, then the socket
   const ws = FakeSocket.made[0];
   ws.accept();
+  let streamAtWelcome;
+  late.addEventListener('welcome', () => { streamAtWelcome = late.stream; });
   ws.say({ type: 'welcome', id: 'me', capabilities: [] });
+  assert.equal(streamAtWelcome, null, 'gone before the page hears of the welcome');
   assert.equal(late.stream, null);
   assert.equal(opened.at(-1), 'stop');
   late.close();

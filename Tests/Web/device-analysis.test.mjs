@@ -148,8 +148,14 @@ test('no server: the analysis is the device\'s or nothing', async () => {
     wasm: { ok: false, status: 404, arrayBuffer: async () => new ArrayBuffer(0) } });
   const analysis = [];
   c.addEventListener('analysis', (e) => analysis.push(e.detail));
+  const states = [];
+  c.addEventListener('connection', (e) => states.push(e.detail.state));
   await assert.rejects(c.start(), { code: 'no-analysis', message: /HTTP 404.*no server to analyse the microphone/ });
   assert.deepEqual(analysis, []);
   assert.equal(FakeSocket.made.length, 0);
+  // The client is closed: a retry fails at once rather than wait on a capture that never comes.
+  await assert.rejects(c.openMicrophone(), { code: 'closed' });
+  await assert.rejects(c.start(), { code: 'closed' });
   c.close();
+  assert.deepEqual(states, [], 'no connection to speak of');
 });

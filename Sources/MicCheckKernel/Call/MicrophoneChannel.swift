@@ -25,6 +25,8 @@ public struct MicrophoneChannel: Sendable {
     /// The analysis, made with the first audio: a channel whose page analyses its own microphone (the server's
     /// device mode) receives none, and does not spend the analyser's 66 KB a participant on it.
     private var stream: StreamingAnalysis?
+    /// Whether `stream` was made (a flag: asking the optional copied the whole analysis in WebAssembly).
+    private var analysing = false
     private let model: VoiceActivityModel
     private var test = MicrophoneTestRecording()
     private var lastReport: String?
@@ -57,7 +59,10 @@ public struct MicrophoneChannel: Sendable {
         test.feed(samples) { emit(Message(text: $0, isLevel: false)) }
         records.removeAll(keepingCapacity: true)
         // The rate was checked when the channel was made: the analysis cannot refuse it.
-        if stream == nil { stream = try? StreamingAnalysis(sampleRate: sampleRate, model: model) }
+        if !analysing {
+            stream = try? StreamingAnalysis(sampleRate: sampleRate, model: model)
+            analysing = true
+        }
         Self.analyse(samples, &stream, &records)
         for r in records { follow(now: now, emit: emit) { rules, act in rules.record(r, now: now, act: act) } }
     }

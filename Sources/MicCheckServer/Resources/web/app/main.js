@@ -153,8 +153,9 @@ function leave() {
 
 client.addEventListener('welcome', (e) => {
   if (e.detail.name) view.lobby.state = { name: e.detail.name, nameLocked: true };
-  // A listener sends nothing: the camera closes (the client closed its microphone).
+  // A listener sends nothing: the camera closes, and the microphone the client closed leaves the calls too.
   if (!may('video')) devices.forbid();
+  if (!may('audio')) mesh.setTracks({ audio: null });
   applyToggles();
 });
 client.addEventListener('microphone', (e) => {

@@ -132,7 +132,7 @@ export class MicCheckClient extends EventTarget {
    * (endpoint `none`) it connects to nothing, and rejects with `no-analysis` when the kernel cannot run.
    */
   async start() {
-    if (this.#closed) throw new MicCheckError('closed', 'this client was closed; make a new one');
+    this.#refuseClosed();
     try {
       await this.#prepareAnalysis();
       if (this.#given) await this.setStream(this.#given);
@@ -156,14 +156,22 @@ export class MicCheckClient extends EventTarget {
   }
 
   /** Uses the app's own stream from now on (its first audio track). Throws `no-audio-track` without one. */
-  async setStream(stream) { await this.#audio.use(stream); }
+  async setStream(stream) {
+    this.#refuseClosed();
+    await this.#audio.use(stream);
+  }
 
   /**
    * Opens a microphone of the client's own: `deviceId`, or the default (and says so when it falls back). Not for
    * a participant who may not send audio (a listener): nothing is opened.
    */
   async openMicrophone(choice = {}) {
+    this.#refuseClosed();
     if (this.#maySendAudio()) await this.#audio.open(choice);
+  }
+
+  #refuseClosed() {
+    if (this.#closed) throw new MicCheckError('closed', 'this client was closed; make a new one');
   }
 
   /** Muted or not, and why: `self`, `host` or `push-to-talk` (no muted notice while a push-to-talk key is up). */
@@ -242,7 +250,7 @@ export class MicCheckClient extends EventTarget {
   close() {
     this.#test.cancel('The microphone test stopped: the page closed its connection.');
     this.#closed = true;
-    this.#connection.close();
+    if (this.endpoint !== 'none') this.#connection.close();
     this.#audio.close();
   }
 
@@ -266,6 +274,8 @@ export class MicCheckClient extends EventTarget {
           return;
         } catch (error) {
           if (this.endpoint === 'none') {
+            // Nothing could judge the microphone: the client is closed, so that a later call fails at once.
+            this.close();
             throw new MicCheckError('no-analysis', `MicCheck's analysis could not run in this page (${error.message}),`
               + ' and there is no server to analyse the microphone');
           }
@@ -406,12 +416,13 @@ export class MicCheckClient extends EventTarget {
         this.me = m.id;
         this.#devicesSent = null;
         this.capabilities = m.capabilities;
+        // A role that may not send audio is not listened to (an invitation given as a function is read here),
+        // before the page hears of the welcome: its listeners see the stream gone.
+        if (!this.may('audio')) this.#audio.drop();
         this.#moderation.connected();
         this.#emit('welcome', m);
         this.#sendDevices();
         this.#device?.command({ type: 'grant', maySendAudio: this.may('audio') });
-        // A role that may not send audio is not listened to (an invitation given as a function is read here).
-        if (!this.may('audio')) this.#audio.drop();
         if (this.#device) this.#stateSpeaking(this.speaking);
         if (this.#rejoin !== null) this.join(this.#rejoin);
         break;

@@ -197,6 +197,8 @@ export class MicCheckClient extends EventTarget {
   /**
    * `audio`, `video` (until the welcome says otherwise: yes, unless the invitation, a token given as a string,
    * names a listener; a listener's client opens no microphone), or `mute-users` (a host's; no until the welcome).
+   * A welcome that does not let this participant send audio stops the client listening: `stream` is null by the
+   * time the `welcome` event fires, and a microphone the client opened is closed.
    */
   may(kind: 'audio' | 'video' | 'mute-users'): boolean;
   /**
