@@ -40,9 +40,7 @@ public struct MicrophoneChannel: Sendable {
         sampleRate: Int, audioOn: Bool, maySendAudio: Bool = true, now: Double,
         model: VoiceActivityModel = .bundled
     ) throws(AnalysisError) {
-        guard AudioFormat.supportedSampleRates.contains(sampleRate) else {
-            throw .unsupportedSampleRate(sampleRate)
-        }
+        try StreamingAnalysis.check(sampleRate)
         self.sampleRate = sampleRate
         self.model = model
         rules = MicrophoneRules(audioOn: audioOn, maySendAudio: maySendAudio, place: .lobby, now: now)

@@ -90,7 +90,8 @@ public struct StreamingAnalysis: Sendable {
         analyzer.updateSpeech(speech)
     }
 
-    private static func check(_ rate: Int) throws(AnalysisError) {
+    /// Refuses a rate the analysis does not take (also asked by a channel that makes its analysis later).
+    static func check(_ rate: Int) throws(AnalysisError) {
         guard AudioFormat.supportedSampleRates.contains(rate) else { throw .unsupportedSampleRate(rate) }
     }
 }

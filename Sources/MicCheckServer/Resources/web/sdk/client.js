@@ -136,14 +136,11 @@ export class MicCheckClient extends EventTarget {
     try {
       await this.#prepareAnalysis();
       if (this.#given) await this.setStream(this.#given);
-      else if (this.#maySendAudio()) await this.openMicrophone();
+      else await this.openMicrophone();
     } finally {
       if (this.endpoint !== 'none') this.#connection.open();
     }
   }
-
-  // Whether this participant may send audio (a listener's page never opens a microphone it could not use).
-  #maySendAudio() { return this.may('audio'); }
 
   /**
    * Whether this participant may send `audio` or `video`, or `mute-users` (a host): the welcome's capabilities;
@@ -167,7 +164,8 @@ export class MicCheckClient extends EventTarget {
    */
   async openMicrophone(choice = {}) {
     this.#refuseClosed();
-    if (this.#maySendAudio()) await this.#audio.open(choice);
+    // A listener's page never opens a microphone it could not use.
+    if (this.may('audio')) await this.#audio.open(choice);
   }
 
   #refuseClosed() {
