@@ -34,7 +34,9 @@ refused (503), and the summary says so. Only the standard library is needed.
 usage: bench-call-device.py MICCHECK_BINARY [--participants 1000,5000,20000] [--call-size 8] [--seconds 60]
                             [--speaking-share 0.25] [--toggle-every 60] [--connect-rate 300] [--workers 4]
 """
-import argparse, asyncio, json, os, random, re, resource, struct, subprocess, sys, threading, time
+import argparse, asyncio, json, os, random, re, resource, struct, subprocess, sys, time
+
+from serve_process import ServeProcess
 
 KEEP_ALIVE_S = 4.0  # the SDK's KEEP_ALIVE_MS (sdk/connection.js)
 RESTATE_S = 0.5  # the SDK's RESTATE_MS (sdk/client.js)
@@ -364,35 +366,18 @@ def raise_file_limit():
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-class Server:
-    """One `miccheck serve` for N participants from one address; its log kept by a thread."""
+class Server(ServeProcess):
+    """One `miccheck serve` for N participants from one address."""
 
     def __init__(self, binary, n):
         files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         self.max_connections = min(n + FD_RESERVE, files - FD_RESERVE)
-        command = [binary, "serve", "--port", "0", "--max-connections", str(self.max_connections),
-                   "--max-connections-per-address", str(self.max_connections), "--joins-per-minute-per-address", "0"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                        preexec_fn=raise_file_limit)
-        self.pid = self.process.pid
-        self.lines = [self.process.stdout.readline()]
-        match = re.search(r":(\d+)/", self.lines[0])
-        if not match:
-            raise SystemExit(f"the server did not start: {self.lines[0]!r} {self.process.stdout.read()[-2000:]}")
-        self.port = int(match.group(1))
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.append(line)
+        super().__init__(binary, "--max-connections", str(self.max_connections), "--max-connections-per-address",
+                         str(self.max_connections), "--joins-per-minute-per-address", "0",
+                         preexec_fn=raise_file_limit)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        super().stop(patience=30)  # thousands of connections to close
 
 
 def run(a, n):

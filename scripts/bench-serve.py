@@ -45,11 +45,12 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import wave
 
 import websockets
+
+from serve_process import ServeProcess
 
 LOOKAHEAD_MS = 30
 VAD_DELAY_TARGET_MS = 100  # p99 of the honest /v1/vad streams' event delay
@@ -586,36 +587,11 @@ async def attack(port, seconds, k, call):
 
 # MARK: the servers
 
-class Server:
-    """One `miccheck serve`; its log (stdout and stderr) kept by a thread, so that it never blocks on a pipe."""
+class Server(ServeProcess):
+    """One `miccheck serve` (with --presence, a node sharing presence through that PostgreSQL)."""
 
     def __init__(self, binary, presence=None):
-        command = [binary, "serve", "--port", "0", "--idle-timeout", "60"]
-        if presence:
-            command += ["--presence", presence]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.pid = self.process.pid
-        self.lines = [self.process.stdout.readline()]
-        match = re.search(r":(\d+)/", self.lines[0])
-        if not match:
-            raise SystemExit(f"the server did not start: {self.lines[0]!r} {self.process.stdout.read()[-2000:]}")
-        self.port = int(match.group(1))
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.append(line)
-
-    def count(self, text):
-        return sum(text in line for line in list(self.lines))
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        super().__init__(binary, "--idle-timeout", "60", *(["--presence", presence] if presence else []))
 
 
 class PrivateCluster:

@@ -1,0 +1,37 @@
+"""`miccheck serve` as a child process of a benchmark: on a port of its own choosing (read from its first
+line), its log (stdout and stderr) kept by a thread so that it never blocks on a pipe. scripts/bench-serve.py
+and scripts/bench-call-device.py start theirs with it."""
+import re
+import subprocess
+import threading
+
+
+class ServeProcess:
+    def __init__(self, binary, *arguments, preexec_fn=None):
+        command = [binary, "serve", "--port", "0", *arguments]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        preexec_fn=preexec_fn)
+        self.pid = self.process.pid
+        self.lines = [self.process.stdout.readline()]
+        match = re.search(r":(\d+)/", self.lines[0])
+        if not match:
+            raise SystemExit(f"the server did not start: {self.lines[0]!r} {self.process.stdout.read()[-2000:]}")
+        self.port = int(match.group(1))
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def count(self, text):
+        """The lines of its log that hold `text`."""
+        return sum(text in line for line in list(self.lines))
+
+    def stop(self, patience=10):
+        """Terminates it; kills it if it has not ended within `patience` seconds."""
+        self.process.terminate()
+        try:
+            self.process.wait(patience)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
