@@ -34,9 +34,9 @@ refused (503), and the summary says so. Only the standard library is needed.
 usage: bench-call-device.py MICCHECK_BINARY [--participants 1000,5000,20000] [--call-size 8] [--seconds 60]
                             [--speaking-share 0.25] [--toggle-every 60] [--connect-rate 300] [--workers 4]
 """
-import argparse, asyncio, json, os, random, re, resource, struct, subprocess, sys, time
+import argparse, asyncio, json, random, resource, struct, subprocess, sys, time
 
-from serve_process import ServeProcess
+from serve_process import ServeProcess, proc_stats
 
 KEEP_ALIVE_S = 4.0  # the SDK's KEEP_ALIVE_MS (sdk/connection.js)
 RESTATE_S = 0.5  # the SDK's RESTATE_MS (sdk/client.js)
@@ -69,16 +69,6 @@ DEVICES = {a: frame(json.dumps({"type": "devices", "audio": a, "video": False}))
 def pick(xs, q):
     xs = sorted(xs)
     return round(xs[min(len(xs) - 1, int(q * len(xs)))], 1) if xs else None
-
-
-def proc_stats(pid):
-    """CPU seconds (user and system) and RSS (KiB) of a process."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])
-    with open(f"/proc/{pid}/status") as f:
-        rss = int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
-    return ticks / os.sysconf("SC_CLK_TCK"), rss
 
 
 def tally(counter, key):

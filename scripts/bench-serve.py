@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import shutil
 import socket
 import struct
@@ -50,22 +49,13 @@ import wave
 
 import websockets
 
-from serve_process import ServeProcess
+from serve_process import ServeProcess, proc_stats
 
 LOOKAHEAD_MS = 30
 VAD_DELAY_TARGET_MS = 100  # p99 of the honest /v1/vad streams' event delay
 CROSS_NODE_TARGET_MS = 50  # p99 of a presence change from node 1 to node 2
 PROBE_INTERVAL = 0.5  # seconds between the prober's camera toggles (under any presence budget)
 PRESENCE_RATE, PRESENCE_BURST = 5, 20  # serve's --presence-changes-per-second default, and its burst (4x)
-
-
-def proc_stats(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])
-    with open(f"/proc/{pid}/status") as f:
-        rss = int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
-    return ticks / os.sysconf("SC_CLK_TCK"), rss
 
 
 async def stream(port, pcm, rate, block_ms, seconds, delays, counts, start_at, tolerate=False):

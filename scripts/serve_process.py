@@ -1,9 +1,20 @@
 """`miccheck serve` as a child process of a benchmark: on a port of its own choosing (read from its first
 line), its log (stdout and stderr) kept by a thread so that it never blocks on a pipe. scripts/bench-serve.py
-and scripts/bench-call-device.py start theirs with it."""
+and scripts/bench-call-device.py start theirs with it, and read its CPU and memory with proc_stats."""
+import os
 import re
 import subprocess
 import threading
+
+
+def proc_stats(pid):
+    """CPU seconds (user and system) and RSS (KiB) of a process."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])
+    with open(f"/proc/{pid}/status") as f:
+        rss = int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+    return ticks / os.sysconf("SC_CLK_TCK"), rss
 
 
 class ServeProcess:
