@@ -23,10 +23,14 @@ class ServeProcess:
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                         preexec_fn=preexec_fn)
         self.pid = self.process.pid
-        self.lines = [self.process.stdout.readline()]
-        match = re.search(r":(\d+)/", self.lines[0])
-        if not match:
-            raise SystemExit(f"the server did not start: {self.lines[0]!r} {self.process.stdout.read()[-2000:]}")
+        # The address is not always the first line (a log line may come before it): read up to it.
+        self.lines, match = [], None
+        while not match:
+            line = self.process.stdout.readline()
+            if not line:
+                raise SystemExit(f"the server did not start: {''.join(self.lines)[-2000:]!r}")
+            self.lines.append(line)
+            match = re.search(r"serving http://[^ ]+:(\d+)/", line)
         self.port = int(match.group(1))
         threading.Thread(target=self._read, daemon=True).start()
 

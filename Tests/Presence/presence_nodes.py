@@ -84,12 +84,14 @@ class Node:
         # The log is read from the pipe's descriptor as it comes, never with a blocking readline: a node's output
         # may stop mid-line (a full stdio buffer), which would block the whole event loop until its next line.
         self.fd = self.process.stdout.fileno()
+        # The first line is not always the address: the presence store's log line may come before it.
         deadline = time.monotonic() + 60
-        while not self.lines and time.monotonic() < deadline:
+        match = None
+        while not match and time.monotonic() < deadline:
             if select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))[0] and not self._take():
                 break
-        line = self.lines[0] if self.lines else ""
-        match = re.search(r"http://[^ ]+:(\d+)/", line)
+            match = next((m for m in (re.search(r"serving http://[^ ]+:(\d+)/", line) for line in self.lines) if m),
+                         None)
         if not match:
             self.process.kill()
             raise AssertionError(f"the node did not start (or not within 60 s): {self.log()!r}")

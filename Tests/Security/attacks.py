@@ -50,18 +50,25 @@ def free_port():
         return s.getsockname()[1]
 
 
+def started(process):
+    """The lines a starting `miccheck serve` printed up to its address, and its port. The address is not always the
+    first line: with presence in PostgreSQL the store's log line (which names the database's port) may come first."""
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        match = re.search(r"serving http://[^ ]+:(\d+)/", line)
+        if match:
+            return lines, int(match.group(1))
+    raise AssertionError(f"serve did not start: {''.join(lines)!r}")
+
+
 class Server:
     """One `miccheck serve --port 0` with `options`; its output is kept (a thread drains it)."""
 
     def __init__(self, *options, env=None):
         self.process = subprocess.Popen([BINARY, "serve", "--port", "0", *options], stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True, env=env)
-        first = self.process.stdout.readline()
-        self.lines = [first]
-        match = re.search(r":(\d+)/", first)
-        if not match:
-            raise AssertionError(f"serve did not start: {first!r} {self.process.stdout.read()}")
-        self.port = int(match.group(1))
+        self.lines, self.port = started(self.process)
         self.pid = self.process.pid
         self.drain = threading.Thread(target=self._drain, daemon=True)
         self.drain.start()
@@ -1329,9 +1336,7 @@ class Admission(unittest.TestCase):
             server = Server.__new__(Server)
             server.process = subprocess.Popen([BINARY, "serve", "--port", "0", *options], stdout=subprocess.PIPE,
                                               stderr=subprocess.STDOUT, text=True, env=env, preexec_fn=preexec)
-            first = server.process.stdout.readline()
-            server.lines = [first]
-            server.port = int(re.search(r":(\d+)/", first).group(1))
+            server.lines, server.port = started(server.process)
             server.pid = server.process.pid
             server.drain = threading.Thread(target=server._drain, daemon=True)
             server.drain.start()
