@@ -361,3 +361,55 @@ struct QuietSpeechTests {
         #expect(ok.count == 1 && (ok.first ?? 0) > 6, "ok at \(ok)")
     }
 }
+
+@Suite("Dead microphone: a grid of dead inputs, and quiet rooms on the same offsets")
+struct DeadMicrophoneGridTests {
+    static let offsets: [Float] = [0, 0.001, 0.02, 0.12, 0.5]
+
+    /// A preamp's self-noise of `colour` at `rmsDB` on `offset`, as `format` ("int16": rounded to a 16-bit code, or
+    /// "float") delivers it, for `seconds`.
+    static func deadInput(
+        colour: String, rmsDB: Double, offset: Float, rate: Int, format: String, seconds: Double
+    )
+        -> [Float]
+    {
+        let hiss: [Float] =
+            switch colour {
+            case "white": Signals.whiteNoise(rmsDB: rmsDB, seconds: seconds, sampleRate: rate)
+            case "pink": Signals.pinkNoise(rmsDB: rmsDB, seconds: seconds, sampleRate: rate)
+            default: Signals.brownNoise(rmsDB: rmsDB, seconds: seconds, sampleRate: rate)
+            }
+        return hiss.map { format == "int16" ? (($0 + offset) * 32_768).rounded() / 32_768 : $0 + offset }
+    }
+
+    @Test(
+        "white, pink and brown hiss at -90 and -80 dBFS on every offset, at 16 and 48 kHz, 16-bit and float: dead within 2 s",
+        arguments: offsets, ["white", "pink", "brown"])
+    func deadWithin2Seconds(offset: Float, colour: String) {
+        var missed: [String] = []
+        for rmsDB in [-90.0, -80.0] {
+            for rate in [16_000, 48_000] {
+                for format in ["int16", "float"] {
+                    let x = Self.deadInput(
+                        colour: colour, rmsDB: rmsDB, offset: offset, rate: rate, format: format, seconds: 2.05)
+                    let t = silentTimes(analyse(x, rate: rate).1)
+                    if t.isEmpty || t[0] > 2 { missed.append("\(rmsDB) dBFS \(rate) Hz \(format): \(t)") }
+                }
+            }
+        }
+        #expect(missed.isEmpty, "not dead within 2 s: \(missed)")
+    }
+
+    @Test(
+        "the public corpus's quiet rooms (a pink floor at -82 to -74 dBFS, quiet speech) on every offset are never dead",
+        arguments: offsets)
+    func quietRoomsAreNotDead(offset: Float) throws {
+        guard CorpusAudio.isPresent else { return }
+        for name in [
+            "quiet_00_near_hedgewars-British", "quiet_01_far_espeak-ng-en-gb-x-rp+m7", "clean_01_asterisk-en-allison",
+        ] {
+            let x = try #require(try CorpusAudio.mono(name)).map { $0 + offset }
+            #expect(silentTimes(analyse(x, rate: 16_000).1).isEmpty, "\(name) on \(offset)")
+        }
+    }
+}

@@ -46,11 +46,15 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
 /// How loud the sound was just before the zeros says nothing: trimmed prompts, synthetic voices and
 /// sample-based mixes end in a loud sample and then zeros, exactly as a cable pulled mid-word does.
 ///
-/// A hiss is judged dead when its level without DC offset stays below ``Configuration/hissLevel``,
-/// spectrally flat and steady for ``Configuration/hissDuration``: room tone is coloured and varies.
-/// Over a large DC offset (at least ``Configuration/offsetLevel``, which no working microphone's
-/// converter shows: their inputs are AC-coupled) the hiss may have any colour, and counts below
-/// ``Configuration/offsetHissLevel``: a floating or broken input that sits at a fixed voltage.
+/// Every level rule sees the signal without its DC offset. A hiss is judged dead when its level stays below
+/// ``Configuration/hissLevel``, spectrally flat and steady for ``Configuration/hissDuration``, and the source
+/// has never delivered a frame at ``Configuration/loudLevel`` (after a voice, a flat hiss in the pauses is a
+/// quiet room's): room tone is coloured and varies. A preamp's own noise is rarely white, though: a hiss of
+/// any colour below ``Configuration/colouredHissLevel`` (or, over a large DC offset of at least
+/// ``Configuration/offsetLevel``, which no working microphone's AC-coupled converter shows, below
+/// ``Configuration/offsetHissLevel``: a floating input) is dead after ``Configuration/colouredHissDuration``
+/// when the source has delivered nothing louder since it started. A quiet room with a voice in it, on any
+/// offset, has.
 ///
 /// - Complexity: O(1) per frame; nothing is allocated.
 public struct SilentMicrophoneDetector: Sendable {
@@ -79,6 +83,14 @@ public struct SilentMicrophoneDetector: Sendable {
         public var offsetLevel: Float = -30
         /// Level without DC offset (dBFS) below which the hiss over such an offset counts as dead.
         public var offsetHissLevel: Float = -66
+        /// Level without DC offset (dBFS) that no dead input reaches: once the source has delivered a frame this
+        /// loud (a voice, however quiet), a featureless hiss in its pauses is the room's, not a dead device's.
+        public var loudLevel: Float = -60
+        /// Level without DC offset (dBFS) below which a steady hiss of any colour (pink, brown: a preamp's
+        /// own noise is rarely white) counts as dead while the source has sent nothing else.
+        public var colouredHissLevel: Float = -77
+        /// How long such a hiss must last, with no sound before it, to be a dead device (seconds).
+        public var colouredHissDuration: Double = 1.9
         /// Sound must last this long to end a silent verdict (seconds).
         public var activeAfter: Double = 0.05
 
@@ -99,9 +111,16 @@ public struct SilentMicrophoneDetector: Sendable {
     private var hissFlatSum: Float = 0
     private var hissMin: Float = 0
     private var hissMax: Float = 0
-    /// Frames of the current hiss that sit on a large DC offset.
-    private var hissOffset = 0
     private var aliveRun = 0
+    /// Frames in a row that are constant or a faint hiss (below ``Configuration/colouredHissLevel``), and how
+    /// many of them are hiss.
+    private var faintRun = 0
+    private var faintHiss = 0
+    private var faintOffset = 0
+    /// The source has delivered a frame at or above ``Configuration/loudLevel``.
+    private var heardLoud = false
+    /// The source has delivered a frame above the faint level (not constant, not a faint hiss on an offset).
+    private var heardAboveFaint = false
     private var floorRun = 0
     private var runningLevel: Float = Decibels.floor
     private var dc = DCTracker()
@@ -164,22 +183,34 @@ public struct SilentMicrophoneDetector: Sendable {
                 if heardSound { heardFloorAfterSound = true }
             }
         }
-        let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
-        let quiet = !still && (ac < c.hissLevel || onOffset)
+        let quiet = !still && ac < c.hissLevel
+        if !still && ac >= c.loudLevel { heardLoud = true }
         if quiet {
             if hissRun == 0 {
                 hissFlatSum = 0
                 hissMin = ac
                 hissMax = ac
-                hissOffset = 0
             }
             hissRun += 1
             hissFlatSum += bandFlatness
-            if onOffset { hissOffset += 1 }
             hissMin = min(hissMin, ac)
             hissMax = max(hissMax, ac)
         } else {
             hissRun = 0
+        }
+        // Faint: constant, below the coloured hiss's level, or a hiss on a large DC offset. A slow (brown) hiss a
+        // step or two of a 16-bit code deep holds frames of one value between frames that move, and breaks both
+        // the runs above.
+        let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
+        if still || ac < c.colouredHissLevel || onOffset {
+            faintRun += 1
+            if !still { faintHiss += 1 }
+            if onOffset { faintOffset += 1 }
+        } else {
+            faintRun = 0
+            faintHiss = 0
+            faintOffset = 0
+            heardAboveFaint = true
         }
         let alive = !still && !quiet
         aliveRun = alive ? aliveRun + 1 : 0
@@ -200,15 +231,21 @@ public struct SilentMicrophoneDetector: Sendable {
             deadSignature = sig
             return .silent(sig)
         }
-        if hissRun >= Int(c.hissDuration * fps) {
-            if hissOffset == hissRun {
-                deadSignature = .constantValue
-                return .silent(.constantValue)
-            }
+        if hissRun >= Int(c.hissDuration * fps), !heardLoud {
             if hissFlatSum / Float(hissRun) >= c.hissFlatness, hissMax - hissMin <= c.hissSpread {
-                deadSignature = .hiss
-                return .silent(.hiss)
+                // On a large DC offset throughout: a floating input that sits at a fixed voltage.
+                let sig: DeadMicrophoneSignature = faintOffset >= hissRun ? .constantValue : .hiss
+                deadSignature = sig
+                return .silent(sig)
             }
+        }
+        // A faint hiss of any colour from the start, with nothing louder ever: a dead input's self-noise. Once
+        // the source has sent anything louder (a quiet voice at -52 dBFS, a room at -75) its faint pauses are a
+        // quiet room's, whatever their colour.
+        if !heardAboveFaint, faintRun >= Int(c.colouredHissDuration * fps), faintHiss > 0 {
+            let sig: DeadMicrophoneSignature = faintOffset == faintRun ? .constantValue : .hiss
+            deadSignature = sig
+            return .silent(sig)
         }
         return nil
     }
