@@ -56,6 +56,37 @@ struct MicrophoneTestTests {
         #expect(v.sentence(source: "Headset (usb)").contains("Raise the input volume of Headset (usb)"))
     }
 
+    @Test(
+        "the verdict never contradicts the analysis of the same recording: no dead when a voice was heard, no no-voice with speech, too quiet only under the quiet level (a table of voices, rooms and test lengths)",
+        arguments: ["white", "pink", "brown"], [-84.0, -76.0])
+    func verdictAgreesWithTheAnalysis(room colour: String, roomDB: Double) throws {
+        let c = MicrophoneTest.Configuration()
+        for voiceDB in [-58.0, -52.0, -40.0] {
+            // The room for 7 s, a voice from 0.5 s for 2 s, then the room alone: the pause after the words is
+            // longer than any hiss rule's wait.
+            var x: [Float] =
+                switch colour {
+                case "white": Signals.whiteNoise(rmsDB: roomDB, seconds: 7, sampleRate: rate)
+                case "pink": Signals.pinkNoise(rmsDB: roomDB, seconds: 7, sampleRate: rate)
+                default: Signals.brownNoise(rmsDB: roomDB, seconds: 7, sampleRate: rate)
+                }
+            for (i, v) in Signals.voice(rmsDB: voiceDB, seconds: 2, sampleRate: rate).enumerated() {
+                x[rate / 2 + i] += v
+            }
+            for seconds in [5.0, 6.2] {
+                let v = try verdict(x.map { ($0 * 32_768).rounded() / 32_768 }, seconds: seconds)
+                let heard = v.speechSeconds >= c.minimumSpeech
+                let what = "voice \(voiceDB) dBFS, \(colour) room \(roomDB) dBFS, \(seconds) s: \(v)"
+                #expect(!(heard && v.kind == .dead), "dead with a voice heard: \(what)")
+                #expect(!(heard && v.kind == .noVoice), "no voice with speech: \(what)")
+                #expect(heard || v.kind == .noVoice || v.kind == .dead, "a verdict on speech without any: \(what)")
+                if v.kind == .tooQuiet { #expect((v.speechLevelDB ?? 0) < c.quietLevel, "\(what)") }
+                // Each of these voices is heard: 2 s of words.
+                #expect(heard, "the voice was not heard: \(what)")
+            }
+        }
+    }
+
     @Test("a voice driven 20 dB into full scale is clipping, with the share cut flat")
     func clipping() throws {
         let x = recording(voiceDB: -4).map { min(1, max(-1, $0 * 3)) }

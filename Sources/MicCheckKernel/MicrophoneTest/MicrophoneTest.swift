@@ -8,7 +8,9 @@
 ///
 /// The verdict, in this order of precedence:
 /// - ``MicrophoneTestVerdict/Kind/dead``: the dead-microphone detector's `microphone_silent` still holds at
-///   the end, or no audio arrived;
+///   the end, or no audio arrived. A hiss is never the verdict of a recording that held a voice (at least
+///   ``Configuration/minimumSpeech`` of speech frames): a device that delivered speech works, and the hiss
+///   is its room's; digital silence or a constant value after the voice still is (the device died);
 /// - ``MicrophoneTestVerdict/Kind/clipping``: the clipping detector found a ceiling;
 /// - ``MicrophoneTestVerdict/Kind/noVoice``: less than ``Configuration/minimumSpeech`` of speech frames;
 /// - ``MicrophoneTestVerdict/Kind/tooQuiet``: the speech's active level below ``Configuration/quietLevel``;
@@ -112,7 +114,9 @@ public struct MicrophoneTest: Sendable {
         var v = MicrophoneTestVerdict(
             kind: .clear, recordedSeconds: recordedSeconds, speechSeconds: speechSeconds, speechLevelDB: speechLevel,
             noiseLevelDB: noiseLevel, noise: t.noisy?.kind, clipping: t.clipping, dead: t.dead)
-        if recordedSeconds == 0 || t.dead != nil {
+        // The verdict never contradicts the analysis: a recording that held a voice is not dead by a hiss.
+        if t.dead == .hiss && speechSeconds >= c.minimumSpeech { v.dead = nil }
+        if recordedSeconds == 0 || v.dead != nil {
             v.kind = .dead
         } else if t.clipping != nil {
             v.kind = .clipping
