@@ -87,6 +87,17 @@ struct MicrophoneTestTests {
         }
     }
 
+    @Test(
+        "a quiet voice (-64 dBFS) over a flat room at -84 dBFS, the pause after it longer than the hiss rule's wait: too quiet, not dead"
+    )
+    func quietVoiceOverFlatRoom() throws {
+        var x = Signals.whiteNoise(rmsDB: -84, seconds: 6, sampleRate: rate)
+        for (i, v) in Signals.voice(rmsDB: -64, seconds: 2, sampleRate: rate).enumerated() { x[rate / 2 + i] += v }
+        let v = try verdict(x.map { ($0 * 32_768).rounded() / 32_768 })
+        #expect(v.kind == .tooQuiet && v.dead == nil, "\(v)")
+        #expect(v.speechSeconds >= 0.5, "\(v)")
+    }
+
     @Test("a voice driven 20 dB into full scale is clipping, with the share cut flat")
     func clipping() throws {
         let x = recording(voiceDB: -4).map { min(1, max(-1, $0 * 3)) }

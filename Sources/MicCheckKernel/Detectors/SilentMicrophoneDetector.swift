@@ -5,8 +5,9 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
     /// Every sample holds the same non-zero value (a DC offset or a stuck converter), or a large DC
     /// offset carries only a faint hiss (a floating or broken input).
     case constantValue = "constant_value"
-    /// A steady, spectrally flat hiss below about -70 dBFS (over any DC offset): the input's own
-    /// noise, nothing from a room.
+    /// A faint hiss and nothing else: spectrally flat and steady below about -70 dBFS, or of any colour
+    /// below about -77 dBFS from the start (without the DC offset): the input's own noise, nothing from a
+    /// room.
     case hiss = "hiss"
 
     /// What to tell the user.
@@ -79,15 +80,17 @@ public struct SilentMicrophoneDetector: Sendable {
         public var hissFlatness: Float = 0.5
         /// Largest spread of frame levels (dB) a featureless hiss may show.
         public var hissSpread: Float = 8
-        /// A DC offset (dBFS) at or above which a faint hiss of any colour on top is a dead input.
+        /// A DC offset (dBFS) at or above which a faint hiss of any colour on top is a dead input (while the
+        /// source has delivered nothing louder since it started).
         public var offsetLevel: Float = -30
         /// Level without DC offset (dBFS) below which the hiss over such an offset counts as dead.
         public var offsetHissLevel: Float = -66
         /// Level without DC offset (dBFS) that no dead input reaches: once the source has delivered a frame this
         /// loud (a voice, however quiet), a featureless hiss in its pauses is the room's, not a dead device's.
         public var loudLevel: Float = -60
-        /// Level without DC offset (dBFS) below which a steady hiss of any colour (pink, brown: a preamp's
-        /// own noise is rarely white) counts as dead while the source has sent nothing else.
+        /// Level without DC offset (dBFS) below which a hiss of any colour (pink, brown: a preamp's own noise
+        /// is rarely white) counts as dead while the source has sent nothing louder. Only its level is
+        /// checked: a silent room this quiet from the start reads as dead too (nothing tells them apart).
         public var colouredHissLevel: Float = -77
         /// How long such a hiss must last, with no sound before it, to be a dead device (seconds).
         public var colouredHissDuration: Double = 1.9
@@ -117,10 +120,16 @@ public struct SilentMicrophoneDetector: Sendable {
     private var faintRun = 0
     private var faintHiss = 0
     private var faintOffset = 0
-    /// The source has delivered a frame at or above ``Configuration/loudLevel``.
+    /// Frames of the current flat hiss that sit on a large DC offset.
+    private var hissOffset = 0
+    /// The source has delivered ``Configuration/activeAfter`` of frames in a row at or above
+    /// ``Configuration/loudLevel``.
     private var heardLoud = false
-    /// The source has delivered a frame above the faint level (not constant, not a faint hiss on an offset).
+    private var loudRun = 0
+    /// The source has delivered ``Configuration/activeAfter`` of frames in a row above the faint level (not
+    /// constant, not a faint hiss, not a faint hiss on a large offset).
     private var heardAboveFaint = false
+    private var aboveFaintRun = 0
     private var floorRun = 0
     private var runningLevel: Float = Decibels.floor
     private var dc = DCTracker()
@@ -183,16 +192,23 @@ public struct SilentMicrophoneDetector: Sendable {
                 if heardSound { heardFloorAfterSound = true }
             }
         }
+        let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
         let quiet = !still && ac < c.hissLevel
-        if !still && ac >= c.loudLevel { heardLoud = true }
+        // Sound that no dead input makes must last as long as sound that ends a dead verdict (a plug-in pop or
+        // a step of the DC offset inside one frame is not a voice).
+        let evidence = max(1, Int(c.activeAfter * fps))
+        loudRun = !still && ac >= c.loudLevel ? loudRun + 1 : 0
+        if loudRun >= evidence { heardLoud = true }
         if quiet {
             if hissRun == 0 {
                 hissFlatSum = 0
                 hissMin = ac
                 hissMax = ac
+                hissOffset = 0
             }
             hissRun += 1
             hissFlatSum += bandFlatness
+            if onOffset { hissOffset += 1 }
             hissMin = min(hissMin, ac)
             hissMax = max(hissMax, ac)
         } else {
@@ -201,18 +217,22 @@ public struct SilentMicrophoneDetector: Sendable {
         // Faint: constant, below the coloured hiss's level, or a hiss on a large DC offset. A slow (brown) hiss a
         // step or two of a 16-bit code deep holds frames of one value between frames that move, and breaks both
         // the runs above.
-        let onOffset = Decibels.fromAmplitude(abs(level.mean)) >= c.offsetLevel && ac < c.offsetHissLevel
-        if still || ac < c.colouredHissLevel || onOffset {
+        let faint = still || ac < c.colouredHissLevel || onOffset
+        if faint {
             faintRun += 1
             if !still { faintHiss += 1 }
             if onOffset { faintOffset += 1 }
+            aboveFaintRun = 0
         } else {
             faintRun = 0
             faintHiss = 0
             faintOffset = 0
-            heardAboveFaint = true
+            aboveFaintRun += 1
+            if aboveFaintRun >= evidence { heardAboveFaint = true }
         }
-        let alive = !still && !quiet
+        // A faint hiss on a large offset (up to -66 dBFS, louder than `quiet`) is no sound either: it never ends
+        // the verdict it gave.
+        let alive = !still && !quiet && !onOffset
         aliveRun = alive ? aliveRun + 1 : 0
 
         if deadSignature != nil {
@@ -234,7 +254,7 @@ public struct SilentMicrophoneDetector: Sendable {
         if hissRun >= Int(c.hissDuration * fps), !heardLoud {
             if hissFlatSum / Float(hissRun) >= c.hissFlatness, hissMax - hissMin <= c.hissSpread {
                 // On a large DC offset throughout: a floating input that sits at a fixed voltage.
-                let sig: DeadMicrophoneSignature = faintOffset >= hissRun ? .constantValue : .hiss
+                let sig: DeadMicrophoneSignature = hissOffset == hissRun ? .constantValue : .hiss
                 deadSignature = sig
                 return .silent(sig)
             }
