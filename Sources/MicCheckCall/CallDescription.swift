@@ -1,5 +1,5 @@
 public import Foundation
-import MicCheck
+public import MicCheck
 
 /// A call as a file describes it: its id, what it grants the local user, and who is in it, with an
 /// optional script of when each participant speaks (for demos and tests, until a live call server
@@ -73,7 +73,7 @@ public struct CallDescription: Sendable, Hashable, Codable {
     }
 
     /// A call file that cannot be used, with one sentence saying why.
-    public struct Invalid: Error, Sendable, CustomStringConvertible {
+    public struct Invalid: MicCheckError, Sendable {
         public let description: String
     }
 

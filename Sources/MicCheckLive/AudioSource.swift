@@ -17,7 +17,7 @@ public enum AudioRead: Sendable, Equatable {
 }
 
 /// Why a source cannot deliver audio, as one sentence and a kind a program can act on.
-public struct AudioSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct AudioSourceError: MicCheckError, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// No audio server to talk to.
         case noServer

@@ -1,5 +1,6 @@
+public import MicCheck
 /// Why presence in PostgreSQL cannot work, or a write could not be made.
-public enum PresenceError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PresenceError: MicCheckError, Sendable, Equatable {
     /// The text is not a PostgreSQL address MicCheck can use: why, in words.
     case badAddress(String)
     /// The database at `address` could not be opened (checked and set up) at start: why, in words.

@@ -1,7 +1,8 @@
 import CPulseAudio
+public import MicCheck
 
 /// Why talking to the PulseAudio (or PipeWire-Pulse) server failed, as one sentence for the user.
-public struct PulseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PulseError: MicCheckError, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// No server answered: none is running, or the address is wrong.
         case noServer

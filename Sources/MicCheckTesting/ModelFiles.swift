@@ -1,9 +1,9 @@
 public import Foundation
-import MicCheck
+public import MicCheck
 
 /// Voice model files for tests.
 public enum ModelFiles {
-    public struct Missing: Error, CustomStringConvertible {
+    public struct Missing: MicCheckError {
         public var description: String {
             "the bundled voice model is not among MicCheck's resources, or is not a JSON object"
         }

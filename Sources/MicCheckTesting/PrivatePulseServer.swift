@@ -1,5 +1,6 @@
 #if os(Linux)
     public import Foundation
+    public import MicCheck
 
     /// A private PulseAudio server with a virtual microphone, for tests: it never touches the user's own
     /// server, and each instance has its own runtime folder, so tests that kill or reconfigure a server can
@@ -141,7 +142,7 @@
             return p
         }
 
-        public struct ServerError: Error, CustomStringConvertible {
+        public struct ServerError: MicCheckError {
             public var description: String
             init(_ d: String) { description = d }
         }

@@ -20,9 +20,9 @@
         /// Why a run stopped.
         public enum Failure: Error {
             /// The near end's reader failed (the reader's error).
-            case near(any Error)
+            case near(AudioInputError)
             /// The far end's reader failed (the reader's error).
-            case far(any Error)
+            case far(AudioInputError)
             /// Voice processing failed.
             case processing(VoiceProcessingError)
         }
@@ -45,9 +45,10 @@
             var seconds = 0.0
             while true {
                 let n: Int
-                do { n = try nearBlock.withUnsafeMutableBufferPointer { try near.read(into: $0) } } catch {
-                    throw .near(error)
+                let read = nearBlock.withUnsafeMutableBufferPointer { block in
+                    Result { () throws(AudioInputError) in try near.read(into: block) }
                 }
+                do { n = try read.get() } catch { throw .near(error) }
                 if n == 0 { break }
                 seconds += Double(n) / Double(near.format.sampleRate)
                 // Far-end audio up to the same time goes first, as it would in a call.
@@ -82,11 +83,12 @@
                     let m: Int
                     let count = min(block.count, max(1, wanted - read))
                     let reader = reader
-                    do {
-                        m = try block.withUnsafeMutableBufferPointer {
-                            try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<count]))
+                    let got = block.withUnsafeMutableBufferPointer { block in
+                        Result { () throws(AudioInputError) in
+                            try reader.read(into: UnsafeMutableBufferPointer(rebasing: block[0..<count]))
                         }
-                    } catch { throw .far(error) }
+                    }
+                    do { m = try got.get() } catch { throw .far(error) }
                     if m == 0 {
                         open = false
                         stream.endFar()

@@ -1,5 +1,6 @@
+public import MicCheck
 /// Why voice processing could not start or go on.
-public enum VoiceProcessingError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum VoiceProcessingError: MicCheckError, Equatable, Sendable {
     /// The engine processes 8, 16, 32 and 48 kHz only.
     case unsupportedSampleRate(Int)
     /// A setting out of range.

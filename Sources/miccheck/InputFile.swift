@@ -23,22 +23,13 @@ struct InputFailure: Error {
     var sentence: String { file.isEmpty ? "miccheck: \(message)." : "miccheck: \(file): \(message)." }
 }
 
-/// Opens `path` as a WAV reader, mapping every way it can fail onto one sentence and a status.
+/// Opens `path` as a WAV reader, mapping every way it can fail onto one sentence (the library's) and a status.
 func openWAV(_ path: String) -> Result<WAVReader, InputFailure> {
-    if let missing = missingOrDirectory(path, what: "an audio file") { return .failure(missing) }
-    guard FileManager.default.isReadableFile(atPath: path) else {
-        return .failure(
-            InputFailure(file: path, message: "cannot be read (permission denied)", status: ExitStatus.noInput))
-    }
-    do {
-        return .success(try WAVReader(path: path))
-    } catch {
-        return .failure(failure(path, error))
-    }
+    Result { () throws(AudioFileError) in try WAVReader(path: path) }.mapError { InputFailure(WAVFileSource.error($0)) }
 }
 
 /// A reader's error on `path` as one sentence and a status (the mapping every WAV source uses).
-func failure(_ path: String, _ error: any Error) -> InputFailure {
+func failure(_ path: String, _ error: AudioInputError) -> InputFailure {
     InputFailure(WAVFileSource.error(error, name: path))
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import MicCheck
 import MicCheckLive
 import MicCheckTesting
@@ -147,6 +148,19 @@ import Testing
 
 /// The sources that ship in the library.
 @Suite struct AudioSourceTests {
+    @Test("a WAV source on a directory: unreadable, with the reader's sentence")
+    func directory() {
+        let dir = FileManager.default.temporaryDirectory.path
+        do {
+            _ = try WAVFileSource(path: dir, pacing: .asFastAsPossible)
+            Issue.record("a directory opened")
+        } catch {
+            #expect(error.kind == .unreadable)
+            #expect(error.message == "\(dir): is a directory, not an audio file")
+            #expect((error as any Error).localizedDescription == "\(dir): is a directory, not an audio file.")
+        }
+    }
+
     @Test func fedSourceDeliversWhatItIsFedThenEnds() async {
         let fed = FedAudioSource(sampleRate: 16_000, label: "a browser", capacity: 4_000)
         let session = LiveAnalysis(source: fed)

@@ -173,4 +173,48 @@ struct WAVReaderTests {
             _ = try? readAll(bytes)  // either decodes or throws; it must not trap or hang
         }
     }
+
+    @Test("a file that cannot be opened: a sentence that names it, the same in every form")
+    func openErrors() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wavreader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.wav").path
+        #expect(FileManager.default.createFile(atPath: text, contents: Data("not audio".utf8)))
+        let cases: [(String, AudioInputError, String)] = [
+            (dir.path, .notAFile("a directory"), "is a directory, not an audio file"),
+            (dir.appendingPathComponent("missing.wav").path, .noSuchFile, "no such file"),
+            (text, .notWAV("no RIFF header"), "is not a WAV file (no RIFF header)"),
+        ]
+        for (path, problem, words) in cases {
+            do {
+                _ = try WAVReader(path: path)
+                Issue.record("\(path) opened")
+            } catch {
+                #expect(error == AudioFileError(path: path, problem: problem))
+                #expect(error.description == "\(path): \(words)")
+                #expect(error.localizedDescription == "\(path): \(words).")
+                // Through `any Error`, as an app's catch-all sees it.
+                let erased: any Error = error
+                #expect(erased.localizedDescription == "\(path): \(words).")
+            }
+        }
+    }
+
+    @Test("every error of the MicCheck library reads as its sentence, not as a type and a code")
+    func sentences() {
+        var errors: [any MicCheckError] = [
+            AudioInputError.empty, AudioFileError(path: "a.wav", problem: .permissionDenied),
+            AnalysisError.unsupportedSampleRate(12_345), VoiceActivityModel.LoadError.notAModel("no weights"),
+        ]
+        do { _ = try WAVFileWriter(path: "/no-such-folder/out.wav", sampleRate: 16_000) } catch { errors.append(error) }
+        #expect(errors.count == 5)
+        for error in errors {
+            let text = (error as any Error).localizedDescription
+            #expect(
+                !text.contains("could not be completed") && !text.contains("error 0") && text.hasSuffix("."), "\(text)")
+            #expect(text.contains(error.description), "\(text)")
+        }
+        #expect(AudioInputError.empty.localizedDescription == "The audio input is empty (0 bytes).")
+    }
 }

@@ -65,6 +65,9 @@ struct BadInputTests {
         Row(["analyze", "/dev/null"], 65, "is empty"),
         Row(["analyze", "{cut}"], 0, "the file ends early"),
         Row(["analyze", "{wav}", "{missing}", "{text}"], 66, "no such file", sentences: 2),
+        Row(["mic-test", "--input", "{dir}"], 66, "is a directory, not an audio file"),
+        Row(["mic-test", "--input", "{text}"], 65, "not a WAV file"),
+        Row(["features", "{dir}", "--output", "{out}"], 66, "is a directory, not an audio file"),
         Row(["process", "--near", "{text}", "--out", "{out}"], 65, "not a WAV file"),
         Row(["process", "--near", "{wav}", "--far", "{dir}", "--aec", "--out", "{out}"], 66, "is a directory"),
         Row(["process", "--near", "{cut}", "--out", "{out}.cut.wav"], 0, "the file ends early"),
@@ -156,6 +159,32 @@ struct BadInputTests {
         #expect(partial.isEmpty, "left behind: \(partial)")
         // A device named as an output is never replaced by a file.
         for device in ["/dev/null", "/dev/full"] { #expect(nonRegular(device)) }
+    }
+
+    @Test(
+        "an audio file's sentence is the library's, word for word, in every command that reads one",
+        arguments: ["dir", "missing", "text", "empty"])
+    func librarySentence(fixture: String) throws {
+        let fixtures = try Fixtures()
+        defer { try? FileManager.default.removeItem(at: fixtures.dir) }
+        let path = fixtures.paths[fixture] ?? ""
+        let library: String
+        do {
+            _ = try WAVReader(path: path)
+            Issue.record("\(fixture) opened")
+            return
+        } catch {
+            #expect(error.path == path)
+            library = error.localizedDescription
+        }
+        #expect(library.hasPrefix(path + ": ") && library.hasSuffix("."), "\(library)")
+        for args in [
+            ["analyze", "{\(fixture)}"], ["mic-test", "--input", "{\(fixture)}"],
+            ["process", "--near", "{\(fixture)}", "--out", "{out}"], ["features", "{\(fixture)}", "--output", "{out}"],
+        ] {
+            let r = try miccheck(fixtures.fill(args))
+            #expect(r.stderr == "miccheck: \(library)\n", "\(args.joined(separator: " ")): \(r.stderr)")
+        }
     }
 
     @Test("a secret too short for a token")

@@ -1,6 +1,13 @@
 /// Why an audio input cannot be read. Each case describes the problem in one sentence fragment that a
-/// caller prefixes with the input's name ("speech.wav: is not a WAV file (no RIFF header)").
+/// caller prefixes with the input's name ("speech.wav: is not a WAV file (no RIFF header)"), as
+/// ``AudioFileError`` does for a file.
 public enum AudioInputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case noSuchFile
+    /// The path names something that is not an audio file: "a directory".
+    case notAFile(String)
+    /// The file exists but this process may not read it.
+    case permissionDenied
     /// The input holds no bytes at all.
     case empty
     /// The input does not start like a WAV file.
@@ -20,6 +27,9 @@ public enum AudioInputError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
+        case .noSuchFile: "no such file"
+        case .notAFile(let kind): "is \(kind), not an audio file"
+        case .permissionDenied: "cannot be read (permission denied)"
         case .empty: "is empty (0 bytes)"
         case .notWAV(let detail): "is not a WAV file (\(detail))"
         case .truncatedHeader(let detail): "ends inside its WAV header (\(detail))"
@@ -32,4 +42,26 @@ public enum AudioInputError: Error, Sendable, Equatable, CustomStringConvertible
         case .readFailed(let detail): "could not be read: \(detail)"
         }
     }
+}
+
+extension AudioInputError: MicCheckError {
+    /// The problem as a sentence about an unnamed input ("The audio input is empty (0 bytes)."); a file's
+    /// ``AudioFileError`` names it.
+    public var errorDescription: String? { "The audio input \(description)." }
+}
+
+/// Why the audio file at ``path`` cannot be read: the sentence that `miccheck` prints for it, without the
+/// leading "miccheck: " and the final stop ("speech.wav: is not a WAV file (no RIFF header)").
+public struct AudioFileError: MicCheckError, Sendable, Equatable {
+    /// The file as it was named.
+    public var path: String
+    /// What is wrong with it.
+    public var problem: AudioInputError
+
+    public init(path: String, problem: AudioInputError) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String { "\(path): \(problem)" }
 }

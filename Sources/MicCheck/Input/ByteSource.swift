@@ -3,12 +3,12 @@ import Foundation
 /// A sequential stream of bytes: a file, or memory in tests.
 public protocol ByteSource: AnyObject {
     /// Reads up to `buffer.count` bytes; returns how many were read, 0 at the end.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(AudioInputError) -> Int
 }
 
 extension ByteSource {
     /// Reads until `buffer` is full or the stream ends; returns how many bytes were read.
-    func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(AudioInputError) -> Int {
         var filled = 0
         while filled < buffer.count {
             let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
@@ -18,15 +18,24 @@ extension ByteSource {
         return filled
     }
 
+    /// Reads until `bytes[range]` (all of `bytes` when nil) is full or the stream ends; returns how many bytes
+    /// were read.
+    func readFully(into bytes: inout [UInt8], _ range: Range<Int>? = nil) throws(AudioInputError) -> Int {
+        let result = bytes.withUnsafeMutableBytes { raw in
+            Result { () throws(AudioInputError) in
+                try readFully(into: UnsafeMutableRawBufferPointer(rebasing: raw[range ?? 0..<raw.count]))
+            }
+        }
+        return try result.get()
+    }
+
     /// Skips `count` bytes; returns how many were skipped (fewer at the end of the stream).
-    func skip(_ count: Int) throws -> Int {
+    func skip(_ count: Int) throws(AudioInputError) -> Int {
         var scratch = [UInt8](repeating: 0, count: Swift.min(count, 65_536))
         var skipped = 0
         while skipped < count {
             let want = Swift.min(scratch.count, count - skipped)
-            let n = try scratch.withUnsafeMutableBytes { raw throws in
-                try readFully(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<want]))
-            }
+            let n = try readFully(into: &scratch, 0..<want)
             if n == 0 { break }
             skipped += n
         }
@@ -41,7 +50,7 @@ public final class MemoryByteSource: ByteSource {
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let n = min(buffer.count, bytes.count - position)
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { src in
@@ -57,17 +66,29 @@ public final class FileByteSource: ByteSource {
     private let handle: FileHandle
 
     /// Opens `path` for reading.
-    /// - Throws: `AudioInputError.readFailed` when the file cannot be opened.
-    public init(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw AudioInputError.readFailed("the file cannot be opened")
+    /// - Throws: ``AudioInputError/noSuchFile``, ``AudioInputError/permissionDenied``,
+    ///   ``AudioInputError/notAFile(_:)`` for a directory, or ``AudioInputError/readFailed(_:)`` with the
+    ///   system's reason.
+    public init(path: String) throws(AudioInputError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw .noSuchFile
+            case EACCES, EPERM: throw .permissionDenied
+            case EISDIR: throw .notAFile("a directory")
+            default: throw .readFailed(String(cString: strerror(code)))
+            }
         }
-        self.handle = handle
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw .notAFile("a directory")
+        }
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
-    deinit { try? handle.close() }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(AudioInputError) -> Int {
         let data: Data?
         do {
             data = try handle.read(upToCount: buffer.count)

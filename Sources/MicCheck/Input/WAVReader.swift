@@ -42,7 +42,7 @@ public final class WAVReader {
     public static let blockFrames = 4_096
 
     /// Reads and validates the header; leaves the source at the first sample.
-    public init(source: any ByteSource) throws {
+    public init(source: any ByteSource) throws(AudioInputError) {
         self.source = source
         let header = try WAVHeader.read(from: source)
         format = header.format
@@ -52,21 +52,24 @@ public final class WAVReader {
     }
 
     /// Opens the WAV file at `path`.
-    public convenience init(path: String) throws {
-        try self.init(source: FileByteSource(path: path))
+    /// - Throws: the reason, naming `path` ("speech.wav: is a directory, not an audio file").
+    public convenience init(path: String) throws(AudioFileError) {
+        do {
+            try self.init(source: FileByteSource(path: path))
+        } catch {
+            throw AudioFileError(path: path, problem: error)
+        }
     }
 
     /// Decodes up to `output.count` mono samples (at the file's own rate) into `output`.
     /// - Returns: how many samples were written; 0 at the end of the data.
-    public func read(into output: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    public func read(into output: UnsafeMutableBufferPointer<Float>) throws(AudioInputError) -> Int {
         let bpf = format.bytesPerFrame
         var maxFrames = min(output.count, Self.blockFrames)
         if let remainingBytes { maxFrames = min(maxFrames, (remainingBytes + carry) / bpf) }
         guard maxFrames > 0 else { return 0 }
         let want = maxFrames * bpf - carry
-        let got = try raw.withUnsafeMutableBytes { buf throws in
-            try source.readFully(into: UnsafeMutableRawBufferPointer(rebasing: buf[carry..<carry + want]))
-        }
+        let got = try source.readFully(into: &raw, carry..<carry + want)
         if let left = remainingBytes {
             remainingBytes = left - got
             if got < want { cutShort = true }
@@ -76,7 +79,9 @@ public final class WAVReader {
         let channels = format.channels
         let encoding = format.encoding
         let scale = 1 / Float(channels)
-        try raw.withUnsafeBytes { bytes throws in
+        let framesBefore = framesRead
+        // The frame of the first sample that is not a finite number, if any.
+        let nonFinite = raw.withUnsafeBytes { bytes -> Int? in
             if channels == 1 && encoding == .signedInt16 {
                 // The common case (16-bit mono, as microphones record and the corpus is) without the
                 // per-sample dispatch: the same values as `decode` (dividing by 2^15 is exact either way).
@@ -84,19 +89,21 @@ public final class WAVReader {
                     let v = Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 * f, as: Int16.self))
                     output[f] = Float(v) * (1 / 32_768)
                 }
-                return
+                return nil
             }
             for f in 0..<frames {
                 var sum: Float = 0
                 let base = f * bpf
                 for c in 0..<channels {
                     let v = Self.decode(bytes, at: base + c * encoding.bytesPerSample, encoding)
-                    guard v.isFinite else { throw AudioInputError.nonFiniteSample(frame: framesRead + f) }
+                    guard v.isFinite else { return framesBefore + f }
                     sum += v
                 }
                 output[f] = channels == 1 ? sum : sum * scale
             }
+            return nil
         }
+        if let nonFinite { throw .nonFiniteSample(frame: nonFinite) }
         // Keep a partial frame's bytes for the next call.
         carry = available - frames * bpf
         if carry > 0 {
@@ -139,9 +146,9 @@ struct WAVHeader {
     /// Bytes in the data chunk, or `nil` when the writer left the size open.
     var dataBytes: Int?
 
-    static func read(from source: any ByteSource) throws -> WAVHeader {
+    static func read(from source: any ByteSource) throws(AudioInputError) -> WAVHeader {
         var riff = [UInt8](repeating: 0, count: 12)
-        let n = try riff.withUnsafeMutableBytes { b throws in try source.readFully(into: b) }
+        let n = try source.readFully(into: &riff)
         if n == 0 { throw AudioInputError.empty }
         if n >= 4, riff[0..<4].elementsEqual("RIFX".utf8) {
             throw AudioInputError.unsupportedEncoding("big-endian RIFX")
@@ -158,7 +165,7 @@ struct WAVHeader {
         var format: AudioFormat?
         var chunk = [UInt8](repeating: 0, count: 8)
         while true {
-            let got = try chunk.withUnsafeMutableBytes { b throws in try source.readFully(into: b) }
+            let got = try source.readFully(into: &chunk)
             if got == 0 {
                 throw format == nil
                     ? AudioInputError.malformed("no fmt chunk") : AudioInputError.malformed("no data chunk")
@@ -173,7 +180,7 @@ struct WAVHeader {
                 }
                 guard size <= 4_096 else { throw AudioInputError.malformed("the fmt chunk claims \(size) bytes") }
                 var body = [UInt8](repeating: 0, count: size + (size & 1))
-                let read = try body.withUnsafeMutableBytes { b throws in try source.readFully(into: b) }
+                let read = try source.readFully(into: &body)
                 guard read >= size else { throw AudioInputError.truncatedHeader("the fmt chunk is cut short") }
                 format = try parseFormat(Array(body[0..<size]))
             case "data":
@@ -188,7 +195,7 @@ struct WAVHeader {
         }
     }
 
-    private static func parseFormat(_ b: [UInt8]) throws -> AudioFormat {
+    private static func parseFormat(_ b: [UInt8]) throws(AudioInputError) -> AudioFormat {
         var tag = Int(le16(b, 0))
         let channels = Int(le16(b, 2))
         let rate = Int(le32(b, 4))

@@ -6,7 +6,7 @@
 public enum TrainingFeatures {
     /// Every frame's ``VoiceFeatureExtractor/count`` features, row after row.
     /// - Throws: ``AudioInputError`` when the file cannot be read to its end.
-    public static func rows(of reader: WAVReader) throws -> [Float] {
+    public static func rows(of reader: WAVReader) throws(AudioInputError) -> [Float] {
         var framer = Framer(inputRate: reader.format.sampleRate)
         var extractor = VoiceFeatureExtractor()
         var rows: [Float] = []
@@ -17,7 +17,9 @@ public enum TrainingFeatures {
             rows += vector
         }
         while true {
-            let n = try input.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            let n = try input.withUnsafeMutableBufferPointer { buffer throws(AudioInputError) in
+                try reader.read(into: buffer)
+            }
             if n == 0 { break }
             input.withUnsafeBufferPointer { framer.process(UnsafeBufferPointer(rebasing: $0[0..<n]), frame: take) }
         }

@@ -15,7 +15,7 @@ public enum BundledSample {
         do {
             return try WAVReader(path: url.path)
         } catch {
-            throw WAVFileSource.error(error, name: name)
+            throw WAVFileSource.error(error.problem, name: name)
         }
     }
 

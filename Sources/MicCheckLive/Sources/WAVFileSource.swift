@@ -54,7 +54,7 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
         do {
             self.init(reader: try WAVReader(path: path), name: path, pacing: pacing)
         } catch {
-            throw Self.error(error, name: path)
+            throw Self.error(error)
         }
     }
 
@@ -99,12 +99,20 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     /// A file whose data chunk was cut short: how much of it was there. Read after the last read.
     public var closingNote: String? { reader.cutShortNote(name: name) }
 
-    /// A reader's error as a source error naming the file.
-    public static func error(_ error: any Error, name: String) -> AudioSourceError {
-        guard let e = error as? AudioInputError else {
-            return AudioSourceError(.unreadable, "\(name): could not be read: \(error)")
+    /// A reader's error as a source error naming the file: unreadable when the file cannot be opened or read
+    /// (missing, a directory, no permission, an I/O error), bad data otherwise. Its message is the
+    /// reader's sentence.
+    public static func error(_ error: AudioInputError, name: String) -> AudioSourceError {
+        Self.error(AudioFileError(path: name, problem: error))
+    }
+
+    /// A file's error as a source error (see ``error(_:name:)``).
+    public static func error(_ error: AudioFileError) -> AudioSourceError {
+        switch error.problem {
+        case .noSuchFile, .notAFile, .permissionDenied, .readFailed:
+            AudioSourceError(.unreadable, error.description)
+        default:
+            AudioSourceError(.badData, error.description)
         }
-        if case .readFailed = e { return AudioSourceError(.unreadable, "\(name): \(e.description)") }
-        return AudioSourceError(.badData, "\(name): \(e.description)")
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 import JWTKit
+public import MicCheck
 public import MicCheckCall
 
 /// A role in a call and what it may send, as the call types of video SDKs grant them: a host sends audio,
@@ -31,7 +32,7 @@ public struct Invitation: Sendable, Equatable {
 }
 
 /// Why a join token was refused, in a sentence for the HTTP answer and the log.
-public struct InvitationError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct InvitationError: MicCheckError, Sendable, Equatable {
     public enum Kind: String, Sendable {
         case missing, malformed, badSignature, expired, notYetValid, otherCall, badClaims
     }

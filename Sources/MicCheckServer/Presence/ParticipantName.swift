@@ -1,4 +1,5 @@
 import Foundation
+public import MicCheck
 
 /// The rules a participant's name must meet, checked where a name is read (a page's join, an invitation),
 /// so that every store can keep it and every page can show it: 1 to 64 characters after trimming, at most
@@ -40,11 +41,14 @@ public enum ParticipantName {
         return .success(name)
     }
 
-    public enum NameError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum NameError: MicCheckError, Sendable, Equatable {
         case empty
         case controlCharacters
         case tooLong
         case tooHeavy
+
+        /// "Expected a name that is not empty."
+        public var errorDescription: String? { "Expected \(description)." }
 
         public var description: String {
             switch self {

@@ -1,8 +1,9 @@
 import Foundation
+public import MicCheck
 
 /// A client broke the protocol: the connection closes with `code` and `reason` (at most 123 bytes, as a
 /// close frame allows).
-public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ProtocolError: MicCheckError, Sendable, Equatable {
     /// WebSocket close codes MicCheck uses.
     public enum Code: UInt16, Sendable {
         /// The server is shutting down.
