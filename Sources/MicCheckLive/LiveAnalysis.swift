@@ -119,7 +119,8 @@ public final class LiveAnalysis: Sendable {
     }
 
     /// Starts the session on a thread of its own and delivers its records as an asynchronous sequence,
-    /// which finishes when the session ends; cancelling the iteration stops the session.
+    /// which finishes when the session ends. Leaving the loop early (`break`, `return`, a thrown error) or
+    /// cancelling the iterating task stops the session.
     /// - Parameter limit: records kept for a consumer that falls behind (the newest are kept; 10 ms
     ///   frames make 100 records a second).
     public func records(bufferingNewest limit: Int = 4_096) -> AsyncStream<LiveRecord> {

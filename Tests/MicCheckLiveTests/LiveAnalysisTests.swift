@@ -187,6 +187,81 @@ import Testing
         #expect(names.contains("speech_started") && names.last == "speech_ended")
     }
 
+    @Test("leaving a for-await loop over the records early stops the session")
+    func breakingOutOfRecordsStopsTheSession() async throws {
+        let session = LiveAnalysis(source: try BundledSample.source(pacing: .realTime, loop: true))
+        var seen = 0
+        for await _ in session.records() {
+            seen += 1
+            if seen == 3 { break }
+        }
+        #expect(seen == 3)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while session.ending == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(session.ending == .stopped)
+        // A second iteration finishes at once and does not stop anything.
+        var again = 0
+        for await _ in session.records() { again += 1 }
+        #expect(again == 0)
+    }
+
+    @Test("a file fed faster than real time through the waiting feed loses nothing; speech ends where it ends")
+    func fedSourceWaitsForRoom() async {
+        // 7 s: speech from 1 s to 5 s, then silence; the buffer holds 0.1 s, so the feeder must wait.
+        let rate = 16_000
+        let audio =
+            [Float](repeating: 0, count: rate) + Signals.voice(rmsDB: -24, seconds: 4, sampleRate: rate)
+            + [Float](repeating: 0, count: 2 * rate)
+        let fed = FedAudioSource(sampleRate: rate, label: "fast feeder", capacity: rate / 10)
+        let session = LiveAnalysis(source: fed)
+        let feeder = Task {
+            var taken = 0
+            for start in stride(from: 0, to: audio.count, by: 4_096) {
+                taken += await fed.feedWaitingForRoom(Array(audio[start..<min(audio.count, start + 4_096)]))
+            }
+            fed.end()
+            return taken
+        }
+        var frames = 0
+        var ends: [Double] = []
+        for await record in session.records() {
+            if case .analysis(.frame) = record { frames += 1 }
+            if case .analysis(.event(let e)) = record, e.name == "speech_ended" { ends.append(e.time) }
+        }
+        #expect(await feeder.value == audio.count)
+        #expect(fed.droppedSamples == 0)
+        #expect(frames == audio.count / 160)
+        #expect(ends.last.map { (4.9...5.8).contains($0) } == true, "speech ended at \(ends)")
+    }
+
+    @Test("the refusing feed takes a block whole or throws, and a waiting feeder is released by stop")
+    func fedSourceRefusesOverflowLoudly() async throws {
+        let fed = FedAudioSource(sampleRate: 16_000, label: "uplink", capacity: 100)
+        #expect(try fed.feedAll([Float](repeating: 0.1, count: 60)))
+        do {
+            try fed.feedAll([Float](repeating: 0.1, count: 50))
+            Issue.record("a block that does not fit was taken")
+        } catch {
+            #expect(error == FedAudioSource.Overflow(label: "uplink", refused: 50, room: 40))
+            #expect(
+                error.localizedDescription
+                    == "uplink: a block of 50 samples was refused: the analysis is behind and has room for 40.")
+        }
+        #expect(fed.droppedSamples == 0)
+        // Nobody reads: a waiting feeder takes what fits, then waits until stop() releases it.
+        let waiting = Task { await fed.feedWaitingForRoom([Float](repeating: 0.2, count: 100)) }
+        try await Task.sleep(for: .milliseconds(50))
+        fed.stop()
+        #expect(await waiting.value == 40)
+        #expect(try fed.feedAll([1]) == false, "a stopped source takes nothing, quietly")
+        // A cancelled feeder stops waiting too.
+        let other = FedAudioSource(sampleRate: 16_000, label: "x", capacity: 10)
+        let cancelled = Task { await other.feedWaitingForRoom([Float](repeating: 0, count: 30)) }
+        try await Task.sleep(for: .milliseconds(20))
+        cancelled.cancel()
+        #expect(await cancelled.value == 10)
+    }
+
     @Test func fedSourceCountsWhatAFullBufferDropsAndChangesRate() throws {
         let fed = FedAudioSource(sampleRate: 16_000, label: "x", capacity: 100)
         #expect(fed.feed([Float](repeating: 0.1, count: 150)) == 100)
