@@ -41,9 +41,12 @@ struct SpeechOptions: ParsableArguments {
     )
     var minSpeech: Double?
 
+    // Unconditional: the value is negative, and `--min-speech-level -45` must not read -45 as an option.
     @Option(
-        help:
-            "Frames quieter than this (dBFS) never start speech (default: no limit; -50 with listen --voice-processing)."
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Frames quieter than this (dBFS, e.g. -45) never start speech (default: no limit; -50 with listen --voice-processing).",
+            valueName: "dBFS")
     )
     var minSpeechLevel: Float?
 
@@ -234,7 +237,7 @@ struct Analyze: ParsableCommand {
         let rate = source.format.sampleRate
         var summary = AnalysisSummary()
         var events: [AnalysisEvent] = []
-        var plotter = plotPath.map { _ in PlotCollector() }
+        var plotter = plotPath.map { _ in AnalysisPlot() }
         let progress =
             stderrIsTerminal
             ? ProgressLine(name: name, position: position, total: source.declaredFrameCount, rate: rate) : nil

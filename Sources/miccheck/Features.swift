@@ -6,8 +6,7 @@ import MicCheck
 /// `training/train_vad.py`: the model is trained on exactly what the Swift code computes.
 struct Features: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the voice detector's features of a WAV file (float32 rows) for training.",
-        shouldDisplay: false
+        abstract: "Write the voice detector's features of a WAV file (float32 rows) for training."
     )
 
     @Argument(help: "WAV file.")

@@ -68,8 +68,11 @@ struct MicTest: ParsableCommand {
         let (audio, fromMicrophone) = try openSource()
         let text = format == .text
         if text {
+            // "Say a sentence" is for a person at a microphone; a file or the sample is judged as it is.
             printError(
-                "miccheck: recording \(formatSeconds(seconds)) from \(audio.label): say a sentence or two as you would in the call."
+                fromMicrophone
+                    ? "miccheck: recording \(formatSeconds(seconds)) from \(audio.label): say a sentence or two as you would in the call."
+                    : "miccheck: testing the first \(formatSeconds(seconds)) of \(audio.label) as the microphone's recording."
             )
         }
         let result: MicrophoneTestResult

@@ -62,8 +62,10 @@ struct ProcessFiles: ParsableCommand {
     @Flag(help: "Keep frequencies below 80 Hz (the high-pass filter is on by default).")
     var noHighPass = false
 
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
     @Option(help: "Report: text or json.")
-    var format: OutputFormat = .text
+    var format: ReportFormat = .text
 
     func validate() throws {
         if aec && far == nil {
@@ -76,7 +78,6 @@ struct ProcessFiles: ParsableCommand {
         }
         guard (0...31).contains(agcTarget) else { throw ValidationError("--agc-target must be between 0 and 31.") }
         guard (0...90).contains(agcMaxGain) else { throw ValidationError("--agc-max-gain must be between 0 and 90.") }
-        if format == .jsonl { throw ValidationError("--format must be text or json.") }
         if out.isEmpty { throw ValidationError("--out needs a file name.") }
         let outURL = URL(fileURLWithPath: out).standardizedFileURL
         for input in [near, far].compactMap({ $0 }) where URL(fileURLWithPath: input).standardizedFileURL == outURL {
@@ -225,7 +226,9 @@ struct ProcessFiles: ParsableCommand {
                     echo += " echo return loss \(fixed(Double(erl), 1)) dB,"
                 }
                 if let delayMilliseconds { echo += " delay \(delayMilliseconds) ms," }
-                if echo.hasSuffix(",") { echo.removeLast() } else { echo += " no echo measured" }
+                if echo.hasSuffix(",") { echo.removeLast() }
+                if let echoNote { echo += (echo.hasSuffix(":") ? " " : "; ") + echoNote }
+                if echo.hasSuffix(":") { echo += " no echo measured" }
                 lines.append(echo)
             }
             if framesWithoutFar > 0 {
@@ -236,6 +239,23 @@ struct ProcessFiles: ParsableCommand {
             if let speed { lines.append("  \(fixed(speed, 0))x real time") }
             return lines.joined(separator: "\n")
         }
+
+        /// Why the canceller's figures are missing (nil when it gave them, or without echo cancellation):
+        /// webrtc-audio-processing reports its averages after about 4 s of the far end, and only for an echo
+        /// it finds.
+        var echoNote: String? {
+            guard configuration.echoCancellation != nil else { return nil }
+            let farSeconds = seconds - Double(framesWithoutFar) / 100
+            if metrics.averageEchoReturnLossEnhancementDB == nil {
+                return farSeconds < Self.secondsBeforeMetrics
+                    ? "the canceller gives its averages after about 4 s of the far end; this one has \(formatSeconds(farSeconds))"
+                    : "the canceller measured no echo of the far end in the near end"
+            }
+            return delayMilliseconds == nil ? "the echo's delay was not found" : nil
+        }
+
+        /// The far end the canceller needs before it reports its averages.
+        static let secondsBeforeMetrics = 4.0
 
         var json: String {
             func number(_ v: Double?, _ decimals: Int) -> JSONValue {
@@ -252,7 +272,7 @@ struct ProcessFiles: ParsableCommand {
                 ("output_level_db", .number(outputLevelDB, decimals: 1)),
                 ("erle_db", number(metrics.averageEchoReturnLossEnhancementDB.map(Double.init), 1)),
                 ("erl_db", number(metrics.averageEchoReturnLossDB.map(Double.init), 1)),
-                ("delay_ms", delayMilliseconds.map { .int($0) } ?? .null),
+                ("delay_ms", delayMilliseconds.map { .int($0) } ?? .null), ("echo_note", name(echoNote)),
                 ("seconds_without_far", .number(Double(framesWithoutFar) / 100, decimals: 2)),
                 ("x_real_time", number(speed, 1)),
             ])

@@ -177,6 +177,26 @@ struct AnalyzeCommandTests {
         #expect(!r.stderr.isEmpty)
     }
 
+    @Test("a negative level is a value, not an option: --min-speech-level -20 is --min-speech-level=-20")
+    func negativeLevel() throws {
+        let spaced = try miccheck(["analyze", "--sample", "--format", "jsonl", "--min-speech-level", "-20"])
+        let joined = try miccheck(["analyze", "--sample", "--format", "jsonl", "--min-speech-level=-20"])
+        let plain = try miccheck(["analyze", "--sample", "--format", "jsonl"])
+        #expect(spaced.status == 0, "\(spaced.stderr)")
+        #expect(spaced.stdout == joined.stdout && !spaced.stdout.isEmpty)
+        #expect(spaced.stdout != plain.stdout, "the limit changes nothing on the sample: pick a level that does")
+        #expect(try miccheck(["analyze", "--help"]).stdout.contains("(dBFS, e.g. -45)"))
+    }
+
+    @Test("the overview lists every command a user runs (duck-guard, which listen starts, is left out)")
+    func overview() throws {
+        let help = try miccheck(["--help"]).stdout
+        for command in ["analyze", "listen", "mic-test", "devices", "lobby", "serve", "token", "process", "features"] {
+            #expect(help.contains("\n  \(command) "), "\(command) is missing from miccheck --help")
+        }
+        #expect(!help.contains("duck-guard"))
+    }
+
     @Test("a start threshold below the default end threshold is accepted alone: the end threshold follows it down")
     func lowStartThreshold() throws {
         let dir = tempDir()

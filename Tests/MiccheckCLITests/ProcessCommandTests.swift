@@ -52,6 +52,38 @@
             #expect(erle >= 30, "ERLE \(erle) dB")
         }
 
+        @Test(
+            "the report gives the echo's figures once the canceller has them, and says why when it has not")
+        func echoFigures() throws {
+            let files = try EchoFiles()
+            let far = files.write("far.wav", files.far)
+            let out = files.dir.appendingPathComponent("out.wav").path
+            func report(_ near: [Float]) throws -> [String: Any] {
+                let r = try miccheck([
+                    "process", "--near", files.write("near.wav", near), "--far", far, "--out", out, "--aec",
+                    "--format", "json",
+                ])
+                #expect(r.status == 0, "\(r.stderr)")
+                return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            }
+            // The whole echo: every figure, no note.
+            let whole = try report(files.echo)
+            #expect((whole["erle_db"] as? Double).map { $0 > 20 } == true, "\(whole)")
+            #expect(whole["delay_ms"] as? Int == 40, "\(whole)")
+            #expect(whole["echo_note"] is NSNull, "\(whole)")
+            // 3 s: too short for the canceller's averages; the note says so, and the delay is still there.
+            let short = try report(Array(files.echo.prefix(3 * 16_000)))
+            #expect(short["erle_db"] is NSNull, "\(short)")
+            #expect(
+                (short["echo_note"] as? String)?.contains("after about 4 s of the far end; this one has 3.00 s")
+                    == true,
+                "\(short)")
+            // jsonl is not offered, and refused as any other value.
+            let help = try miccheck(["process", "--help"])
+            #expect(help.stdout.contains("(values: text, json;"), "\(help.stdout)")
+            #expect(try miccheck(["process", "--near", far, "--out", out, "--format", "jsonl"]).status == 64)
+        }
+
         @Test("double talk: the near-end talker loses at most 3 dB")
         func doubleTalk() throws {
             let files = try EchoFiles()

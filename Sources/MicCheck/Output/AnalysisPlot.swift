@@ -1,10 +1,18 @@
-import MicCheck
-
-/// Collects an analysis for an SVG plot in bounded memory: frames are merged into at most
-/// `maxBuckets` time buckets (keeping each bucket's loudest level and highest probability); when the
-/// buckets fill up, neighbours merge and each bucket covers twice the time.
-struct PlotCollector {
-    static let maxBuckets = 2_048
+/// An analysis drawn as an SVG plot (`miccheck analyze --plot`): the level above, the speech probability
+/// below, speech shaded across both, and each event a dashed line. Collected in bounded memory: frames are
+/// merged into at most ``maxBuckets`` time buckets (keeping each bucket's loudest level and highest
+/// probability); when the buckets fill up, neighbours merge and each bucket covers twice the time.
+///
+/// ```swift
+/// var plot = AnalysisPlot()
+/// var analysis = try StreamingAnalysis(sampleRate: 16_000)
+/// samples.withUnsafeBufferPointer { analysis.process($0) { plot.add($0) } }
+/// analysis.finish { plot.add($0) }
+/// let svg = plot.svg(title: "speech.wav")
+/// ```
+public struct AnalysisPlot: Sendable {
+    /// The most time buckets kept.
+    public static let maxBuckets = 2_048
     private(set) var framesPerBucket = 1
     private var level: [Float] = []
     private var prob: [Float] = []
@@ -13,7 +21,10 @@ struct PlotCollector {
     private var frames = 0
     private var events: [AnalysisEvent] = []
 
-    mutating func add(_ record: AnalysisOutput) {
+    public init() {}
+
+    /// Adds one record of the analysis, in the order the analysis gives them.
+    public mutating func add(_ record: AnalysisOutput) {
         switch record {
         case .frame(let f):
             if fill == 0 {
@@ -47,8 +58,41 @@ struct PlotCollector {
         framesPerBucket *= 2
     }
 
-    /// The plot: level (dBFS, -100…0) above, speech probability below, speech shaded, events marked.
-    func svg(title: String) -> String {
+    /// The level axis's floor: the quietest level rounded down to 20 dB, from -40 to -120 dBFS (digital
+    /// silence, at -160, sits on the -120 line).
+    public var levelFloorDB: Int {
+        let lowest = level.min() ?? -40
+        let rounded = Int((lowest / 20).rounded(.down)) * 20
+        return min(-40, max(-120, rounded))
+    }
+
+    /// The legend: the curves, then one entry per kind of event that happened (colour, label).
+    public var legend: [(colour: String, label: String)] {
+        var items: [(colour: String, label: String)] = [("#1565c0", "level"), ("#e65100", "speech probability")]
+        if speech.contains(true) { items.append(("#c8e6c9", "speech")) }
+        var seen: Set<String> = []
+        for e in events {
+            let (colour, label) = Self.style(e)
+            if seen.insert(label).inserted { items.append((colour, label)) }
+        }
+        return items
+    }
+
+    /// An event's colour and its legend's label.
+    private static func style(_ e: AnalysisEvent) -> (String, String) {
+        switch e {
+        case .speechStarted: ("#2e7d32", "speech_started")
+        case .speechEnded: ("#9e9e9e", "speech_ended")
+        case .microphoneSilent: ("#c62828", "microphone_silent")
+        case .microphoneActive: ("#6a1b9a", "microphone_active")
+        case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource, .keyboardNoise: ("#f9a825", "warning")
+        case .microphoneClean, .clippingEnded, .speechLevelOK: ("#558b2f", "warning cleared")
+        }
+    }
+
+    /// The plot: level (dBFS, ``levelFloorDB``…0) above, speech probability below, speech shaded, events
+    /// marked, and a legend of what is drawn.
+    public func svg(title: String) -> String {
         let width = 1200.0
         let left = 60.0
         let right = 20.0
@@ -61,7 +105,10 @@ struct PlotCollector {
         let duration = max(0.01, Double(frames) / Double(LevelMeter.framesPerSecond))
         let bucketSeconds = Double(framesPerBucket) / Double(LevelMeter.framesPerSecond)
         func x(_ t: Double) -> Double { left + plotW * min(1, max(0, t / duration)) }
-        func yLevel(_ db: Float) -> Double { levelTop + levelH * Double(min(1, max(0, -db / 100))) }
+        let floorDB = levelFloorDB
+        func yLevel(_ db: Float) -> Double {
+            levelTop + levelH * Double(min(1, max(0, db / Float(floorDB))))
+        }
         func yProb(_ p: Float) -> Double { probTop + probH * Double(1 - min(1, max(0, p))) }
         func n(_ v: Double) -> String {
             String(Int((v * 10).rounded()) / 10) + "." + String(abs(Int((v * 10).rounded())) % 10)
@@ -88,7 +135,7 @@ struct PlotCollector {
             }
         }
         // Axes and grid.
-        for db in stride(from: 0, through: -100, by: -20) {
+        for db in stride(from: 0, through: floorDB, by: -20) {
             let y = yLevel(Float(db))
             s +=
                 "<line x1=\"\(Int(left))\" y1=\"\(n(y))\" x2=\"\(Int(width - right))\" y2=\"\(n(y))\" stroke=\"#ddd\"/>"
@@ -124,25 +171,10 @@ struct PlotCollector {
         }
         // Events.
         for e in events {
-            let colour: String
-            switch e {
-            case .speechStarted: colour = "#2e7d32"
-            case .speechEnded: colour = "#9e9e9e"
-            case .microphoneSilent: colour = "#c62828"
-            case .microphoneActive: colour = "#6a1b9a"
-            case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource, .keyboardNoise: colour = "#f9a825"
-            case .microphoneClean, .clippingEnded, .speechLevelOK: colour = "#558b2f"
-            }
             let xe = n(x(e.time))
             s +=
-                "<line x1=\"\(xe)\" y1=\"\(Int(levelTop))\" x2=\"\(xe)\" y2=\"\(Int(probTop + probH))\" stroke=\"\(colour)\" stroke-dasharray=\"3,3\"><title>\(e.name) at \(n(e.time)) s</title></line>\n"
+                "<line x1=\"\(xe)\" y1=\"\(Int(levelTop))\" x2=\"\(xe)\" y2=\"\(Int(probTop + probH))\" stroke=\"\(Self.style(e).0)\" stroke-dasharray=\"3,3\"><title>\(e.name) at \(n(e.time)) s</title></line>\n"
         }
-        let legend: [(String, String)] = [
-            ("#1565c0", "level"), ("#e65100", "speech probability"), ("#c8e6c9", "speech"),
-            ("#2e7d32", "speech_started"), ("#9e9e9e", "speech_ended"),
-            ("#c62828", "microphone_silent"), ("#6a1b9a", "microphone_active"),
-            ("#f9a825", "warning"), ("#558b2f", "warning cleared"),
-        ]
         var lx = left
         for (c, label) in legend {
             s +=
@@ -153,14 +185,23 @@ struct PlotCollector {
     }
 }
 
-func niceStep(_ duration: Double) -> Double {
+private func niceStep(_ duration: Double) -> Double {
     for step in [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600] where duration / step <= 12 {
         return step
     }
     return 7200
 }
 
-func xmlEscape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+private func xmlEscape(_ s: String) -> String {
+    var out = ""
+    for c in s {
+        switch c {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        default: out.append(c)
+        }
+    }
+    return out
 }
