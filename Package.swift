@@ -8,10 +8,14 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "MicCheck",
+    // Linux needs nothing more; on Apple platforms MicCheckLive's Mutex and Atomic (Synchronization) and the
+    // kernel's typed throws set the floor.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MicCheck", targets: ["MicCheck"]),
         .library(name: "MicCheckKernel", targets: ["MicCheckKernel"]),
         .library(name: "MicCheckLive", targets: ["MicCheckLive"]),
+        .library(name: "MicCheckLivePulse", targets: ["MicCheckLivePulse"]),
         .library(name: "MicCheckPulse", targets: ["MicCheckPulse"]),
         .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
         .library(name: "MicCheckCall", targets: ["MicCheckCall"]),
@@ -21,6 +25,9 @@ let package = Package(
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
         .executable(name: "miccheck", targets: ["miccheck"]),
         .executable(name: "muted-notice", targets: ["MutedNotice"]),
+        .executable(name: "core-only", targets: ["CoreOnly"]),
+        .executable(name: "fed-audio", targets: ["FedAudio"]),
+        .executable(name: "mic-test-file", targets: ["MicTestFile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -95,18 +102,24 @@ let package = Package(
             dependencies: ["MicCheck", .target(name: "CPulseAudio", condition: .when(platforms: [.linux]))],
             swiftSettings: strict
         ),
-        // Live analysis: audio sources (PulseAudio, voice processing, WAV files, the bundled sample, fed
-        // blocks) and the session that reads one, analyses it and delivers time-ordered records; the
-        // camera probe (device I/O kept out of the call models).
-        // The sample is a resource (written by scripts/make_sample.py).
+        // Live analysis: audio sources (WAV files, the bundled sample, fed blocks) and the session that reads
+        // one, analyses it and delivers time-ordered records; the camera probe (device I/O kept out of the
+        // call models). No native library: an app on files or fed audio links neither libpulse nor
+        // webrtc-audio-processing. The sample is a resource (written by scripts/make_sample.py).
         .target(
-            name: "MicCheckLive",
+            name: "MicCheckLive", dependencies: ["MicCheck", "MicCheckCall"],
+            resources: [.copy("Resources/sample.wav")],
+            swiftSettings: strict),
+        // The live sources on a PulseAudio server (PulseAudioSource, and VoiceProcessedSource through
+        // webrtc-audio-processing), the microphones around the one in use (MicrophoneDevices), and the
+        // ducker following a session: what links the native libraries, on Linux.
+        .target(
+            name: "MicCheckLivePulse",
             dependencies: [
-                "MicCheck", "MicCheckCall",
+                "MicCheck", "MicCheckCall", "MicCheckLive",
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
             ],
-            resources: [.copy("Resources/sample.wav")],
             swiftSettings: strict
         ),
         // The browser server (miccheck serve): the lobby and the call as pages, a WebSocket per browser with
@@ -144,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "miccheck",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckServer",
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckLivePulse", "MicCheckTerminal", "MicCheckServer",
                 "MicCheckPresencePostgres",
                 .target(name: "CTerminal", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
@@ -156,7 +169,18 @@ let package = Package(
         ),
         // Examples: small apps on the public API only, built with everything else and run by the tests.
         .executableTarget(
-            name: "MutedNotice", dependencies: ["MicCheck", "MicCheckLive"], path: "Examples/MutedNotice",
+            name: "MutedNotice", dependencies: ["MicCheck", "MicCheckLive", "MicCheckLivePulse"],
+            path: "Examples/MutedNotice",
+            swiftSettings: strict),
+        // The kernel alone: no Foundation, no native library.
+        .executableTarget(
+            name: "CoreOnly", dependencies: ["MicCheckKernel"], path: "Examples/CoreOnly", swiftSettings: strict),
+        // Fed audio and the microphone test on files: MicCheckLive without the native libraries.
+        .executableTarget(
+            name: "FedAudio", dependencies: ["MicCheck", "MicCheckLive"], path: "Examples/FedAudio",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "MicTestFile", dependencies: ["MicCheck", "MicCheckLive"], path: "Examples/MicTestFile",
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckTests", dependencies: ["MicCheck", "MicCheckLive", "MicCheckTesting"], swiftSettings: strict),

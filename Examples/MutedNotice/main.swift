@@ -6,6 +6,7 @@
 import Foundation
 import MicCheck
 import MicCheckLive
+import MicCheckLivePulse
 
 /// A line on standard output, at once (a pipe would otherwise hold it until the end).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

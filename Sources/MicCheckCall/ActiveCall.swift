@@ -19,7 +19,7 @@ public struct ActiveCall: Sendable, Equatable {
     public private(set) var time = 0.0
     public private(set) var hasLeft = false
     /// Push-to-talk: the microphone is open only while the user talks (``talk(_:)``); between, muted
-    /// with the cause ``MuteCause/pushToTalk`` and no notice.
+    /// with the cause `MuteCause.pushToTalk` and no notice.
     public private(set) var isPushToTalk = false
     /// Microphones that come and go mid-call: a headset plugged in is offered, the one in use gone is said.
     public private(set) var microphoneChoice: MicrophoneChoice
@@ -73,7 +73,7 @@ public struct ActiveCall: Sendable, Equatable {
         return body(&microphoneChoice)
     }
 
-    /// A host muted the user: the microphone goes off, ``MutedIndicator/announcement`` says "NAME muted
+    /// A host muted the user: the microphone goes off, `MutedIndicator.announcement` says "NAME muted
     /// you.", and "You are muted." applies even if the user had turned it off. The user may unmute.
     public mutating func mutedByHost(name: String) {
         guard !hasLeft else { return }

@@ -91,7 +91,7 @@ public struct LobbyModel: Sendable, Hashable {
         return body(&microphoneTest)
     }
 
-    /// Whether to show ``MicrophoneCheck/silentWarning`` now.
+    /// Whether to show `MicrophoneCheck.silentWarning` now.
     public func showsSilentWarning(at time: Double) -> Bool {
         phase == .lobby && microphone.showsSilentWarning(at: time)
     }

@@ -1,7 +1,7 @@
 public import MicCheck
 
 /// The lobby's "Test your microphone": record a few seconds, hear them back through the chosen speaker,
-/// and read MicCheck's verdict on them (``MicrophoneTestVerdict``).
+/// and read MicCheck's verdict on them (`MicrophoneTestVerdict`).
 ///
 /// The model only follows the steps; the app records (MicCheckLive's `LiveMicrophoneTest`, or a page's
 /// server), plays back, and reports each step. The recording never enters the model.

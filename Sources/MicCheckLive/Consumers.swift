@@ -1,10 +1,6 @@
 public import MicCheck
 import Synchronization
 
-#if canImport(MicCheckPulse)
-    public import MicCheckPulse
-#endif
-
 extension MutedSpeechNotice {
     /// Follows a live analysis: returns true when `record` makes "You are muted." show (a speech start
     /// while muted, outside the cooldown).
@@ -13,16 +9,6 @@ extension MutedSpeechNotice {
         return speechStarted(at: t)
     }
 }
-
-#if canImport(MicCheckPulse)
-    extension OtherAudioDucker {
-        /// Follows a live analysis: with advanced ducking, other audio goes lower while the user speaks.
-        public func consume(_ record: LiveRecord) {
-            if case .analysis(.event(.speechStarted)) = record { setSomeoneSpeaking(true) }
-            if case .analysis(.event(.speechEnded)) = record { setSomeoneSpeaking(false) }
-        }
-    }
-#endif
 
 /// The latest state of a live analysis, for a screen that polls (a terminal or a UI frame loop): the
 /// analysis thread hands records in with ``consume(_:)``; the screen takes what arrived with ``take()``.

@@ -14,8 +14,8 @@ public struct MicrophoneTestResult: Sendable, Equatable {
     }
 }
 
-/// "Test your microphone" on a live source: records ``MicrophoneTest/Configuration/seconds`` of it and
-/// judges them (``MicrophoneTest``).
+/// "Test your microphone" on a live source: records `MicrophoneTest.Configuration.seconds` of it and
+/// judges them (`MicrophoneTest`).
 ///
 /// Two ways to feed it:
 /// - from a session that already reads the source (a lobby's meter): pass ``tap`` as the session's

@@ -17,10 +17,10 @@ public protocol CallViewFactory {
     /// The live microphone meter and the silent-microphone warning.
     func microphoneCheck(_ screen: LobbyScreen) -> any TerminalView
     /// Microphones that come and go: "A new microphone is available: NAME. Switch (w)?" and "The
-    /// microphone NAME was disconnected: using DEFAULT." (``LobbyModel/microphoneChoice``); no rows when
+    /// microphone NAME was disconnected: using DEFAULT." (`LobbyModel.microphoneChoice`); no rows when
     /// there is neither.
     func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView
-    /// "Test your microphone" (``LobbyModel/microphoneTest``): the key to start it, the seconds left while
+    /// "Test your microphone" (`LobbyModel.microphoneTest`): the key to start it, the seconds left while
     /// it records, "Playing back your recording…", then the verdict.
     func microphoneTest(_ screen: LobbyScreen) -> any TerminalView
     /// The microphone, camera and speaker toggles with their keys and states.

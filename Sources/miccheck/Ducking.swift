@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 import MicCheck
 import MicCheckLive
+import MicCheckLivePulse
 
 #if canImport(MicCheckPulse)
     import MicCheckPulse

@@ -4,6 +4,7 @@ import Foundation
 import MicCheck
 import MicCheckCall
 import MicCheckLive
+import MicCheckLivePulse
 import MicCheckTerminal
 import Synchronization
 

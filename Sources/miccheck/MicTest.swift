@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import MicCheck
 import MicCheckLive
+import MicCheckLivePulse
 import Synchronization
 
 #if canImport(MicCheckPulse)

@@ -1,4 +1,5 @@
 import MicCheckLive
+import MicCheckLivePulse
 
 #if canImport(MicCheckPulse)
     import MicCheckPulse

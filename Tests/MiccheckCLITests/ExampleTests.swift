@@ -50,6 +50,111 @@ struct ExampleTests {
     }
 }
 
+/// An example's executable, built with the package beside `miccheck`.
+func example(_ name: String) -> URL { binary.deletingLastPathComponent().appendingPathComponent(name) }
+
+/// Runs a program to its end with `input` on its standard input.
+func runProgram(_ url: URL, _ args: [String], input: Data = Data()) throws -> Run {
+    let p = Process()
+    p.executableURL = url
+    p.arguments = args
+    let (stdin, stdout) = (Pipe(), Pipe())
+    p.standardInput = stdin
+    p.standardOutput = stdout
+    try p.run()
+    let writer = Thread {
+        stdin.fileHandleForWriting.write(input)
+        try? stdin.fileHandleForWriting.close()
+    }
+    writer.start()
+    let o = stdout.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: "")
+}
+
+/// The events `miccheck analyze` finds in `path`, as "T NAME" lines with two decimals.
+func analyzedEvents(_ path: String) throws -> [String] {
+    try miccheck(["analyze", "--format", "jsonl", path]).stdout.split(separator: "\n").compactMap { line in
+        guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let name = o["event"] as? String, let t = o["t"] as? Double
+        else { return nil }
+        return String(format: "%.2f %@", t, name)
+    }
+}
+
+@Suite(
+    "Examples: the kernel alone, fed audio, the microphone test on a file",
+    .enabled(if: FileManager.default.fileExists(atPath: example("core-only").path), "build the examples first"))
+struct MoreExampleTests {
+    /// Speech over a quiet room, then the room: 16 kHz, 16-bit.
+    static let talk: [Float] = {
+        let room = { (s: Double) in Signals.pinkNoise(rmsDB: -62, seconds: s, sampleRate: 16_000) }
+        return room(1) + Signals.voice(rmsDB: -26, seconds: 2.5, sampleRate: 16_000) + room(2)
+    }()
+
+    @Test("core-only: raw PCM in, the same events as miccheck analyze")
+    func coreOnly() throws {
+        let wav = WAVWriter.file(interleaved: Self.talk, sampleRate: 16_000, channels: 1, encoding: .signedInt16)
+        let path = writeWAV(tempDir(), "talk.wav", wav)
+        let r = try runProgram(example("core-only"), [], input: Data(wav.dropFirst(44)))
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " s  ", with: " ") }
+        let expected = try analyzedEvents(path)
+        #expect(!expected.isEmpty && lines == expected, "\(r.stdout)")
+    }
+
+    @Test("fed-audio: a file fed at full speed loses nothing and gives analyze's events; a folder is a sentence")
+    func fedAudio() throws {
+        let path = writeWAV(
+            tempDir(), "talk.wav",
+            WAVWriter.file(interleaved: Self.talk, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
+        let r = try runProgram(example("fed-audio"), [path])
+        #expect(r.status == 0)
+        var lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.popLast() == "dropped 0 samples", "\(r.stdout)")
+        let expected = try analyzedEvents(path).map { $0.replacingOccurrences(of: " ", with: " s ") }
+        #expect(!expected.isEmpty && lines == expected, "\(r.stdout)")
+        let folder = tempDir().path
+        let bad = try runProgram(example("fed-audio"), [folder])
+        #expect(bad.status == 1 && bad.stdout == "fed-audio: \(folder): is a directory, not an audio file.\n")
+    }
+
+    @Test("mic-test-file: a clear voice is clear; a quiet one is not (status 2); a folder is a sentence")
+    func micTestFile() throws {
+        let dir = tempDir()
+        let clear = writeWAV(
+            dir, "clear.wav",
+            WAVWriter.file(interleaved: Self.talk, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
+        let r = try runProgram(example("mic-test-file"), [clear])
+        #expect(r.status == 0 && r.stdout.hasPrefix("Your voice came through clearly"), "\(r.stdout)")
+        let quiet = writeWAV(
+            dir, "quiet.wav",
+            WAVWriter.file(
+                interleaved: Self.talk.map { $0 * 0.01 }, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
+        let q = try runProgram(example("mic-test-file"), [quiet])
+        #expect(q.status == 2 && !q.stdout.hasPrefix("Your voice came through clearly"), "\(q.stdout)")
+        let bad = try runProgram(example("mic-test-file"), [dir.path])
+        #expect(bad.status == 1 && bad.stdout == "mic-test-file: \(dir.path): is a directory, not an audio file.\n")
+    }
+
+    #if os(Linux)
+        @Test("apps on files and fed audio link neither libpulse nor webrtc-audio-processing; a live one does")
+        func nativeLibraries() throws {
+            func linked(_ name: String) throws -> String {
+                try runProgram(URL(fileURLWithPath: "/usr/bin/ldd"), [example(name).path]).stdout
+            }
+            for name in ["core-only", "fed-audio", "mic-test-file"] {
+                let libraries = try linked(name)
+                #expect(!libraries.isEmpty && !libraries.contains("libpulse"), "\(name): \(libraries)")
+                #expect(!libraries.contains("webrtc"), "\(name): \(libraries)")
+            }
+            let live = try linked("muted-notice")
+            #expect(live.contains("libpulse") && live.contains("webrtc_audio_processing"), "\(live)")
+            #expect(!(try linked("core-only")).contains("Foundation"), "the kernel alone needs no Foundation")
+        }
+    #endif
+}
+
 #if os(Linux)
     @Suite(
         "Examples/MutedNotice on PulseAudio", .serialized, .tags(.live),

@@ -1,10 +1,10 @@
 /// The voice detector's features of a whole recording, one row per 10 ms frame, as training reads them
 /// (`miccheck features`, then `training/train_vad.py`).
 ///
-/// Framed by the same ``Framer`` as the analysis (`StreamingAnalysis`), so each row is the feature vector that the
+/// Framed by the same `Framer` as the analysis (`StreamingAnalysis`), so each row is the feature vector that the
 /// runtime's detector computes for that frame, the last frames included.
 public enum TrainingFeatures {
-    /// Every frame's ``VoiceFeatureExtractor/count`` features, row after row.
+    /// Every frame's `VoiceFeatureExtractor.count` features, row after row.
     /// - Throws: ``AudioInputError`` when the file cannot be read to its end.
     public static func rows(of reader: WAVReader) throws(AudioInputError) -> [Float] {
         var framer = Framer(inputRate: reader.format.sampleRate)

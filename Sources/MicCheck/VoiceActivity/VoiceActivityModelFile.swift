@@ -59,6 +59,6 @@ extension VoiceActivityModel {
         try self.init(json: data)
     }
 
-    /// Where the package's resources keep the trained model's file (the weights ``bundled`` holds).
+    /// Where the package's resources keep the trained model's file (the weights `VoiceActivityModel.bundled` holds).
     public static var bundledURL: URL? { Bundle.module.url(forResource: "VoiceActivityModel", withExtension: "json") }
 }

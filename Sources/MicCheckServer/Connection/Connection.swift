@@ -72,7 +72,7 @@ public enum Connection {
         public var text: String
         public var isLevel: Bool
         /// A change of the call's presence (joined, updated, left): while the client reads too slowly for them,
-        /// they are dropped for one snapshot (``ConnectionEndpoint/resendPresence(send:)``).
+        /// they are dropped for one snapshot (`ConnectionEndpoint.resendPresence(send:)`).
         public var isPresence: Bool
 
         public init(text: String, isLevel: Bool, isPresence: Bool = false) {
@@ -429,7 +429,7 @@ public enum Connection {
 }
 
 extension Connection {
-    /// When a connection's invitation ends: at `at` (on ``Connection/now()``'s clock) it is closed with 4401
+    /// When a connection's invitation ends: at `at` (on `Connection.now()`'s clock) it is closed with 4401
     /// and `reason`, and the page reconnects with a fresh token.
     public struct Expiry: Sendable, Equatable {
         public var at: Double

@@ -18,17 +18,17 @@ import MicCheckLive
 ///   `{"data": {"candidate": {"candidate": "...", "sdpMid": "0", "sdpMLineIndex": 0}}}`: WebRTC
 ///   signalling, relayed to one participant;
 /// - `{"type": "muted_notice_off"}`: "don't show again for this call";
-/// - `{"type": "mute", "id": ID}`: a host (``OwnCapability/muteUsers``) mutes another participant, on this
+/// - `{"type": "mute", "id": ID}`: a host (`OwnCapability.muteUsers`) mutes another participant, on this
 ///   node or another; the muted participant's page gets `muted_by_host` (`by`: the host's id and name,
 ///   `text`: "NAME muted you."), its microphone goes off with the cause `host`, and its muted notice
 ///   applies even after "don't show again". A participant who may not mute others, or one who left, gets an
 ///   `error` message with the reason, and the connection goes on;
 /// - `{"type": "resync"}`: send the presence snapshot again;
 /// - `{"type": "microphone_test", "action": "start"}` and `"cancel"`: "Test your microphone", judged on the
-///   audio that follows (``MicrophoneTestRequest``).
+///   audio that follows (`MicrophoneTestRequest`).
 ///
 /// Out: `microphone` (the meter and the check's state, at most every 100 ms), `microphone_test`, `muted_notice`,
-/// `typing_notice` ("Your typing can be heard." with the action "Mute", by ``TypingNotice``'s rules: shown
+/// `typing_notice` ("Your typing can be heard." with the action "Mute", by `TypingNotice`'s rules: shown
 /// on the analysis' `keyboard_noise` while unmuted and not speaking, at most every 2 minutes; hidden again
 /// when the user speaks or mutes), and the presence events (``PresenceEvent``) that the connection relays.
 public struct CallChannel: Sendable {
@@ -244,7 +244,7 @@ public struct CallChannel: Sendable {
         }
     }
 
-    /// A host muted this participant (the signal ``Signal/mute(by:)`` from `from`, relayed by presence): the
+    /// A host muted this participant (the signal `Signal.mute(by:)` from `from`, relayed by presence): the
     /// microphone goes off with the cause `host`, the page is told who, and the notice applies. Returns the
     /// presence update.
     public mutating func mutedByHost(
@@ -272,7 +272,7 @@ public struct CallChannel: Sendable {
             isLevel: false)
     }
 
-    /// Seconds without audio after which a participant is no longer speaking (``MicrophoneRules``'s).
+    /// Seconds without audio after which a participant is no longer speaking (`MicrophoneRules`'s).
     public static let speechStallTimeout = MicrophoneRules.speechStallTimeout
 
     /// The clock moved without audio (the connection's timer): the check may now warn of a stall, and a

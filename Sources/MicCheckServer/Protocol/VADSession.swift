@@ -23,7 +23,7 @@ import MicCheckLive
 /// In: binary messages of PCM (signed 16-bit little-endian, mono, at `sample_rate`); text messages
 /// `{"type": "session.update", "session": {...}}`, `{"type": "keep_alive"}`, `{"type": "close_stream"}`,
 /// and `{"type": "microphone_test", "action": "start"}` / `"cancel"` ("Test your microphone", answered with
-/// `microphone_test` messages: ``MicrophoneTestRequest``; a test still recording when the stream closes is
+/// `microphone_test` messages: `MicrophoneTestRequest`; a test still recording when the stream closes is
 /// judged on what came).
 /// Anything else breaks the protocol (``ProtocolError``, close 1008).
 public struct VADSession: Sendable {

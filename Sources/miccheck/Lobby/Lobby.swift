@@ -3,6 +3,7 @@ import Foundation
 import MicCheck
 import MicCheckCall
 import MicCheckLive
+import MicCheckLivePulse
 import MicCheckTerminal
 import Synchronization
 

@@ -1,5 +1,6 @@
 #if canImport(MicCheckPulse)
     public import MicCheck
+    public import MicCheckLive
     public import MicCheckPulse
     #if canImport(MicCheckVoiceProcessing)
         import MicCheckVoiceProcessing
