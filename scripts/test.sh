@@ -79,6 +79,8 @@ node scripts/lint-js.mjs || failed "lint-js"
 MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test --test-reporter=spec Tests/Web/ \
     || failed "the node tests (Tests/Web)"
 tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || failed "tsc (Tests/Web)"
+# Each library's landing page opens with a Swift snippet: it must compile against the modules just built.
+[ -z "$sanitize" ] && { python3 scripts/check-doc-snippets.py || failed "the DocC snippets"; }
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.
     tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || failed "the Swift tests (parallel)"
@@ -98,4 +100,6 @@ bash scripts/presence-tests.sh || failed "the presence tests"
 bash scripts/security-tests.sh || failed "the security tests"
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
 bash scripts/browser-tests.sh || failed "the browser tests"
+# The DocC documentation of every library, with warnings as errors (a link that does not resolve fails).
+bash scripts/build-docs.sh || failed "the documentation (scripts/build-docs.sh)"
 summary

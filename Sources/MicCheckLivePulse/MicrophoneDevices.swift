@@ -11,7 +11,7 @@
 
     /// The microphones of a PulseAudio server around one `PulseMicrophone` in use: new ones, ones
     /// that went, the switches asked for and the fallback when the one in use goes, as
-    /// ``MicrophoneDeviceChange`` values for a screen or a read loop to take.
+    /// `MicrophoneDeviceChange` values for a screen or a read loop to take.
     ///
     /// It watches the server with a `PulseSourceWatcher` and hears the microphone's own notices through
     /// ``noticed(_:)``, which the app calls from the microphone's notice handler:

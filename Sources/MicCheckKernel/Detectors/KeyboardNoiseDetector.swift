@@ -14,7 +14,7 @@
 ///
 /// A keystroke is a short broadband click: it rises at least ``Configuration/minimumRise`` dB above
 /// the 22 ms before it within a few milliseconds, falls back within tens of milliseconds, and has its
-/// energy spread over the band (at least ``Configuration/minimumHighShare`` of it above 2 kHz, at most
+/// energy spread over the band (a share within ``Configuration/highShare`` of it above 2 kHz, at most
 /// ``Configuration/maximumLowShare`` below 300 Hz). Claps, kicks and doors put most of their energy low
 /// and ring for longer; a bird's chirp or a hiss is almost all high. Typing is many such clicks: at
 /// least ``Configuration/minimumKeystrokes`` within ``Configuration/window`` seconds, spread over at

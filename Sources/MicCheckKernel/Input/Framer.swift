@@ -1,7 +1,7 @@
 /// Cuts a mono stream at any supported rate into the voice detector's frames: resampled to 16 kHz
 /// (``VoiceFeatureExtractor/sampleRate``), 10 ms each (``VoiceFeatureExtractor/frameLength`` samples).
 ///
-/// The analyzer and the training features (``TrainingFeatures``) both frame audio with this one type,
+/// The analyzer and the training features (`TrainingFeatures`) both frame audio with this one type,
 /// so training sees exactly the frames that the runtime analyses, the last ones included:
 /// ``finish(frame:)`` flushes the resampler, and a partial last frame is dropped by both.
 ///

@@ -1,6 +1,7 @@
 /// "Test your microphone": a few seconds of the user's voice, recorded and judged.
 ///
-/// Hand it the microphone's samples as they arrive (``append(_:)``) until ``isComplete``; then
+/// Hand it the microphone's samples as they arrive (``append(_:)-(UnsafeBufferPointer<Float>)``) until
+/// ``isComplete``; then
 /// ``finish()`` gives the ``MicrophoneTestVerdict``. The recording is analysed as it arrives, by the same
 /// analysis a call runs (levels, voice activity, the dead-microphone, clipping and noise detectors), so
 /// finishing costs only the last few frames. With `keepsRecording` the samples stay in ``recording`` for
