@@ -26,7 +26,7 @@ let feeder = Task {
     fed.end()
 }
 for await record in session.records() {
-    if case .analysis(.event(let event)) = record { print(formatSeconds(event.time), event.name) }
+    if case .analysis(.event(let event)) = record { print(String(format: "%.2f s", event.time), event.name) }
 }
 await feeder.value
 print("dropped \(fed.droppedSamples) samples")

@@ -31,7 +31,7 @@ var notice = MutedSpeechNotice(isMuted: true)
 let session = LiveAnalysis(source: source)
 let ending = session.run { record in
     if notice.consume(record), case .analysis(let r) = record {
-        say("\(formatSeconds(r.time))  You are muted.")
+        say(String(format: "%.2f s  You are muted.", r.time))
     }
 }
 if case .failed(let error) = ending { say("muted-notice: \(error.message).") }

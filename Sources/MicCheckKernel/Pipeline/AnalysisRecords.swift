@@ -38,12 +38,37 @@ public struct AnalysisFrame: Sendable, Equatable {
 }
 
 /// Something that happened at a moment of the input.
+///
+/// Events come in pairs that open and close a state: ``speechStarted(time:audioStart:)`` and
+/// ``speechEnded(time:)``, ``microphoneSilent(time:signature:)`` and ``microphoneActive(time:)``,
+/// ``noisyMicrophone(time:noise:levelDB:)`` and ``microphoneClean(time:)``, ``clipping(time:ceilingDB:share:)``
+/// and ``clippingEnded(time:)``, ``speechTooQuiet(time:levelDB:)`` and ``speechLevelOK(time:levelDB:)``; the
+/// others (typing, the wrong source) are one-off notices. Match the cases the app reacts to and let the
+/// rest fall through to a `default`: later versions add cases (each announced in the CHANGELOG), and an
+/// app that lists every case today stops compiling then, where one with a `default` goes on.
+///
+/// ```swift
+/// switch event {
+/// case .speechStarted: showSpeaking(true)
+/// case .speechEnded: showSpeaking(false)
+/// case .microphoneSilent: showNotWorking(true)
+/// case .microphoneActive: showNotWorking(false)
+/// default: break  // warnings, typing: not shown by this app
+/// }
+/// ```
+///
+/// For a sentence to show, ``MicrophoneCheck`` (the call's rules) turns these events into what the user
+/// sees; ``name`` is the event's name in the JSON Lines contract.
 public enum AnalysisEvent: Sendable, Equatable {
     /// Speech started; `audioStart` is where the utterance's audio begins (the decision time less the
     /// prefix padding, never before 0).
     case speechStarted(time: Double, audioStart: Double)
+    /// The utterance ended (after the hangover: the time is when the decision was made).
     case speechEnded(time: Double)
+    /// The microphone seems not to work (digital silence, a constant value, a dead device's hiss): what
+    /// it delivers is described by `signature`.
     case microphoneSilent(time: Double, signature: DeadMicrophoneSignature)
+    /// Sound again after ``microphoneSilent(time:signature:)``.
     case microphoneActive(time: Double)
     /// Steady background noise loud enough to bother others, while the user is not talking: its kind
     /// where it is clear, and its level (dBFS).

@@ -80,8 +80,11 @@ public struct AnalysisSummary: Sendable, Equatable {
     }
 }
 
+// The package's own formatting of numbers in sentences and records (no locale, no printf, so that the page's
+// WebAssembly writes the same text): shared by its modules, not API.
+
 /// Seconds as "12.34 s".
-public func formatSeconds(_ t: Double) -> String {
+package func formatSeconds(_ t: Double) -> String {
     let hundredths = Int((t * 100).rounded())
     let frac = hundredths % 100
     return "\(hundredths / 100).\(frac < 10 ? "0" : "")\(frac) s"
@@ -89,14 +92,14 @@ public func formatSeconds(_ t: Double) -> String {
 
 /// `value` with a fixed number of decimals, without locale or `printf` ("-31.2", "0.93", "1.23"): half
 /// away from zero; "0" for a value that is not finite.
-public func fixed(_ value: Double, _ decimals: Int) -> String {
+package func fixed(_ value: Double, _ decimals: Int) -> String {
     var bytes: [UInt8] = []
     appendFixed(value, decimals, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// ``fixed(_:_:)``'s text appended to `bytes` as UTF-8 (ASCII), digit by digit, with no string made.
-public func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
+/// `fixed(_:_:)`'s text appended to `bytes` as UTF-8 (ASCII), digit by digit, with no string made.
+package func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
     guard value.isFinite else {
         bytes.append(UInt8(ascii: "0"))
         return
