@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's comparison table: every peer detector of ../shared/bench (the level rule, WebRTC VAD,
+# Guides/Figures.md's comparison table: every peer detector of ../shared/bench (the level rule, WebRTC VAD,
 # Silero VAD, TEN VAD, RNNoise) and MicCheck, scored by ../shared/bench/score.py on one corpus, side by side.
 # Installs what the peers need first (their pinned Python packages, Silero without torch, and libc++1 for
 # TEN VAD's library) and builds miccheck: a few minutes on 2 cores.

@@ -16,17 +16,27 @@ do { reader = try WAVReader(path: path) } catch {
     print("fed-audio: \(error.localizedDescription)")  // "talk.wav: no such file."
     exit(1)
 }
-let fed = FedAudioSource(sampleRate: reader.format.sampleRate, label: path, capacity: reader.format.sampleRate / 10)
-let session = LiveAnalysis(source: fed)
-let feeder = Task {
+let fedSource = FedAudioSource(
+    sampleRate: reader.format.sampleRate, label: path, capacity: reader.format.sampleRate / 10)
+let session = LiveAnalysis(source: fedSource)
+// Read and fed on a task of its own; returns (samples read, samples the analysis took).
+let feeder = Task { () -> (read: Int, fed: Int) in
     var block = [Float](repeating: 0, count: WAVReader.blockFrames)
-    while let n = try? block.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }), n > 0 {
-        await fed.feedWaitingForRoom(Array(block[0..<n]))  // backpressure: nothing is dropped
+    var (read, fed) = (0, 0)
+    defer { fedSource.end() }
+    while true {
+        let n: Int
+        do { n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) } } catch {
+            print("fed-audio: \(path) \(error)")
+            return (read, fed)
+        }
+        if n == 0 { return (read, fed) }
+        read += n
+        fed += await fedSource.feedWaitingForRoom(Array(block[0..<n]))  // waits for room: nothing is dropped
     }
-    fed.end()
 }
 for await record in session.records() {
     if case .analysis(.event(let event)) = record { print(String(format: "%.2f s", event.time), event.name) }
 }
-await feeder.value
-print("dropped \(fed.droppedSamples) samples")
+let counts = await feeder.value
+print("fed \(counts.fed) of \(counts.read) samples")

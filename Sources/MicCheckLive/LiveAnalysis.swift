@@ -22,8 +22,8 @@ public enum LiveEnding: Sendable, Equatable {
     case ended
     /// ``LiveAnalysis/stop()`` was called (a signal, a closed window, a consumer).
     case stopped
-    /// ``LiveAnalysis/Configuration/duration`` seconds of audio were analysed.
-    case durationReached(Double)
+    /// ``LiveAnalysis/Configuration/duration`` of audio was analysed.
+    case durationReached(Duration)
     /// The source failed; the records up to the failure were delivered.
     case failed(AudioSourceError)
 }
@@ -46,10 +46,10 @@ public final class LiveAnalysis: Sendable {
     public struct Configuration: Sendable {
         public var analysis: AnalysisConfiguration
         public var model: VoiceActivityModel
-        /// Stop after this many seconds of audio (nil: until the source ends or ``LiveAnalysis/stop()``).
-        public var duration: Double?
+        /// Stop after this much audio (nil: until the source ends or ``LiveAnalysis/stop()``).
+        public var duration: Duration?
         /// How long one read waits for samples before an ``LiveRecord/idle`` record.
-        public var readTimeout: Double
+        public var readTimeout: Duration
         /// Called on the analysis thread with each block of samples as read, and their rate, before they
         /// are analysed (``LiveMicrophoneTest/tap`` records from it). The read loop waits for it: it must
         /// return quickly.
@@ -57,7 +57,7 @@ public final class LiveAnalysis: Sendable {
 
         public init(
             analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
-            duration: Double? = nil, readTimeout: Double = 0.1,
+            duration: Duration? = nil, readTimeout: Duration = .milliseconds(100),
             sampleTap: (@Sendable (UnsafeBufferPointer<Float>, Int) -> Void)? = nil
         ) {
             self.analysis = analysis
@@ -65,6 +65,19 @@ public final class LiveAnalysis: Sendable {
             self.duration = duration
             self.readTimeout = readTimeout
             self.sampleTap = sampleTap
+        }
+
+        /// The same in seconds.
+        @available(*, deprecated, message: "Pass Durations: duration: .seconds(5), readTimeout: .milliseconds(100)")
+        @_disfavoredOverload
+        public init(
+            analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
+            duration: Double?, readTimeout: Double = 0.1,
+            sampleTap: (@Sendable (UnsafeBufferPointer<Float>, Int) -> Void)? = nil
+        ) {
+            self.init(
+                analysis: analysis, model: model, duration: duration.map(Duration.seconds),
+                readTimeout: .seconds(readTimeout), sampleTap: sampleTap)
         }
     }
 
@@ -75,18 +88,30 @@ public final class LiveAnalysis: Sendable {
 
     public let source: any AudioSource
     public let configuration: Configuration
+    /// Seconds since the session was made, on its clock.
     private let clock: @Sendable () -> Double
     private let state = Mutex(State())
 
-    /// - Parameter clock: seconds on a monotonic clock, for the restart policy (default: the system's
-    ///   uptime clock; tests pass a manual one).
+    /// - Parameter clock: the monotonic clock of the restart policy, which resumes `t` at the wall clock
+    ///   after a gap (default: `SuspendingClock`, the system's uptime; tests pass one they move by hand).
+    public init<C: Clock>(
+        source: any AudioSource, configuration: Configuration = Configuration(), clock: C = SuspendingClock()
+    ) where C.Duration == Duration {
+        self.source = source
+        self.configuration = configuration
+        let start = clock.now
+        self.clock = { start.duration(to: clock.now).seconds }
+    }
+
+    /// With a clock read as seconds.
+    @available(*, deprecated, message: "Pass a Clock: LiveAnalysis(source:configuration:clock:)")
+    @_disfavoredOverload
     public init(
-        source: any AudioSource, configuration: Configuration = Configuration(),
-        clock: (@Sendable () -> Double)? = nil
+        source: any AudioSource, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Double
     ) {
         self.source = source
         self.configuration = configuration
-        self.clock = clock ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        self.clock = clock
     }
 
     /// Why the session ended, once it has.
@@ -149,7 +174,7 @@ public final class LiveAnalysis: Sendable {
             let read: AudioRead
             do {
                 read = try buffer.withUnsafeMutableBufferPointer { b throws(AudioSourceError) in
-                    try source.read(into: b, timeout: c.readTimeout)
+                    try source.read(into: b, timeout: c.readTimeout.seconds)
                 }
             } catch {
                 ending = .failed(error)
@@ -163,7 +188,8 @@ public final class LiveAnalysis: Sendable {
                 }
                 // The samples that complete the duration; `finish` then analyses what the resampler holds.
                 let wanted =
-                    c.duration.map { Int((($0 - stream.startTime) * Double(stream.sampleRate)).rounded()) } ?? Int.max
+                    c.duration.map { Int((($0.seconds - stream.startTime) * Double(stream.sampleRate)).rounded()) }
+                    ?? Int.max
                 n = max(0, min(n, wanted - samplesInStream))
                 buffer.withUnsafeBufferPointer {
                     let block = UnsafeBufferPointer(rebasing: $0[0..<n])
@@ -188,7 +214,7 @@ public final class LiveAnalysis: Sendable {
                 }
                 samplesInStream = 0
                 onRecord(.restarted(time: resume))
-                if let duration = c.duration, resume >= duration {
+                if let duration = c.duration, resume >= duration.seconds {
                     ending = .durationReached(duration)
                     break loop
                 }
@@ -202,4 +228,9 @@ public final class LiveAnalysis: Sendable {
         stream.finish(emit: deliver)
         return ending
     }
+}
+
+extension Duration {
+    /// The duration in seconds, as the analysis counts time.
+    var seconds: Double { self / .seconds(1) }
 }

@@ -20,7 +20,7 @@ public struct MicrophoneTestResult: Sendable, Equatable {
 /// Two ways to feed it:
 /// - from a session that already reads the source (a lobby's meter): pass ``tap`` as the session's
 ///   ``LiveAnalysis/Configuration/sampleTap``, call ``start()``, and poll ``phase`` from the screen;
-/// - from a source no one else reads: ``record(from:configuration:model:timeout:)`` reads it on the calling
+/// - from a source no one else reads: `record(from:configuration:model:timeout:)` reads it on the calling
 ///   thread and returns the result.
 ///
 /// The recording lives in memory only, until ``discard()`` or the next ``start()``.
@@ -128,13 +128,13 @@ public final class LiveMicrophoneTest: Sendable {
     /// verdict then judges what arrived: nothing at all is a dead microphone).
     public static func record(
         from source: any AudioSource, configuration: MicrophoneTest.Configuration = .default,
-        model: VoiceActivityModel = .bundled, timeout: Double? = nil
+        model: VoiceActivityModel = .bundled, timeout: Duration? = nil
     ) throws(AudioSourceError) -> MicrophoneTestResult {
         let test = LiveMicrophoneTest(configuration: configuration, model: model)
         test.start()
         let readTimeout = 0.1
         var waited = 0.0
-        let limit = timeout ?? configuration.seconds + 3
+        let limit = timeout.map(\.seconds) ?? configuration.seconds + 3
         var buffer = [Float](repeating: 0, count: 4_096)
         reading: while waited < limit {
             let read = try buffer.withUnsafeMutableBufferPointer { b throws(AudioSourceError) in
@@ -154,6 +154,18 @@ public final class LiveMicrophoneTest: Sendable {
         return test.finishEarly() ?? test.phase.result
             ?? MicrophoneTestResult(
                 verdict: MicrophoneTestVerdict(kind: .dead, recordedSeconds: 0), recording: [], sampleRate: 0)
+    }
+}
+
+extension LiveMicrophoneTest {
+    /// `record(from:configuration:model:timeout:)` with the timeout in seconds.
+    @available(*, deprecated, message: "Pass a Duration: timeout: .seconds(8)")
+    @_disfavoredOverload
+    public static func record(
+        from source: any AudioSource, configuration: MicrophoneTest.Configuration = .default,
+        model: VoiceActivityModel = .bundled, timeout: Double
+    ) throws(AudioSourceError) -> MicrophoneTestResult {
+        try record(from: source, configuration: configuration, model: model, timeout: .seconds(timeout))
     }
 }
 

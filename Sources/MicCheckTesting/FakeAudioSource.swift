@@ -45,8 +45,29 @@ public final class FakeAudioSource: AudioSource, Sendable {
 
     /// The source's clock, in seconds: audio delivered, quiet reads and restart gaps so far.
     public var now: Double { state.withLock { $0.now } }
-    /// For `LiveAnalysis.init(source:configuration:clock:)`.
-    public var clock: @Sendable () -> Double { { [self] in now } }
+    /// For `LiveAnalysis.init(source:configuration:clock:)`: the source's own time as a `Clock`.
+    public var clock: SourceClock { SourceClock(source: self) }
+
+    /// A clock that reads the source's time (``now``): it moves only as the source delivers, idles and
+    /// restarts, so a test's session sees exactly the gaps the test scripted.
+    public struct SourceClock: Clock {
+        public struct Instant: InstantProtocol {
+            /// Time since the source began.
+            public var offset: Duration
+            public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+            public func duration(to other: Instant) -> Duration { other.offset - offset }
+            public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+        }
+
+        let source: FakeAudioSource
+        public var now: Instant { Instant(offset: .seconds(source.now)) }
+        public var minimumResolution: Duration { .nanoseconds(1) }
+
+        /// Sleeps in real time for the scripted gap (nothing in a session sleeps on it).
+        public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+            try await Task.sleep(for: now.duration(to: deadline))
+        }
+    }
     public var sampleRate: Int { state.withLock { $0.rate } }
     public var droppedSamples: Int { state.withLock { $0.dropped } }
     public func stop() { state.withLock { $0.stopped = true } }

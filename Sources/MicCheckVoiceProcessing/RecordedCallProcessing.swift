@@ -18,13 +18,22 @@
         }
 
         /// Why a run stopped.
-        public enum Failure: Error {
+        public enum Failure: MicCheckError {
             /// The near end's reader failed (the reader's error).
             case near(AudioInputError)
             /// The far end's reader failed (the reader's error).
             case far(AudioInputError)
             /// Voice processing failed.
             case processing(VoiceProcessingError)
+
+            /// The reader's or the processor's sentence, naming the end it concerns.
+            public var description: String {
+                switch self {
+                case .near(let e): "the near end \(e)"
+                case .far(let e): "the far end \(e)"
+                case .processing(let e): "\(e)"
+                }
+            }
         }
 
         /// Reads `near` (and `far`) to the end through `stream`, whose rates must be the readers' rates;

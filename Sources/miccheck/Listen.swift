@@ -97,7 +97,8 @@ struct Listen: ParsableCommand {
         let display = LiveDisplay(out: out, format: format, muted: muted)
         let (source, deviceChanges) = try openSource(display: display)
         let session = LiveAnalysis(
-            source: source, configuration: .init(analysis: analysisConfiguration, duration: duration))
+            source: source,
+            configuration: .init(analysis: analysisConfiguration, duration: duration.map(Duration.seconds)))
         let signals = StopSignals { session.stop() }
         defer { signals.cancel() }
         let ducking = try startDucking(display: display)
@@ -127,7 +128,7 @@ struct Listen: ParsableCommand {
     private func endingText(_ ending: LiveEnding, signal: Int32, outputClosed: Bool) -> String {
         switch ending {
         case .ended: "the sample ended"
-        case .durationReached(let d): "\(formatSeconds(d)) done"
+        case .durationReached(let d): "\(formatSeconds(d / .seconds(1))) done"
         case .failed: "capture failed"
         case .stopped:
             outputClosed ? "the output was closed" : signal == SIGTERM ? "stopped by SIGTERM" : "stopped by Ctrl-C"

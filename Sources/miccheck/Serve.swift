@@ -13,7 +13,7 @@ struct Serve: AsyncParsableCommand {
             in the call), then the call (a tile per participant with video between the browsers, a speaking \
             border, "You are muted."). MicCheck analyses each page's microphone on the server. \
             Other clients stream 16-bit PCM to ws://HOST:PORT/v1/vad and get speech events as JSON \
-            (README: "Streaming voice activity"). Binds the loopback address unless --host says otherwise. \
+            (Guides/CommandLine.md: "Streaming voice activity"). Binds the loopback address unless --host says otherwise. \
             With MICCHECK_TOKEN_SECRET set (32 bytes or more), a page joins a call only with a join token \
             for it (`miccheck token`), whose role bounds what it may send; another address than loopback \
             needs that secret, or --insecure-open-calls. \

@@ -28,7 +28,7 @@ struct LiveMicrophoneTestTests {
     )
     func nothingAndEarlyEnd() throws {
         let silent = FakeAudioSource(sampleRate: rate, steps: [.quiet(count: 1_000)])
-        let none = try LiveMicrophoneTest.record(from: silent, timeout: 1)
+        let none = try LiveMicrophoneTest.record(from: silent, timeout: .seconds(1))
         #expect(none.verdict.kind == .dead && none.verdict.recordedSeconds == 0)
         #expect(none.verdict.sentence().hasPrefix("No audio arrived"))
 

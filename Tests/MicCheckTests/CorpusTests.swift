@@ -107,7 +107,7 @@ struct CorpusTests {
         #expect(Double(starts) / hours < 200, "\(starts) starts in \(frames.count / 100) s")
     }
 
-    /// A regression guard on the figures in the README (F1 0.868, two false starts on noise and none on
+    /// A regression guard on the figures in Guides/Figures.md (F1 0.868, two false starts on noise and none on
     /// transients, measured by ../shared/bench/score.py): the whole 16 kHz corpus through the analyzer.
     @Test("the whole corpus: frame F1 and false starts on noise stay at the published figures")
     func wholeCorpus() throws {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The core and call products build on every Swift platform: their sources import no libc module and
-/// no C target (device and file-descriptor I/O lives in MicCheckLive, MicCheckPulse and the executable).
+/// no C target (device I/O lives in MicCheckPulse and the executable; MicCheck's FileByteSource reads files
+/// through the C library's open and read as Foundation brings them).
 /// The kernel also builds with Embedded Swift for WebAssembly (scripts/build-wasm.sh is the whole check): it
 /// imports nothing but the C library, for libm (Sources/MicCheckKernel/Math.swift), never Foundation.
 @Suite struct PortabilityTests {

@@ -111,7 +111,7 @@ struct MoreExampleTests {
         let r = try runProgram(example("fed-audio"), [path])
         #expect(r.status == 0)
         var lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.popLast() == "dropped 0 samples", "\(r.stdout)")
+        #expect(lines.popLast() == "fed \(Self.talk.count) of \(Self.talk.count) samples", "\(r.stdout)")
         let expected = try analyzedEvents(path).map { $0.replacingOccurrences(of: " ", with: " s ") }
         #expect(!expected.isEmpty && lines == expected, "\(r.stdout)")
         let folder = tempDir().path

@@ -74,6 +74,7 @@
             // 3 s: too short for the canceller's averages; the note says so, and the delay is still there.
             let short = try report(Array(files.echo.prefix(3 * 16_000)))
             #expect(short["erle_db"] is NSNull, "\(short)")
+            #expect(short["delay_ms"] as? Int == 40, "\(short)")
             #expect(
                 (short["echo_note"] as? String)?.contains("after about 4 s of the far end; this one has 3.00 s")
                     == true,

@@ -61,16 +61,18 @@ public final class MemoryByteSource: ByteSource {
     }
 }
 
-/// Bytes read from a file, block by block; the file is never loaded whole.
+/// Bytes read from a file, block by block; the file is never loaded whole. Opened and read through the C
+/// library's `open` and `read` (which Foundation brings on every platform it runs on), so that each failure
+/// is the system's own reason, not a Foundation error's text.
 public final class FileByteSource: ByteSource {
-    private let handle: FileHandle
+    private let fd: Int32
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading (close-on-exec: a child process never inherits it).
     /// - Throws: ``AudioInputError/noSuchFile``, ``AudioInputError/permissionDenied``,
     ///   ``AudioInputError/notAFile(_:)`` for a directory, or ``AudioInputError/readFailed(_:)`` with the
     ///   system's reason.
     public init(path: String) throws(AudioInputError) {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             switch code {
@@ -85,18 +87,18 @@ public final class FileByteSource: ByteSource {
             close(fd)
             throw .notAFile("a directory")
         }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        self.fd = fd
     }
 
+    deinit { close(fd) }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(AudioInputError) -> Int {
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: buffer.count)
-        } catch {
-            throw AudioInputError.readFailed(String(describing: error))
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        while true {
+            let n = Foundation.read(fd, base, buffer.count)
+            if n >= 0 { return n }
+            let code = errno
+            if code != EINTR { throw .readFailed(String(cString: strerror(code))) }
         }
-        guard let data, !data.isEmpty else { return 0 }
-        data.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        return data.count
     }
 }

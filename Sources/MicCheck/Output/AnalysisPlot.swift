@@ -193,15 +193,16 @@ private func niceStep(_ duration: Double) -> Double {
 }
 
 private func xmlEscape(_ s: String) -> String {
-    var out = ""
-    for c in s {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        default: out.append(c)
+    var out = String.UnicodeScalarView()
+    for u in s.unicodeScalars {
+        switch u {
+        case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+        case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+        case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+        case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+        case "\t", "\n", "\r": out.append(" ")
+        default: if u.value >= 0x20 { out.append(u) }  // other control characters are not XML
         }
     }
-    return out
+    return String(out)
 }

@@ -2,7 +2,9 @@
 // keys and values (DESIGN.md): a record decoded from a line of `miccheck analyze --format jsonl` writes that
 // line again, byte for byte, through `JSONLines`. The contract writes numbers with a fixed count of decimals
 // and one space after each colon and comma, which JSONEncoder does not: `JSONLines` stays the writer of the
-// contract; JSONEncoder writes the same keys and the same rounded values in its own layout.
+// contract; JSONEncoder writes the same keys and the same rounded values in its own layout. A value goes
+// through the contract's precision (a level to 0.1 dB, a probability to 0.001): a record decoded from a line
+// equals the line's values, not the unrounded ones it was written from.
 //
 // The conformances live here, not in the kernel, which has no Codable (it builds with Embedded Swift).
 
@@ -73,7 +75,7 @@ extension AnalysisFrame: Codable {
 }
 
 extension AnalysisEvent: Codable {
-    /// The contract's fields: `event` (its ``name``), `t`, then the event's own.
+    /// The contract's fields: `event` (its `name`), `t`, then the event's own.
     public func encode(to encoder: any Encoder) throws {
         try JSONValue.object(JSONLines.eventFields(self)).encode(to: encoder)
     }
@@ -148,7 +150,7 @@ extension AnalysisOutput: Codable {
 
 extension MicrophoneTestVerdict: Codable {
     /// The verdict's fields as the lobby's event log and the server's `microphone_test` write them
-    /// (``jsonFields(source:)``), its sentence included.
+    /// (`jsonFields(source:)`), its sentence included.
     public func encode(to encoder: any Encoder) throws {
         try JSONValue.object(jsonFields()).encode(to: encoder)
     }
@@ -172,9 +174,19 @@ extension MicrophoneTestVerdict: Codable {
             speechSeconds: try c.decode(Double.self, forKey: RecordKey("speech_seconds")),
             speechLevelDB: try c.decodeIfPresent(Float.self, forKey: RecordKey("speech_level_db")),
             noiseLevelDB: try c.decodeIfPresent(Float.self, forKey: RecordKey("noise_level_db")),
-            noise: try c.decodeIfPresent(String.self, forKey: RecordKey("noise")).flatMap(NoiseKind.init(rawValue:)),
-            clipping: clipping,
-            dead: try c.decodeIfPresent(String.self, forKey: RecordKey("reason")).flatMap(
-                DeadMicrophoneSignature.init(rawValue:)))
+            noise: try Self.known(c, "noise", as: NoiseKind.self), clipping: clipping,
+            dead: try Self.known(c, "reason", as: DeadMicrophoneSignature.self))
+    }
+
+    /// The value of `key`, when present, as one MicCheck writes; another is an error.
+    private static func known<T: RawRepresentable>(
+        _ c: KeyedDecodingContainer<RecordKey>, _ key: String, as type: T.Type
+    ) throws -> T? where T.RawValue == String {
+        guard let text = try c.decodeIfPresent(String.self, forKey: RecordKey(key)) else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: RecordKey(key), in: c, debugDescription: "\(key) \"\(text)\" is not one MicCheck writes")
+        }
+        return value
     }
 }

@@ -3,7 +3,7 @@
 public enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
-    /// A number written with exactly `decimals` decimals (half away from zero, as ``fixed(_:_:)``).
+    /// A number written with exactly `decimals` decimals (half away from zero).
     case number(Double, decimals: Int)
     case bool(Bool)
     case null

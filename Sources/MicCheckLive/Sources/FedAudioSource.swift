@@ -10,7 +10,10 @@ import Synchronization
 /// - ``feed(_:)-(UnsafeBufferPointer<Float>)`` takes what fits and drops the rest, counted in
 ///   ``droppedSamples``: a live capture that must never wait or grow memory (a network connection);
 /// - ``feedWaitingForRoom(_:)`` waits until the reader has made room (backpressure): a file or a
-///   recording fed faster than real time loses nothing;
+///   recording fed faster than real time reaches the analysis whole (one feeder at a time: two would
+///   interleave their blocks). The records of a session are delivered as they come; a consumer of
+///   ``LiveAnalysis/records(bufferingNewest:)`` that falls more than its limit behind loses the oldest,
+///   where ``LiveAnalysis/run(onRecord:)`` makes the analysis wait for it;
 /// - ``feedAll(_:)`` takes the whole block or none of it and throws ``Overflow`` when it does not fit: a
 ///   feeder that must know at once.
 ///
@@ -30,7 +33,8 @@ public final class FedAudioSource: AudioSource, Sendable {
         public var label: String
         /// Samples in the block that was refused.
         public var refused: Int
-        /// Samples that fitted (what the waiting buffer had room for).
+        /// Samples the buffer had room for (none was taken). A block larger than the source's capacity
+        /// never fits.
         public var room: Int
 
         public init(label: String, refused: Int, room: Int) {
@@ -80,6 +84,8 @@ public final class FedAudioSource: AudioSource, Sendable {
 
     public var sampleRate: Int { state.withLock { $0.rate } }
     public var droppedSamples: Int { state.withLock { $0.dropped } }
+    /// Samples fed and not yet read: how far the analysis is behind the feeder.
+    public var bufferedSamples: Int { state.withLock { $0.count } }
 
     /// Appends samples at the current rate. Returns how many were taken (fewer when the buffer is
     /// full, none after ``end()`` or ``stop()``); the rest count as dropped, unless the feeder hands

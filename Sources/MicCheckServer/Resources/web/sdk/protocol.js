@@ -1,5 +1,5 @@
 // The server's messages, decoded and checked, and what its close codes mean. Pure, for node's test runner.
-// The wire format is Guides/Browser.md's (`/v1/call`) and the README's (`/v1/vad`).
+// The wire format is Guides/Browser.md's (`/v1/call`) and Guides/CommandLine.md's (`/v1/vad`).
 
 export class ProtocolError extends Error {
   constructor(message) {
