@@ -18,6 +18,7 @@ public enum AudioRead: Sendable, Equatable {
 
 /// Why a source cannot deliver audio, as one sentence and a kind a program can act on.
 public struct AudioSourceError: MicCheckError, Sendable, Equatable {
+    /// What went wrong, for a program to act on (an exit status, a retry, another source).
     public enum Kind: Sendable, Equatable {
         /// No audio server to talk to.
         case noServer
@@ -35,10 +36,12 @@ public struct AudioSourceError: MicCheckError, Sendable, Equatable {
         case failed
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// What went wrong, in words, naming the file or device (no leading "miccheck:", no final stop).
     public var message: String
 
+    /// An error of `kind`, said by `message` (naming the file or device, without a final stop).
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

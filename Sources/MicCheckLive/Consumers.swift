@@ -13,7 +13,9 @@ extension MutedSpeechNotice {
 /// The latest state of a live analysis, for a screen that polls (a terminal or a UI frame loop): the
 /// analysis thread hands records in with ``consume(_:)``; the screen takes what arrived with ``take()``.
 public final class LiveSnapshots: Sendable {
+    /// What a screen draws: the latest level and speaking, and what happened since it last looked.
     public struct Snapshot: Sendable, Equatable {
+        /// The last frame's level (dBFS).
         public var levelDB: Float = Decibels.floor
         /// Whether an utterance is in progress (`AnalysisFrame.isSpeaking`).
         public var isSpeaking = false

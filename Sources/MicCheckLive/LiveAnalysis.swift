@@ -43,8 +43,11 @@ public enum LiveEnding: Sendable, Equatable {
 ///
 /// The source's own reconnect policy (how long to wait for a server) stays with the source.
 public final class LiveAnalysis: Sendable {
+    /// How a session analyses its source: the analysis's settings, the voice model, how long, and a tap on the raw samples.
     public struct Configuration: Sendable {
+        /// The analysis's settings (speech events, detectors).
         public var analysis: AnalysisConfiguration
+        /// The voice activity model (the bundled one unless an app brings its own).
         public var model: VoiceActivityModel
         /// Stop after this much audio (nil: until the source ends or ``LiveAnalysis/stop()``).
         public var duration: Duration?
@@ -86,7 +89,9 @@ public final class LiveAnalysis: Sendable {
         var ending: LiveEnding?
     }
 
+    /// The source the session reads; no one else may read it.
     public let source: any AudioSource
+    /// How the session analyses it.
     public let configuration: Configuration
     /// Seconds since the session was made, on its clock.
     private let clock: @Sendable () -> Double

@@ -3,10 +3,14 @@ import Synchronization
 
 /// A finished microphone test: the verdict, and the recording to play back (mono, at ``sampleRate``).
 public struct MicrophoneTestResult: Sendable, Equatable {
+    /// How the voice came through.
     public var verdict: MicrophoneTestVerdict
+    /// The recording, mono, to play back to the user.
     public var recording: [Float]
+    /// The recording's rate (Hz; 0 when nothing arrived).
     public var sampleRate: Int
 
+    /// A result, as a test gives it.
     public init(verdict: MicrophoneTestVerdict, recording: [Float], sampleRate: Int) {
         self.verdict = verdict
         self.recording = recording
@@ -25,11 +29,13 @@ public struct MicrophoneTestResult: Sendable, Equatable {
 ///
 /// The recording lives in memory only, until ``discard()`` or the next ``start()``.
 public final class LiveMicrophoneTest: Sendable {
+    /// Where the test stands, for a screen that polls ``phase``.
     public enum Phase: Sendable, Equatable {
         /// No test, or the last one was discarded.
         case idle
         /// Recording; this many seconds so far.
         case recording(seconds: Double)
+        /// Done: the verdict and the recording.
         case done(MicrophoneTestResult)
     }
 
@@ -41,10 +47,12 @@ public final class LiveMicrophoneTest: Sendable {
         case done(MicrophoneTestResult)
     }
 
+    /// How long it records.
     public let configuration: MicrophoneTest.Configuration
     private let model: VoiceActivityModel
     private let state = Mutex(State.idle)
 
+    /// A test that records for `configuration.seconds` once started, judged with `model`.
     public init(configuration: MicrophoneTest.Configuration = .default, model: VoiceActivityModel = .bundled) {
         self.configuration = configuration
         self.model = model

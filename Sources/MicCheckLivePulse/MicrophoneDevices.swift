@@ -32,6 +32,7 @@
             var pending: [MicrophoneDeviceChange] = []
         }
 
+        /// The PulseAudio server it watches (nil: the default).
         public let server: String?
         private let state = Mutex(State())
         /// At most this many changes wait for ``take()``; older ones are dropped first.

@@ -26,8 +26,10 @@
     public final class PulseAudioSource: AudioSource, @unchecked Sendable {
         // @unchecked Sendable: the wrapped `PulseMicrophone` is itself Sendable under the same contract
         // (one reading thread; `stop()` from anywhere); this class adds no state of its own.
+        /// The PulseAudio microphone it reads (its notices, its switches to another source).
         public let microphone: PulseMicrophone
 
+        /// A source on a microphone the app opened itself.
         public init(microphone: PulseMicrophone) { self.microphone = microphone }
 
         /// Opens `source` (default: the server's default source) on `server` (default: PULSE_SERVER, then the
@@ -75,6 +77,7 @@
             // @unchecked Sendable: `microphone` is Sendable under its own contract (one reading thread,
             // `stop()` from anywhere). Everything else (`far`, `stream`, buffers, counters) is used only by
             // `read(into:timeout:)`, on the one reading thread.
+            /// The PulseAudio microphone under the processing.
             public let microphone: PulseMicrophone
             private let server: String?
             private let configuration: VoiceProcessingConfiguration
@@ -109,6 +112,7 @@
                 if far == nil { notices.append(Self.noReference) }
             }
 
+            /// Said once when the default output has no monitor: nothing to cancel.
             public static let noReference =
                 "miccheck: no echo reference (the default output has no monitor); echo cancellation has nothing to cancel."
 
@@ -139,6 +143,7 @@
             public var droppedSamples: Int { microphone.droppedSamples }
             public func stop() { microphone.stop() }
 
+            /// The notices since the last call (a missing echo reference), for the app to show once.
             public func takeNotices() -> [String] {
                 defer { notices = [] }
                 return notices

@@ -58,6 +58,7 @@ public struct AudioFileError: MicCheckError, Sendable, Equatable {
     /// What is wrong with it.
     public var problem: AudioInputError
 
+    /// The file at `path` and what is wrong with it.
     public init(path: String, problem: AudioInputError) {
         self.path = path
         self.problem = problem

@@ -48,6 +48,7 @@ public final class MemoryByteSource: ByteSource {
     private let bytes: [UInt8]
     private var position = 0
 
+    /// Bytes to read from the start.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {

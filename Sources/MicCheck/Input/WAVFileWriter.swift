@@ -7,12 +7,16 @@ import Foundation
 public final class WAVFileWriter {
     /// Why a file could not be written.
     public struct WriteError: Error, CustomStringConvertible, Sendable {
+        /// The file that could not be written.
         public let path: String
+        /// The system's reason ("No space left on device").
         public let reason: String
         public var description: String { "\(path): cannot be written (\(reason))" }
     }
 
+    /// The file being written.
     public let path: String
+    /// Its sample rate (Hz).
     public let sampleRate: Int
     /// Samples written so far.
     public private(set) var sampleCount = 0

@@ -21,6 +21,7 @@ public struct AnalysisPlot: Sendable {
     private var frames = 0
     private var events: [AnalysisEvent] = []
 
+    /// An empty plot; ``add(_:)`` the analysis's records in order.
     public init() {}
 
     /// Adds one record of the analysis, in the order the analysis gives them.

@@ -31,6 +31,7 @@ public enum DuckingLevel: String, Sendable, CaseIterable {
 ///
 /// - Complexity: one multiplication per sample; no allocation, no `pow` per sample.
 public struct Ducker: Sendable {
+    /// The rate of the samples it attenuates (Hz).
     public let sampleRate: Int
     /// Seconds to reach a deeper attenuation.
     public let attack: Double

@@ -33,6 +33,7 @@ public protocol StateStorage: Sendable {
 
 /// State files on the file system.
 public struct FileStateStorage: StateStorage {
+    /// State files on this machine's file system.
     public init() {}
 
     public func contents(at path: String) -> Data? { FileManager.default.contents(atPath: path) }

@@ -48,6 +48,7 @@ public struct VoiceProcessingConfiguration: Sendable, Equatable {
     /// Removes rumble and DC below about 80 Hz.
     public var highPassFilter: Bool
 
+    /// A configuration: each stage is off unless given, except the high-pass filter (on).
     public init(
         sampleRate: Int = 16_000, echoCancellation: EchoSuppression? = nil,
         noiseSuppression: NoiseSuppressionLevel? = nil, gainControl: GainControlMode? = nil,

@@ -17,12 +17,14 @@ public struct CameraProbe: CameraAccess {
     /// The folder whose `video*` devices are checked.
     public var directory: String
 
+    /// A probe of the `video*` devices in `directory`.
     public init(directory: String = "/dev") { self.directory = directory }
 
     /// Checks the `video*` devices in `directory` (default `/dev`): granted as soon as one opens for
     /// reading; denied, with the reason, when none exists or none opens.
     public static func probe(directory: String = "/dev") -> Permission { Self(directory: directory).permission() }
 
+    /// Granted as soon as one `video*` device opens for reading; denied, with the reason, when none exists or none opens.
     public func permission() -> Permission {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasPrefix("video") }.sorted()

@@ -37,6 +37,7 @@ public final class FedAudioSource: AudioSource, Sendable {
         /// never fits.
         public var room: Int
 
+        /// A refusal of a block of `refused` samples where `room` were free.
         public init(label: String, refused: Int, room: Int) {
             (self.label, self.refused, self.room) = (label, refused, room)
         }
@@ -71,6 +72,7 @@ public final class FedAudioSource: AudioSource, Sendable {
 
     private let state: Mutex<State>
     private let wake = DispatchSemaphore(value: 0)
+    /// What the user is listening to ("browser microphone").
     public let label: String
 
     /// - Parameters:

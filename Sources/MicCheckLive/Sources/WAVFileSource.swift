@@ -7,6 +7,7 @@ import Synchronization
 public final class WAVFileSource: AudioSource, @unchecked Sendable {
     // @unchecked Sendable: `reader`, `delivered` and `started` are used only by the reading thread (the
     // AudioSource contract); `stopping` is an `Atomic` and `wake` a semaphore, which is all `stop()` touches.
+    /// How fast the file is delivered.
     public enum Pacing: Sendable, Equatable {
         /// 10 ms blocks at the pace of the audio, as a microphone would deliver them.
         case realTime
@@ -22,7 +23,9 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private var delivered = 0
     private var started: DispatchTime?
+    /// The file's rate (Hz).
     public let sampleRate: Int
+    /// What the user is listening to (the file's name unless given).
     public let label: String
     public var droppedSamples: Int { 0 }
     /// The file's format.
