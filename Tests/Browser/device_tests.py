@@ -43,7 +43,9 @@ window.__sockets = 0;
 const Socket = window.WebSocket;
 window.WebSocket = function (...args) { window.__sockets += 1; return new Socket(...args); };
 """
-SELF_SPEAKING = f"return q('{TILES}[data-self]').getAttribute('aria-label').includes('speaking')"
+# The own tile appears once the call is joined: until then the condition is false, not an error.
+SELF_SPEAKING = (f"const t = q('{TILES}[data-self]'); "
+                 "return !!t && (t.getAttribute('aria-label') || '').includes('speaking')")
 NOTICE_SHOWN = f"const n = q('{NOTICE} >> [part~=notice]'); return !!n && !n.hidden && n.textContent"
 
 
