@@ -23,7 +23,8 @@ func miccheck(_ args: [String], environment: [String: String]? = nil) throws -> 
 }
 
 /// Runs `executable` with `args` and collects what it prints.
-func run(_ executable: URL, _ args: [String], environment: [String: String]? = nil) throws -> Run {
+/// Runs `executable` to its end; `input`, when given, is written to its standard input and closed.
+func run(_ executable: URL, _ args: [String], environment: [String: String]? = nil, input: Data? = nil) throws -> Run {
     let p = Process()
     p.executableURL = executable
     p.arguments = args
@@ -32,7 +33,16 @@ func run(_ executable: URL, _ args: [String], environment: [String: String]? = n
     let err = Pipe()
     p.standardOutput = out
     p.standardError = err
+    let stdin = input.map { _ in Pipe() }
+    if let stdin { p.standardInput = stdin }
     try p.run()
+    if let stdin, let input {
+        // On a thread of its own: a child that writes before it has read everything would block us otherwise.
+        Thread {
+            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.close()
+        }.start()
+    }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()

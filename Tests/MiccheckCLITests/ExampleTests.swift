@@ -53,25 +53,6 @@ struct ExampleTests {
 /// An example's executable, built with the package beside `miccheck`.
 func example(_ name: String) -> URL { binary.deletingLastPathComponent().appendingPathComponent(name) }
 
-/// Runs a program to its end with `input` on its standard input.
-func runProgram(_ url: URL, _ args: [String], input: Data = Data()) throws -> Run {
-    let p = Process()
-    p.executableURL = url
-    p.arguments = args
-    let (stdin, stdout) = (Pipe(), Pipe())
-    p.standardInput = stdin
-    p.standardOutput = stdout
-    try p.run()
-    let writer = Thread {
-        stdin.fileHandleForWriting.write(input)
-        try? stdin.fileHandleForWriting.close()
-    }
-    writer.start()
-    let o = stdout.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: "")
-}
-
 /// The events `miccheck analyze` finds in `path`, as "T NAME" lines with two decimals.
 func analyzedEvents(_ path: String) throws -> [String] {
     try miccheck(["analyze", "--format", "jsonl", path]).stdout.split(separator: "\n").compactMap { line in
@@ -96,7 +77,7 @@ struct MoreExampleTests {
     func coreOnly() throws {
         let wav = WAVWriter.file(interleaved: Self.talk, sampleRate: 16_000, channels: 1, encoding: .signedInt16)
         let path = writeWAV(tempDir(), "talk.wav", wav)
-        let r = try runProgram(example("core-only"), [], input: Data(wav.dropFirst(44)))
+        let r = try run(example("core-only"), [], input: Data(wav.dropFirst(44)))
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " s  ", with: " ") }
         let expected = try analyzedEvents(path)
@@ -108,14 +89,14 @@ struct MoreExampleTests {
         let path = writeWAV(
             tempDir(), "talk.wav",
             WAVWriter.file(interleaved: Self.talk, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
-        let r = try runProgram(example("fed-audio"), [path])
+        let r = try run(example("fed-audio"), [path])
         #expect(r.status == 0)
         var lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.popLast() == "fed \(Self.talk.count) of \(Self.talk.count) samples", "\(r.stdout)")
         let expected = try analyzedEvents(path).map { $0.replacingOccurrences(of: " ", with: " s ") }
         #expect(!expected.isEmpty && lines == expected, "\(r.stdout)")
         let folder = tempDir().path
-        let bad = try runProgram(example("fed-audio"), [folder])
+        let bad = try run(example("fed-audio"), [folder])
         #expect(bad.status == 1 && bad.stdout == "fed-audio: \(folder): is a directory, not an audio file.\n")
     }
 
@@ -125,15 +106,15 @@ struct MoreExampleTests {
         let clear = writeWAV(
             dir, "clear.wav",
             WAVWriter.file(interleaved: Self.talk, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
-        let r = try runProgram(example("mic-test-file"), [clear])
+        let r = try run(example("mic-test-file"), [clear])
         #expect(r.status == 0 && r.stdout.hasPrefix("Your voice came through clearly"), "\(r.stdout)")
         let quiet = writeWAV(
             dir, "quiet.wav",
             WAVWriter.file(
                 interleaved: Self.talk.map { $0 * 0.01 }, sampleRate: 16_000, channels: 1, encoding: .signedInt16))
-        let q = try runProgram(example("mic-test-file"), [quiet])
+        let q = try run(example("mic-test-file"), [quiet])
         #expect(q.status == 2 && !q.stdout.hasPrefix("Your voice came through clearly"), "\(q.stdout)")
-        let bad = try runProgram(example("mic-test-file"), [dir.path])
+        let bad = try run(example("mic-test-file"), [dir.path])
         #expect(bad.status == 1 && bad.stdout == "mic-test-file: \(dir.path): is a directory, not an audio file.\n")
     }
 
@@ -141,7 +122,7 @@ struct MoreExampleTests {
         @Test("apps on files and fed audio link neither libpulse nor webrtc-audio-processing; a live one does")
         func nativeLibraries() throws {
             func linked(_ name: String) throws -> String {
-                try runProgram(URL(fileURLWithPath: "/usr/bin/ldd"), [example(name).path]).stdout
+                try run(URL(fileURLWithPath: "/usr/bin/ldd"), [example(name).path]).stdout
             }
             for name in ["core-only", "fed-audio", "mic-test-file"] {
                 let libraries = try linked(name)

@@ -17,6 +17,19 @@ struct RecordKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
+/// The value of `key`, when present, as one MicCheck writes (a noise kind, a dead microphone's reason); another
+/// is an error.
+private func knownValue<T: RawRepresentable>(
+    _ c: KeyedDecodingContainer<RecordKey>, _ key: String, as type: T.Type
+) throws -> T? where T.RawValue == String {
+    guard let text = try c.decodeIfPresent(String.self, forKey: RecordKey(key)) else { return nil }
+    guard let value = T(rawValue: text) else {
+        throw DecodingError.dataCorruptedError(
+            forKey: RecordKey(key), in: c, debugDescription: "\(key) \"\(text)\" is not one MicCheck writes")
+    }
+    return value
+}
+
 extension JSONValue: Encodable {
     /// The value as the contract writes it: a number rounded to its decimals (not finite: null), an object's
     /// fields in their order.
@@ -89,10 +102,9 @@ extension AnalysisEvent: Codable {
             try c.decode(T.self, forKey: RecordKey(key))
         }
         func raw<T: RawRepresentable>(_ key: String, as type: T.Type) throws -> T where T.RawValue == String {
-            let text: String = try value(key)
-            guard let v = T(rawValue: text) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: RecordKey(key), in: c, debugDescription: "\(key) \"\(text)\" is not one MicCheck writes")
+            guard let v = try knownValue(c, key, as: T.self) else {
+                throw DecodingError.keyNotFound(
+                    RecordKey(key), .init(codingPath: c.codingPath, debugDescription: "\(key) is missing"))
             }
             return v
         }
@@ -174,19 +186,7 @@ extension MicrophoneTestVerdict: Codable {
             speechSeconds: try c.decode(Double.self, forKey: RecordKey("speech_seconds")),
             speechLevelDB: try c.decodeIfPresent(Float.self, forKey: RecordKey("speech_level_db")),
             noiseLevelDB: try c.decodeIfPresent(Float.self, forKey: RecordKey("noise_level_db")),
-            noise: try Self.known(c, "noise", as: NoiseKind.self), clipping: clipping,
-            dead: try Self.known(c, "reason", as: DeadMicrophoneSignature.self))
-    }
-
-    /// The value of `key`, when present, as one MicCheck writes; another is an error.
-    private static func known<T: RawRepresentable>(
-        _ c: KeyedDecodingContainer<RecordKey>, _ key: String, as type: T.Type
-    ) throws -> T? where T.RawValue == String {
-        guard let text = try c.decodeIfPresent(String.self, forKey: RecordKey(key)) else { return nil }
-        guard let value = T(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: RecordKey(key), in: c, debugDescription: "\(key) \"\(text)\" is not one MicCheck writes")
-        }
-        return value
+            noise: try knownValue(c, "noise", as: NoiseKind.self), clipping: clipping,
+            dead: try knownValue(c, "reason", as: DeadMicrophoneSignature.self))
     }
 }
