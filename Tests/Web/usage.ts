@@ -1,7 +1,7 @@
 // The declarations (sdk/miccheck.d.ts) used as an app would, checked by TypeScript (Debian's node-typescript):
 //   tsc -p Tests/Web/tsconfig.json
 import {
-  createViewFactory, MicCheckClient, MicCheckError, type LobbyElement, type MeterElement, type MicrophoneTestElement,
+  createViewFactory, MicCheckClient, MicCheckError, RemoteSpeaking, stateSpeaking, type LobbyElement, type MeterElement, type MicrophoneTestElement,
   type MicrophoneTestVerdict, type MutedNoticeElement, type CallControlsElement, type CallGridElement,
   type TypingNoticeElement,
 } from '../../Sources/MicCheckServer/Resources/web/sdk/miccheck.js';
@@ -96,4 +96,12 @@ export async function noServer(stream: MediaStream, meter: MeterElement): Promis
   const server: URL | null = client.server;
   client.join('Ada');
   return server === null ? null : server.href;
+}
+
+// On another SFU: the page's speaking out through the app's data channel, the others' in, a ring on each tile.
+export function onAnotherSfu(client: MicCheckClient, channel: RTCDataChannel, tiles: Map<string, HTMLElement>): () => void {
+  const stop = stateSpeaking(client, (text) => channel.send(text), { restateMs: 1000 });
+  const others = new RemoteSpeaking((id, speaking) => tiles.get(id)?.classList.toggle('speaking', speaking));
+  channel.addEventListener('message', (e: MessageEvent) => { others.heard('peer', e.data); });
+  return () => { stop(); others.close(); };
 }

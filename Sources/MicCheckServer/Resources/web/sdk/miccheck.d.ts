@@ -261,6 +261,36 @@ export const CAPTURE_NOTE: string;
 /** `CAPTURE_NOTE` where the server analyses the microphone (`analysis: 'server'`, or a kernel that could not load). */
 export const CAPTURE_NOTE_SERVER: string;
 
+/**
+ * Speaking across the app's own media server (an SFU's data channel, its signalling): each page says whether it
+ * speaks, decided on its own device, as a short JSON text of this type; the others show it.
+ */
+export const SPEAKING_STATEMENT: 'miccheck.speaking';
+/**
+ * Says `client`'s speaking through `send(text)` on each change of its speaking or mute, and every `restateMs`
+ * (750 by default). Muted, it says it does not speak. A `send` that throws (a channel not open yet) is ignored.
+ * Returns a function that stops it.
+ */
+export function stateSpeaking(client: MicCheckClient, send: (text: string) => void,
+  options?: { restateMs?: number }): () => void;
+/**
+ * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (2000 by default): a page
+ * that stops sending (frozen, gone) stops speaking then. `onChange` is called when somebody starts or stops.
+ */
+export class RemoteSpeaking {
+  constructor(onChange: (id: string, speaking: boolean) => void, options?: { holdMs?: number; now?: () => number });
+  readonly holdMs: number;
+  /** A message from `id`'s channel: true when it was a speaking statement, false for anything else (left alone). */
+  heard(id: string | number, text: unknown): boolean;
+  speaking(id: string | number): boolean;
+  /** `id` left: it no longer speaks. */
+  forget(id: string | number): void;
+  /** Ends the speaking of those whose last statement is older than `holdMs` (a timer calls it). */
+  expire(): void;
+  /** Forgets everybody and stops the timer. */
+  close(): void;
+}
+
 export interface OpenedDevice { stream: MediaStream | null; fellBack: boolean; denied: boolean; missing: boolean }
 export function openDevice(kind: 'audio' | 'video', constraints: MediaTrackConstraints, deviceId?: string): Promise<OpenedDevice>;
 export function openMicrophone(options?: { deviceId?: string; processing?: boolean }): Promise<OpenedDevice>;

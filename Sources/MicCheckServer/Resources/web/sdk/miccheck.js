@@ -4,4 +4,5 @@
 export { MicCheckClient } from './client.js';
 export { CAPTURE_NOTE, CAPTURE_NOTE_SERVER, MicCheckError, openDevice, openMicrophone } from './microphone.js';
 export { ProtocolError } from './protocol.js';
+export { RemoteSpeaking, SPEAKING_STATEMENT, stateSpeaking } from './statements.js';
 export * from './components.js';

@@ -1,0 +1,123 @@
+// Speaking across somebody else's media server (an SFU's data channel, a signalling socket): each page says
+// whether it speaks, decided on its own device, and the others show it. No audio is involved: a statement is
+// a few bytes of JSON the app sends through its own channel. A statement holds for `holdMs` after it arrives,
+// so a page that stops sending (frozen, its network gone) stops showing as speaking on the others' pages
+// without anybody having to say so; a speaking page says it again every `restateMs`.
+
+/** A statement's type, so that it can share a channel with the app's own messages. */
+export const SPEAKING_STATEMENT = 'miccheck.speaking';
+const LONGEST_ID = 64;
+
+/**
+ * Says this page's speaking through `send(text)`: on each change of the client's speaking or mute, and again
+ * every `restateMs` (also while silent, so a receiver can tell a quiet page from a frozen one). Muted, a page
+ * says it does not speak: the others do not hear it either. Returns a function that stops it.
+ * @param {EventTarget & {speaking: boolean, muted: boolean}} client a MicCheckClient
+ * @param {(text: string) => void} send the app's channel (its errors are the app's: one that throws is ignored)
+ * @param {{restateMs?: number, setInterval?: typeof setInterval, clearInterval?: typeof clearInterval}} [options]
+ */
+export function stateSpeaking(client, send, options = {}) {
+  const restateMs = options.restateMs ?? 750;
+  const every = options.setInterval || setInterval;
+  const stopEvery = options.clearInterval || clearInterval;
+  const say = () => {
+    const text = JSON.stringify({ type: SPEAKING_STATEMENT, speaking: !!client.speaking && !client.muted });
+    try { send(text); } catch { /* the channel is not open yet, or closed: the next statement tries again */ }
+  };
+  client.addEventListener('speaking', say);
+  client.addEventListener('mutechange', say);
+  const timer = every(say, restateMs);
+  say();
+  return () => {
+    stopEvery(timer);
+    client.removeEventListener('speaking', say);
+    client.removeEventListener('mutechange', say);
+  };
+}
+
+/**
+ * The others' statements, by the app's own id for each (a feed, a participant): who speaks now. `onChange(id,
+ * speaking)` is called when somebody starts or stops: by a statement, by `forget`, or when a speaking one's last
+ * statement is older than `holdMs`.
+ */
+export class RemoteSpeaking {
+  #people = new Map();
+  #timer = null;
+
+  /**
+   * @param {(id: string, speaking: boolean) => void} onChange
+   * @param {{holdMs?: number, now?: () => number, setInterval?: typeof setInterval,
+   *   clearInterval?: typeof clearInterval}} [options]
+   */
+  constructor(onChange, options = {}) {
+    this.onChange = onChange;
+    this.holdMs = options.holdMs ?? 2000;
+    this.now = options.now || (() => performance.now());
+    // Called as plain functions: a browser's timers refuse another `this`.
+    this.every = options.setInterval || ((f, ms) => setInterval(f, ms));
+    this.stopEvery = options.clearInterval || ((id) => clearInterval(id));
+  }
+
+  /**
+   * A message from `id`'s channel. Returns true when it was a speaking statement (and taken), false for any
+   * other text (the app's own messages, or something malformed, which is ignored).
+   * @param {string} id
+   * @param {unknown} text
+   */
+  heard(id, text) {
+    const key = String(id).slice(0, LONGEST_ID);
+    if (typeof text !== 'string' || text.length > 256) return false;
+    let statement;
+    try { statement = JSON.parse(text); } catch { return false; }
+    if (!statement || statement.type !== SPEAKING_STATEMENT || typeof statement.speaking !== 'boolean') return false;
+    // The channel is the app's, and ordered (an SFU's data channel is by default): the last statement holds.
+    const known = this.#people.get(key);
+    this.#people.set(key, { speaking: statement.speaking, at: this.now() });
+    if ((known?.speaking ?? false) !== statement.speaking) this.onChange(key, statement.speaking);
+    this.#watch();
+    return true;
+  }
+
+  /** Whether `id` speaks now. */
+  speaking(id) { return this.#people.get(String(id))?.speaking ?? false; }
+
+  /** `id` left (its tile went): it no longer speaks. */
+  forget(id) {
+    const key = String(id);
+    const known = this.#people.get(key);
+    this.#people.delete(key);
+    if (known?.speaking) this.onChange(key, false);
+    if (!this.#anySpeaking()) this.#stop();
+  }
+
+  /** Ends the speaking of those whose last statement is older than `holdMs` (the timer calls it). */
+  expire() {
+    const now = this.now();
+    for (const [id, known] of this.#people) {
+      if (known.speaking && now - known.at > this.holdMs) {
+        known.speaking = false;
+        this.onChange(id, false);
+      }
+    }
+    if (!this.#anySpeaking()) this.#stop();
+  }
+
+  /** Stops the timer, and forgets everybody (each speaking one ends). */
+  close() {
+    for (const id of [...this.#people.keys()]) this.forget(id);
+    this.#stop();
+  }
+
+  #watch() {
+    if (this.#timer === null && this.#anySpeaking()) {
+      this.#timer = this.every(() => this.expire(), Math.max(50, Math.min(250, this.holdMs / 5)));
+    }
+  }
+
+  #anySpeaking() { return [...this.#people.values()].some((p) => p.speaking); }
+
+  #stop() {
+    if (this.#timer !== null) this.stopEvery(this.#timer);
+    this.#timer = null;
+  }
+}

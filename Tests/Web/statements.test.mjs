@@ -1,0 +1,105 @@
+// Speaking statements across another media server's channel (statements.js), on a fake clock and timers.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { RemoteSpeaking, SPEAKING_STATEMENT, stateSpeaking }
+  from '../../Sources/MicCheckServer/Resources/web/sdk/statements.js';
+
+// setInterval and clearInterval on a clock the test moves.
+function fakeTimers() {
+  const timers = new Map();
+  let next = 1;
+  const clock = {
+    now: 0,
+    setInterval: (f, ms) => { timers.set(next, { f, ms, due: clock.now + ms }); return next++; },
+    clearInterval: (id) => timers.delete(id),
+    advance(ms) {
+      const end = clock.now + ms;
+      for (;;) {
+        const due = [...timers.values()].filter((t) => t.due <= end).sort((a, b) => a.due - b.due)[0];
+        if (!due) break;
+        clock.now = due.due;
+        due.due += due.ms;
+        due.f();
+      }
+      clock.now = end;
+    },
+    get running() { return timers.size; },
+  };
+  return clock;
+}
+
+const statement = (speaking) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking });
+
+test('a page says its speaking on each change and every 0.75 s; muted, it says it does not speak', () => {
+  const clock = fakeTimers();
+  const client = Object.assign(new EventTarget(), { speaking: false, muted: false });
+  const sent = [];
+  const stop = stateSpeaking(client, (text) => sent.push(JSON.parse(text).speaking), clock);
+  assert.deepEqual(sent, [false], 'said at once');
+  client.speaking = true;
+  client.dispatchEvent(new Event('speaking'));
+  assert.deepEqual(sent, [false, true]);
+  clock.advance(1500);
+  assert.deepEqual(sent, [false, true, true, true], 'again every 0.75 s');
+  client.muted = true;
+  client.dispatchEvent(new Event('mutechange'));
+  assert.equal(sent.at(-1), false, 'muted: nobody hears it, so it does not speak for the others');
+  stop();
+  clock.advance(5000);
+  client.dispatchEvent(new Event('speaking'));
+  assert.equal(sent.length, 5, 'nothing after stop');
+  assert.equal(clock.running, 0);
+});
+
+test('a channel that throws (not open yet) does not stop the statements', () => {
+  const clock = fakeTimers();
+  const client = Object.assign(new EventTarget(), { speaking: true, muted: false });
+  let open = false;
+  const sent = [];
+  stateSpeaking(client, (text) => { if (!open) throw new Error('not open'); sent.push(text); }, clock);
+  open = true;
+  clock.advance(750);
+  assert.equal(sent.length, 1);
+});
+
+test('the others: a statement starts and ends speaking, once each; other messages are the app\'s', () => {
+  const clock = fakeTimers();
+  const changes = [];
+  const r = new RemoteSpeaking((id, s) => changes.push([id, s]), { ...clock, now: () => clock.now });
+  assert.equal(r.heard('7', statement(true)), true);
+  assert.equal(r.heard('7', statement(true)), true);
+  assert.equal(r.speaking('7'), true);
+  assert.equal(r.heard('7', '{"type":"chat","text":"hi"}'), false);
+  assert.equal(r.heard('7', 'not json'), false);
+  assert.equal(r.heard('7', JSON.stringify({ type: SPEAKING_STATEMENT, speaking: 'yes' })), false);
+  assert.equal(r.heard('7', new ArrayBuffer(4)), false);
+  assert.equal(r.heard('7', statement(false) + ' '.repeat(300)), false, 'longer than any statement');
+  assert.equal(r.speaking('7'), true, 'nothing malformed changes it');
+  r.heard('7', statement(false));
+  assert.deepEqual(changes, [['7', true], ['7', false]]);
+});
+
+test('a page that stops saying anything stops speaking after holdMs; one that keeps saying it does not', () => {
+  const clock = fakeTimers();
+  const changes = [];
+  const r = new RemoteSpeaking((id, s) => changes.push([id, s, clock.now]), { ...clock, now: () => clock.now });
+  assert.equal(r.holdMs, 2000);
+  r.heard('frozen', statement(true));
+  r.heard('talker', statement(true));
+  for (let t = 0; t < 8; t++) {
+    clock.advance(750);
+    r.heard('talker', statement(true));
+  }
+  const ended = changes.find(([id, s]) => id === 'frozen' && !s);
+  assert.ok(ended, 'the frozen page ended');
+  assert.ok(ended[2] > 2000 && ended[2] <= 2250, `ended at ${ended[2]} ms`);
+  assert.equal(r.speaking('talker'), true);
+  r.forget('talker');
+  assert.deepEqual(changes.at(-1).slice(0, 2), ['talker', false]);
+  assert.equal(clock.running, 0, 'no timer while nobody speaks');
+  r.heard('x', statement(true));
+  r.close();
+  assert.deepEqual(changes.at(-1).slice(0, 2), ['x', false]);
+  assert.equal(clock.running, 0);
+});
