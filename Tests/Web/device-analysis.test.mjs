@@ -25,13 +25,20 @@ class FakeDeviceCapture {
     this.onMessages = null;
     this.onBlock = null;
   }
-  async start() { this.microphone = new KernelMicrophone(this.module, 16000); this.now = 0; }
+  async start() {
+    this.microphone = new KernelMicrophone(this.module, 16000);
+    this.now = 0;
+    // As DeviceCapture keeps commands until its worklet runs.
+    for (const m of this.commands) this.apply(m);
+  }
   stop() {}
   resume() {}
   close() {}
   command(m) {
     this.commands.push(m);
-    if (!this.microphone) return;
+    if (this.microphone) this.apply(m);
+  }
+  apply(m) {
     if (m.type === 'devices') this.#deliver(this.microphone.setMicrophone(m.on, m.cause, this.now));
     if (m.type === 'enter') this.#deliver(this.microphone.enter(m.inCall));
     if (m.type === 'test' && m.action === 'start') this.#deliver(this.microphone.startTest(m.seconds, this.now));
@@ -159,3 +166,25 @@ test('no server: the analysis is the device\'s or nothing', async () => {
   c.close();
   assert.deepEqual(states, [], 'no connection to speak of');
 });
+
+test('a mute and a join said while the kernel compiles reach it once it runs, and "You are muted." follows',
+  needsWasm, async () => {
+    const module = await compileKernel(readFileSync(wasmPath));
+    const capture = new FakeDeviceCapture(module);
+    let compiled;
+    const slow = new Promise((resolve) => { compiled = resolve; });
+    const c = new MicCheckClient({ endpoint: 'none', capture, wasm: slow.then(() => readFileSync(wasmPath)), stream });
+    const notices = [];
+    c.addEventListener('mutednotice', (e) => notices.push(e.detail.show));
+    const started = c.start();
+    // An app (Janus's page after a reload) mutes and joins before the kernel is ready.
+    c.setMuted(true);
+    c.join('Ada');
+    compiled();
+    await started;
+    assert.deepEqual(capture.commands.slice(0, 2), [{ type: 'devices', on: false, cause: 'self' },
+      { type: 'enter', inCall: true }]);
+    capture.hear(speech());
+    assert.ok(notices.includes(true), 'the muted notice, with the mute said before the kernel ran');
+    c.close();
+  });

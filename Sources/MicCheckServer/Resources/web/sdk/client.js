@@ -268,6 +268,10 @@ export class MicCheckClient extends EventTarget {
           if (!capture.command) capture.use(this.#device);
           this.#device.onMessages = (texts, speaking) => this.#onDevice(texts, speaking);
           this.#device.onBlock = (block) => this.#test.keep(block);
+          // What the page said before the kernel had compiled (a mute, a join, "don't show again") holds.
+          if (this.muted) this.#device.command({ type: 'devices', on: false, cause: this.muteCause || 'self' });
+          if (this.joined) this.#device.command({ type: 'enter', inCall: true });
+          if (this.#noticeOff) this.#device.command({ type: 'silence' });
           this.#emit('analysis', { mode: 'device', reason: null });
           return;
         } catch (error) {
