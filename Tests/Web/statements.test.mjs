@@ -31,7 +31,7 @@ function fakeTimers() {
 
 const statement = (speaking) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking });
 
-test('a page says its speaking on each change and every 0.75 s; muted, it says it does not speak', () => {
+test('a page says its speaking on each change and every 0.4 s; muted, it says it does not speak', () => {
   const clock = fakeTimers();
   const client = Object.assign(new EventTarget(), { speaking: false, muted: false });
   const sent = [];
@@ -40,8 +40,8 @@ test('a page says its speaking on each change and every 0.75 s; muted, it says i
   client.speaking = true;
   client.dispatchEvent(new Event('speaking'));
   assert.deepEqual(sent, [false, true]);
-  clock.advance(1500);
-  assert.deepEqual(sent, [false, true, true, true], 'again every 0.75 s');
+  clock.advance(800);
+  assert.deepEqual(sent, [false, true, true, true], 'again every 0.4 s');
   client.muted = true;
   client.dispatchEvent(new Event('mutechange'));
   assert.equal(sent.at(-1), false, 'muted: nobody hears it, so it does not speak for the others');
@@ -59,7 +59,7 @@ test('a channel that throws (not open yet) does not stop the statements', () => 
   const sent = [];
   stateSpeaking(client, (text) => { if (!open) throw new Error('not open'); sent.push(text); }, clock);
   open = true;
-  clock.advance(750);
+  clock.advance(400);
   assert.equal(sent.length, 1);
 });
 
@@ -84,16 +84,16 @@ test('a page that stops saying anything stops speaking after holdMs; one that ke
   const clock = fakeTimers();
   const changes = [];
   const r = new RemoteSpeaking((id, s) => changes.push([id, s, clock.now]), { ...clock, now: () => clock.now });
-  assert.equal(r.holdMs, 2000);
+  assert.equal(r.holdMs, 1200);
   r.heard('frozen', statement(true));
   r.heard('talker', statement(true));
-  for (let t = 0; t < 8; t++) {
-    clock.advance(750);
+  for (let t = 0; t < 12; t++) {
+    clock.advance(400);
     r.heard('talker', statement(true));
   }
   const ended = changes.find(([id, s]) => id === 'frozen' && !s);
   assert.ok(ended, 'the frozen page ended');
-  assert.ok(ended[2] > 2000 && ended[2] <= 2250, `ended at ${ended[2]} ms`);
+  assert.ok(ended[2] > 1200 && ended[2] <= 1440, `ended at ${ended[2]} ms`);
   assert.equal(r.speaking('talker'), true);
   r.forget('talker');
   assert.deepEqual(changes.at(-1).slice(0, 2), ['talker', false]);

@@ -268,13 +268,13 @@ export const CAPTURE_NOTE_SERVER: string;
 export const SPEAKING_STATEMENT: 'miccheck.speaking';
 /**
  * Says `client`'s speaking through `send(text)` on each change of its speaking or mute, and every `restateMs`
- * (750 by default). Muted, it says it does not speak. A `send` that throws (a channel not open yet) is ignored.
+ * (400 by default). Muted, it says it does not speak. A `send` that throws (a channel not open yet) is ignored.
  * Returns a function that stops it.
  */
 export function stateSpeaking(client: MicCheckClient, send: (text: string) => void,
   options?: { restateMs?: number }): () => void;
 /**
- * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (2000 by default): a page
+ * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default): a page
  * that stops sending (frozen, gone) stops speaking then. `onChange` is called when somebody starts or stops.
  */
 export class RemoteSpeaking {

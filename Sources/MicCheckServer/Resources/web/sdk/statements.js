@@ -17,7 +17,7 @@ const LONGEST_ID = 64;
  * @param {{restateMs?: number, setInterval?: typeof setInterval, clearInterval?: typeof clearInterval}} [options]
  */
 export function stateSpeaking(client, send, options = {}) {
-  const restateMs = options.restateMs ?? 750;
+  const restateMs = options.restateMs ?? 400;
   const every = options.setInterval || setInterval;
   const stopEvery = options.clearInterval || clearInterval;
   const say = () => {
@@ -51,7 +51,7 @@ export class RemoteSpeaking {
    */
   constructor(onChange, options = {}) {
     this.onChange = onChange;
-    this.holdMs = options.holdMs ?? 2000;
+    this.holdMs = options.holdMs ?? 1200;
     this.now = options.now || (() => performance.now());
     // Called as plain functions: a browser's timers refuse another `this`.
     this.every = options.setInterval || ((f, ms) => setInterval(f, ms));
