@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The lobby and the call in real browsers (Tests/Browser/browser_tests.py): installs Debian's chromium and
-# chromium-driver, and Selenium and axe-selenium-python (in a virtual environment under .build), and
-# postgresql (one call across two nodes), builds miccheck, runs the tests.
+# chromium-driver, and Selenium and axe-selenium-python (in a virtual environment under .build),
+# postgresql (one call across two nodes) and Janus with its demos (Janus's own VideoRoom with MicCheck), builds
+# miccheck, runs the tests.
 #   bash scripts/browser-tests.sh [--screenshots DIR] [--figures FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core postgresql
+bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core postgresql janus janus-demos libjs-janus-gateway patch
 venv=.build/browser-venv
 if ! "$venv/bin/python" -c "import selenium, axe_selenium_python" 2>/dev/null; then
     python3 -m venv "$venv"

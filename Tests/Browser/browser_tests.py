@@ -8,7 +8,8 @@ usage: browser_tests.py MICCHECK_BINARY [--screenshots DIR] [--figures FILE] [un
 The modules: page_tests (the lobby and the call), call_tests (invitations, two nodes), fixes_tests (what
 a person hit before the page was rebuilt on the client), embed_tests (the client and components on another
 origin), components_tests (each component alone), a11y_tests (axe-core, the phone width, screenshots),
-device_tests (the microphone analysed in the page: no audio sent; a static page with no server)."""
+device_tests (the microphone analysed in the page: no audio sent; a static page with no server), janus_tests
+(Janus's own VideoRoom page with MicCheck added, eight people in one room of a private Janus)."""
 import argparse
 import shutil
 import sys
@@ -19,7 +20,7 @@ import harness
 from harness import Run
 
 MODULES = ["page_tests", "call_tests", "fixes_tests", "embed_tests", "components_tests", "a11y_tests",
-           "microphone_test_tests", "mute_tests", "device_tests"]
+           "microphone_test_tests", "mute_tests", "device_tests", "janus_tests"]
 
 
 def main():

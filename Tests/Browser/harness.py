@@ -94,6 +94,7 @@ def dead_microphone_files(work):
 
 
 def browser(audio_file, deny=False, width=1280, height=800):
+    """Headless Chromium with `audio_file` as its microphone (looped) and the synthetic camera."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",

@@ -1,0 +1,312 @@
+"""A room of Janus's own VideoRoom demo pages with MicCheck (Examples/janus-videoroom), each a headless Chromium
+with a WAV file as its microphone: the private Janus (scripts/janus-server.sh), the page (page.sh) under a static
+server, the pages joined, and what a test or a measurement reads of them. Used by janus_tests.py and
+scripts/bench-janus-room.py."""
+import math
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from harness import ROOT, Run, browser, free_port, js, voice, wait, write_wav
+
+JANUS = os.path.join(ROOT, "scripts", "janus-server.sh")
+PAGE = os.path.join(ROOT, "Examples", "janus-videoroom", "page.sh")
+# Janus's page logs every event (`debug: "all"`); what a page logs travels to chromedriver.
+QUIET_CONSOLE = "for (const k of ['log', 'debug', 'info', 'trace', 'dir']) console[k] = () => {};"
+# Logs each time a notice appears, [tag, text, Date.now()] (a notice shows for a few seconds, and at most once
+# in two minutes for typing: a test that looks later still sees it happened).
+NOTICES = """
+window.__shown = [];
+for (const tag of ['miccheck-muted-notice', 'miccheck-typing-notice']) {
+  const part = document.querySelector(tag).shadowRoot.querySelector('[part~=notice]');
+  new MutationObserver(() => { if (!part.hidden) window.__shown.push([tag, part.textContent, Date.now()]); })
+    .observe(part, { attributes: true, attributeFilter: ['hidden'] });
+}"""
+# Each page's camera is a 32x24 canvas that changes once a second: eight pages each encoding Chromium's 640x480
+# synthetic camera and decoding seven others' ask more than this 2-core machine has (Guides/Figures.md), and
+# what the room tests is the audio. The page's microphone is still Chromium's, the WAV file.
+CANVAS_CAMERA = """
+const gum = MediaDevices.prototype.getUserMedia;
+MediaDevices.prototype.getUserMedia = async function (c) {
+  if (!c || !c.video) return gum.call(this, c);
+  const stream = await gum.call(this, { ...c, video: false });
+  const canvas = Object.assign(document.createElement('canvas'), { width: 32, height: 24 });
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#3a6';
+  g.fillRect(0, 0, 32, 24);
+  setInterval(() => {
+    g.fillStyle = g.fillStyle === '#33aa66' ? '#3366aa' : '#33aa66';
+    g.fillRect(0, 0, 32, 24);
+  }, 1000);
+  for (const t of canvas.captureStream(1).getVideoTracks()) stream.addTrack(t);
+  return stream;
+};"""
+
+
+def missing():
+    """Why the room cannot run here (Janus or its demos not installed), or None."""
+    if not os.path.exists("/usr/bin/janus"):
+        return "Janus is not installed (bash scripts/setup.sh janus janus-demos libjs-janus-gateway)"
+    if not os.path.exists("/usr/share/janus/demos/videoroomtest.js"):
+        return "Janus's demos are not installed (bash scripts/setup.sh janus-demos)"
+    return None
+
+
+def room_files(work):
+    """The microphones of a room: a sentence every 4 s, a reader who speaks without a long pause, typing in a
+    quiet room, a quiet room, and a dead microphone (zeros); 16 kHz."""
+    rate = 16000
+    rng = random.Random(5)
+    room = [0.0003 * math.sin(i * 0.37) + rng.gauss(0, 0.0002) for i in range(rate * 30)]
+    files = {}
+    quiet = room[: int(1.5 * rate)]
+    files["talker"] = quiet + voice() + quiet[: rate // 2]
+    files["reader"] = voice(6.5) + quiet[: rate // 5]
+    # Keystrokes 80 to 300 ms apart, peaks at -20 dBFS ± 6 dB: a noise burst with a 1 ms attack and a 6 ms
+    # decay through a resonance at 1.2 kHz (MicCheckTesting's Signals.keystroke).
+    typing = list(room)
+    r = math.exp(-math.pi * 2000 / rate)
+    a1, a2 = 2 * r * math.cos(2 * math.pi * 1200 / rate), -r * r
+    t = 1.0
+    while t < 29.5:
+        n = int(0.05 * rate)
+        x1 = y1 = y2 = 0.0
+        key = []
+        for i in range(n):
+            env = min(1, i / 16) * math.exp(-i / (0.006 * rate))
+            x = rng.uniform(-1, 1) * env
+            y = x - x1 + a1 * y1 + a2 * y2
+            x1, y2, y1 = x, y1, y
+            key.append(y)
+        peak = max(abs(v) for v in key)
+        gain = 10 ** ((-20 + rng.uniform(-6, 6)) / 20) / peak
+        at = int(t * rate)
+        for i, v in enumerate(key):
+            typing[at + i] += v * gain
+        t += 0.08 + 0.22 * rng.random()
+    files["typist"] = typing
+    files["quiet"] = room
+    files["dead"] = [0.0] * (rate * 30)
+    paths = {}
+    for name, samples in files.items():
+        paths[name] = os.path.join(work, f"janus-{name}.wav")
+        write_wav(paths[name], samples)
+    return paths
+
+
+class Room:
+    """A private Janus, the example's page served from a folder of its own, and the pages that join it."""
+
+    def __init__(self, work, plain=False):
+        """`plain`: Debian's page as it is, without MicCheck (for measuring what MicCheck adds)."""
+        self.plain = plain
+        self.dir = tempfile.mkdtemp(dir=work, prefix="janus-")
+        self.port = free_port()
+        subprocess.run(["bash", JANUS, "start", self.dir, str(self.port)], check=True)
+        self.url = subprocess.run(["bash", JANUS, "url", self.dir], check=True, capture_output=True,
+                                  text=True).stdout.strip()
+        page = os.path.join(self.dir, "page")
+        subprocess.run(["bash", PAGE, *(["--plain"] if plain else []), page, self.url], check=True)
+        self.static_port = free_port()
+        self.static = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(self.static_port), "--bind", "127.0.0.1", "--directory", page],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.static_port), 1).close()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        self.pages = {}
+
+    def open(self, name, audio, join=True):
+        """A page with `audio` as its microphone: Start (MicCheck opens the microphone for the meter and the
+        test), then, with `join`, Janus's own "Join the room" under `name`."""
+        d = browser(audio, width=1000, height=700)
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": QUIET_CONSOLE + CANVAS_CAMERA})
+        self.pages[name] = d
+        self.start(name)
+        if join:
+            self.join(name)
+        return self.pages[name]
+
+    def start(self, name, load=True):
+        """The page loaded (unless `load` is false: it reloaded by itself), and Janus's Start pressed."""
+        d = self.pages[name]
+        if load:
+            d.get(f"http://127.0.0.1:{self.static_port}/videoroomtest.html")
+        ready = "!!document.getElementById('start') && !!window.Janus"
+        ready += "" if self.plain else " && !!window.miccheckJanus"
+        wait(d, f"return {ready}", 15, what=f"{name}'s page")
+        js(d, "document.getElementById('start').click()")
+        wait(d, "const r = document.getElementById('registernow'); return !!r && !r.classList.contains('hide')", 20,
+             what=f"{name}'s Janus session")
+        if not self.plain:
+            js(d, NOTICES)
+
+    def join(self, name, published=True):
+        """Janus's "Join the room" under `name`; with `published`, until the page publishes its microphone."""
+        d = self.pages[name]
+        js(d, "document.getElementById('username').value = arguments[0]; document.getElementById('register').click()",
+           name)
+        if published:
+            self.published(name)
+
+    def published(self, name, seconds=90):
+        condition = "window.myid !== null && window.myid !== undefined" if self.plain else \
+            "window.miccheckJanus.client.joined && !!window.miccheckJanus.track"
+        wait(self.pages[name], f"return {condition}", seconds, what=f"{name} publishing in the room")
+
+    def gather(self, people):
+        """A room of `people` ([name, audio file]): every page opened and Started, then all join at once (on a
+        loaded machine a join that waits for the one before takes minutes), until each page publishes."""
+        for name, audio in people:
+            self.open(name, audio, join=False)
+        for name, _ in people:
+            self.join(name, published=False)
+        for name, _ in people:
+            self.published(name, seconds=180)
+
+    def wait_for_everybody(self, seconds=180):
+        """Until every page has a panel for each of the others; an AssertionError names what each page has."""
+        others = len(self.pages) - 1
+        deadline = time.time() + seconds
+        while True:
+            seen = {n: js(d, "return (window.feeds || []).filter((f) => f && f.rfindex).length")
+                    for n, d in self.pages.items()}
+            if all(count == others for count in seen.values()):
+                return
+            if time.time() > deadline:
+                raise AssertionError(f"not every page sees the {others} others within {seconds} s: {seen}")
+            time.sleep(1)
+
+    def shown(self, name, tag):
+        """The texts of the notice `tag` each time it appeared on the page."""
+        return [text for t, text, _ in js(self.pages[name], "return window.__shown") if t == tag]
+
+    def watch_rings(self, name):
+        """From now on the page logs each remote panel's ring change: [who, on, Date.now()]."""
+        js(self.pages[name], """
+          window.__rings = [];
+          const last = new Map();
+          setInterval(() => {
+            for (const f of (window.feeds || [])) {
+              if (!f || !f.rfindex) continue;
+              const panel = document.getElementById('videoremote' + f.rfindex)?.closest('.panel');
+              const on = panel?.dataset.speaking === 'true';
+              if ((last.get(f.rfdisplay) ?? false) !== on) window.__rings.push([f.rfdisplay, on, Date.now()]);
+              last.set(f.rfdisplay, on);
+            }
+          }, 10);""")
+
+    def rings(self, name):
+        return js(self.pages[name], "return window.__rings || []")
+
+    def watch_onsets(self, name):
+        """From now on the page logs the onsets of its own microphone (the track Janus sends, as it reaches the
+        page): a 10 ms block above -40 dBFS after at least 300 ms below -55 dBFS, on Date.now()."""
+        js(self.pages[name], """
+          window.__onsets = [];
+          const ctx = new AudioContext();
+          const source = ctx.createMediaStreamSource(new MediaStream([window.miccheckJanus.track.clone()]));
+          const analyser = ctx.createAnalyser();
+          analyser.fftSize = 2048;
+          source.connect(analyser);
+          const buffer = new Float32Array(analyser.fftSize);
+          const block = Math.round(ctx.sampleRate / 100);
+          let quietSince = null;
+          setInterval(() => {
+            analyser.getFloatTimeDomainData(buffer);
+            // The newest 10 ms: the first loud one after a long quiet is the onset (a late timer blurs it by its
+            // lateness, a few ms here).
+            let sum = 0;
+            for (let i = buffer.length - block; i < buffer.length; i++) sum += buffer[i] ** 2;
+            const db = 10 * Math.log10(sum / block + 1e-20);
+            const at = Date.now();
+            if (db < -55) { if (quietSince === null) quietSince = at; }
+            else if (db > -40) {
+              if (quietSince !== null && at - quietSince >= 300) window.__onsets.push(at);
+              quietSince = null;
+            }
+          }, 10);""")
+
+    def onsets(self, name):
+        return js(self.pages[name], "return window.__onsets || []")
+
+    def processes(self, name):
+        """The pids of the page's Chromium (every process under its chromedriver)."""
+        root = self.pages[name].service.process.pid
+        out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout.split()
+        children = {}
+        for pid, ppid in zip(out[::2], out[1::2]):
+            children.setdefault(int(ppid), []).append(int(pid))
+        found, todo = [], list(children.get(root, []))
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+        return found
+
+    def freeze(self, name, on=True):
+        for pid in self.processes(name):
+            try:
+                os.kill(pid, signal.SIGSTOP if on else signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+
+    def cpu_seconds(self, name):
+        """User and system CPU seconds of the page's Chromium so far."""
+        total = 0
+        for pid in self.processes(name):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+            except (OSError, IndexError):
+                pass
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def restart_janus(self):
+        """Janus killed (as a crash would) and started again on the same port."""
+        subprocess.run(["bash", JANUS, "kill", self.dir], check=True)
+        subprocess.run(["bash", JANUS, "start", self.dir], check=True)
+
+    def close(self):
+        for name, d in self.pages.items():
+            self.freeze(name, on=False)
+            try:
+                d.quit()
+            except Exception:
+                pass
+        self.pages = {}
+        self.static.terminate()
+        self.static.wait(10)
+        subprocess.run(["bash", JANUS, "stop", self.dir], check=False)
+
+
+def delays(onsets, rings, who):
+    """Each ring turning on for `who`, less the speaker's latest onset before it (ms)."""
+    out = []
+    for name, on, t in rings:
+        if name != who or not on:
+            continue
+        before = [o for o in onsets if o <= t]
+        if before and t - before[-1] < 3000:
+            out.append(t - before[-1])
+    return out
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else None
+
+
+__all__ = ["Room", "Run", "delays", "missing", "percentile", "room_files"]

@@ -1,0 +1,228 @@
+"""MicCheck in a real SFU call: Janus's own VideoRoom demo page (Debian's janus-demos) with MicCheck added by
+Examples/janus-videoroom, eight people in one room of a private Janus (scripts/janus-server.sh), each page a
+headless Chromium with its own microphone file. No MicCheck server runs: each page analyses its own microphone
+(miccheck.wasm) and says whether it speaks over Janus's data channels; the audio goes only through Janus.
+
+Skipped, with the reason, where Janus or its demos are not installed (scripts/browser-tests.sh installs them)."""
+import time
+import unittest
+
+from selenium.common.exceptions import WebDriverException
+
+from harness import MUTED, NOT_WORKING, Run, js, shot, wait
+from janus_room import Room, delays, missing, percentile, room_files
+
+# The eight: who speaks, who types, who is muted, whose microphone is dead, and four in a quiet room.
+PEOPLE = [("talker", "talker"), ("reader", "reader"), ("muted", "talker"), ("typist", "typist"), ("dead", "dead"),
+          ("quiet1", "quiet"), ("quiet2", "quiet"), ("quiet3", "quiet")]
+SPEAKERS = {"talker", "reader"}
+MUTED_NOTICE = "miccheck-muted-notice"
+TYPING_NOTICE = "miccheck-typing-notice"
+NOTICE_SHOWN = f"return window.__shown.find((s) => s[0] === '{MUTED_NOTICE}')?.[1]"
+TYPING_SHOWN = f"return window.__shown.find((s) => s[0] === '{TYPING_NOTICE}')?.[1]"
+WARNING = "const w = document.querySelector('miccheck-meter').shadowRoot.querySelector('[part~=warning]'); " \
+          "return !!w && !w.hidden && w.textContent"
+# The inbound audio energy of each remote feed, by its name (RTCInboundRtpStreamStats.totalAudioEnergy).
+ENERGY = """
+const done = arguments[arguments.length - 1];
+const out = {};
+Promise.all((window.feeds || []).filter((f) => f).map(async (f) => {
+  const stats = await f.webrtcStuff.pc.getStats();
+  stats.forEach((s) => {
+    if (s.type === 'inbound-rtp' && s.kind === 'audio') out[f.rfdisplay] = s.totalAudioEnergy || 0;
+  });
+})).then(() => done(out), (e) => done({ error: String(e) }));
+"""
+
+
+class MicrophoneTestBeforeJoiningTests(unittest.TestCase):
+    """The microphone test before joining: one page, Started but not in the room."""
+
+    @classmethod
+    def setUpClass(cls):
+        why = missing()
+        if why:
+            raise unittest.SkipTest(why)
+        cls.files = room_files(Run.work)
+        cls.room = Room(Run.work)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.room.close()
+
+    def test_the_verdict_before_joining(self):
+        d = self.room.open("tester", self.files["talker"], join=False)
+        js(d, """window.steps = [];
+                 window.miccheckJanus.client.addEventListener('microphonetest', (e) => window.steps.push(e.detail));""")
+        wait(d, "return Number(document.querySelector('miccheck-meter').shadowRoot.querySelector('[role=meter]')"
+                ".getAttribute('aria-valuenow')) > 0.3", 15, what="the meter moving before joining")
+        wait(d, "return document.querySelector('miccheck-microphone-test').available === true", 10,
+             what="the test offered before joining")
+        js(d, "document.querySelector('miccheck-microphone-test').shadowRoot.querySelector('[part~=start]').click()")
+        done = wait(d, "return window.steps.find((s) => s.state === 'done' || s.state === 'failed')", 30,
+                    what="the microphone test's verdict")
+        self.assertEqual(done["state"], "done", done)
+        self.assertIn(done["verdict"], ("clear", "too_quiet", "noisy"), done)
+        shot(d, "janus-before-joining.png")
+
+
+class JanusRoomTests(unittest.TestCase):
+    """Eight pages in one room. The tests run in order on the same room; the last freezes a page."""
+
+    @classmethod
+    def setUpClass(cls):
+        why = missing()
+        if why:
+            raise unittest.SkipTest(why)
+        cls.files = room_files(Run.work)
+        cls.room = Room(Run.work)
+        try:
+            cls.room.gather([(name, cls.files[audio]) for name, audio in PEOPLE])
+            # Janus's own Mute button, on the page of the one who speaks while muted.
+            js(cls.room.pages["muted"], "document.getElementById('mute').click()")
+            cls.room.wait_for_everybody()
+            # A statement from before the mute holds no longer than this.
+            time.sleep(2)
+        except Exception:
+            cls.room.close()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.room.close()
+
+    def test_1_every_page_rings_the_speakers_only(self):
+        """For 12 s every page logs the remote rings: the two speakers ring on all seven other pages, nobody else
+        on any (the muted one, the typist, the dead microphone and the quiet room never). The delay from the
+        talker's onset (its page's own audio) to the ring on the others' pages is measured on one clock."""
+        room = self.room
+        for name, _ in PEOPLE:
+            room.watch_rings(name)
+        room.watch_onsets("talker")
+        time.sleep(12)
+        onsets = room.onsets("talker")
+        self.assertGreaterEqual(len(onsets), 2, "the talker's onsets (a sentence every 4 s)")
+        measured = []
+        for name, _ in PEOPLE:
+            rings = room.rings(name)
+            rang = {who for who, on, _ in rings if on}
+            self.assertEqual(rang, SPEAKERS - {name}, f"{name}'s page rang {sorted(rang)}")
+            if name != "talker":
+                measured += delays(onsets, rings, "talker")
+        self.assertGreaterEqual(len(measured), 7, measured)
+        median, p90 = percentile(measured, 50), percentile(measured, 90)
+        print(f"\n  ring delay (talker's onset to the ring on 7 pages): median {median} ms, p90 {p90} ms, "
+              f"{len(measured)} rings", flush=True)
+        # Eight Chromiums ask about 3 cores of this 2-core machine (Guides/Figures.md): the bound is the
+        # saturated machine's, the figures of a room that runs in real time are the benchmark's.
+        self.assertLess(median, 4000, measured)
+        if Run.figures:
+            with open(Run.figures, "a") as f:
+                f.write(f"janus room of 8: ring delay median {median} ms, p90 {p90} ms ({len(measured)} rings)\n")
+        shot(room.pages["quiet1"], "janus-room.png")
+
+    def test_2_the_muted_speaker_sees_the_notice_and_nobody_hears_them(self):
+        room = self.room
+        shown = wait(room.pages["muted"], NOTICE_SHOWN, 20, what="\"You are muted.\" on the muted page")
+        self.assertIn(MUTED, shown)
+        self.assertTrue(js(room.pages["muted"], "return window.miccheckJanus.client.muted"))
+        self.assertFalse(js(room.pages["muted"], "return window.miccheckJanus.track.enabled"),
+                         "Janus's own mute disabled the track it sends")
+        listener = room.pages["quiet1"]
+        before = listener.execute_async_script(ENERGY)
+        time.sleep(4)
+        after = listener.execute_async_script(ENERGY)
+        heard = {k: after[k] - before.get(k, 0) for k in after}
+        self.assertGreater(heard["talker"], 1e-4, heard)
+        self.assertLess(heard["muted"], heard["talker"] / 1000, heard)
+        for name in ("talker", "quiet1", "typist", "dead"):
+            self.assertEqual(room.shown(name, MUTED_NOTICE), [], f"no muted notice on {name}'s page")
+
+    def test_3_the_typist_sees_the_typing_notice(self):
+        shown = wait(self.room.pages["typist"], TYPING_SHOWN, 30, what="the typing notice on the typist's page")
+        self.assertIn("Your typing can be heard.", shown)
+        for name in ("quiet2", "talker", "dead"):
+            self.assertEqual(self.room.shown(name, TYPING_NOTICE), [], f"no typing notice on {name}'s page")
+
+    def test_4_the_dead_microphone_is_not_working(self):
+        said = wait(self.room.pages["dead"], WARNING, 20, what="\"not working\" on the dead microphone's page")
+        self.assertIn(NOT_WORKING, said)
+        for name in ("talker", "quiet3"):
+            self.assertFalse(js(self.room.pages[name], WARNING), f"{name}'s microphone works")
+
+    def test_5_a_frozen_page_stops_speaking_on_the_others_within_3_s(self):
+        """The reader speaks without a long pause; once it rings on the others' pages its Chromium is stopped
+        (SIGSTOP), and 3 s later it rings on none of the seven (each page's log of its ring: the last change for
+        the reader is "off", no later than 3 s after the stop)."""
+        room = self.room
+        others = [name for name, _ in PEOPLE if name != "reader"]
+        for name in others:
+            room.watch_rings(name)
+        rings = "return (window.__rings || []).filter((r) => r[0] === 'reader').length"
+        for name in others:
+            wait(room.pages[name], rings, 30, what=f"the reader ringing on {name}'s page")
+        frozen = time.time() * 1000
+        room.freeze("reader")
+        try:
+            time.sleep(5)
+            last = {}
+            for name in others:
+                last[name] = [(on, t - frozen) for who, on, t in room.rings(name) if who == "reader"][-1]
+            print(f"\n  the frozen reader's ring went, ms after the stop: "
+                  f"{sorted(round(after) for _, after in last.values())}", flush=True)
+            for name, (on, after) in last.items():
+                self.assertFalse(on, f"the frozen reader still rings on {name}'s page")
+                self.assertLess(after, 3000, f"{name}: the ring went {after:.0f} ms after the stop")
+        finally:
+            room.freeze("reader", on=False)
+
+
+def reloaded(d, name, seconds=20):
+    """Waits for the page to have reloaded (a script run mid-navigation may fail: it is tried again)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if js(d, "return !window.__beforeReload && document.readyState === 'complete'"):
+                return
+        except WebDriverException:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{name}'s page did not reload within {seconds} s")
+
+
+class JanusRestartTests(unittest.TestCase):
+    """Janus restarts mid-call: its page reloads, as Janus's own page does (its alert, then a reload), and the
+    person who was muted is muted again, with "You are muted." when they speak."""
+
+    def test_a_restart_keeps_the_mute_and_the_notice(self):
+        why = missing()
+        if why:
+            self.skipTest(why)
+        files = room_files(Run.work)
+        room = Room(Run.work)
+        try:
+            ada = room.open("ada", files["talker"])
+            bob = room.open("bob", files["quiet"])
+            wait(bob, "return (window.feeds || []).some((f) => f && f.rfdisplay === 'ada')", 30,
+                 what="ada on bob's page")
+            js(ada, "document.getElementById('mute').click()")
+            wait(ada, NOTICE_SHOWN, 20, what="\"You are muted.\" before the restart")
+            room.restart_janus()
+            for name, d in (("ada", ada), ("bob", bob)):
+                wait(d, "return !!document.querySelector('.bootbox')", 60, what=f"Janus's alert on {name}'s page")
+                js(d, "window.__beforeReload = true; document.querySelector('.bootbox button').click()")
+                reloaded(d, name)
+                room.start(name, load=False)
+                room.join(name)
+            wait(ada, "return window.miccheckJanus.client.muted && !window.miccheckJanus.track.enabled", 10,
+                 what="ada muted again after the reload")
+            self.assertEqual(js(ada, "return document.getElementById('mute').textContent"), "Unmute")
+            shown = wait(ada, NOTICE_SHOWN, 20, what="\"You are muted.\" after the restart")
+            self.assertIn(MUTED, shown)
+            wait(bob, "return (window.feeds || []).some((f) => f && f.rfdisplay === 'ada')", 30,
+                 what="ada on bob's page after the restart")
+            room.watch_rings("bob")
+            time.sleep(5)
+            self.assertEqual([r for r in room.rings("bob") if r[1]], [], "the muted ada rang on bob's page")
+        finally:
+            room.close()
