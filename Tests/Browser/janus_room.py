@@ -177,7 +177,8 @@ class Room:
 
     def wait_for_everybody(self, seconds=180):
         """Until every page has a panel for each of the others; an AssertionError names what each page has."""
-        others = len(self.pages) - 1
+        # Debian's page as it is has five remote panels: it shows five others at most.
+        others = min(len(self.pages) - 1, 5) if self.plain else len(self.pages) - 1
         deadline = time.time() + seconds
         while True:
             seen = {n: js(d, "return (window.feeds || []).filter((f) => f && f.rfindex).length")
@@ -193,19 +194,28 @@ class Room:
         return [text for t, text, _ in js(self.pages[name], "return window.__shown") if t == tag]
 
     def watch_rings(self, name):
-        """From now on the page logs each remote panel's ring change: [who, on, Date.now()]."""
+        """From now on the page logs each remote panel's ring change: [who, on, Date.now()] (a MutationObserver:
+        nothing runs while nothing changes; the rings on at the start are logged first)."""
         js(self.pages[name], """
+          window.__ringObserver?.disconnect();
           window.__rings = [];
-          const last = new Map();
-          setInterval(() => {
-            for (const f of (window.feeds || [])) {
-              if (!f || !f.rfindex) continue;
-              const panel = document.getElementById('videoremote' + f.rfindex)?.closest('.panel');
-              const on = panel?.dataset.speaking === 'true';
-              if ((last.get(f.rfdisplay) ?? false) !== on) window.__rings.push([f.rfdisplay, on, Date.now()]);
-              last.set(f.rfdisplay, on);
+          const who = (panel) => {
+            const index = Number((panel.querySelector('.panel-body')?.id || '').replace('videoremote', ''));
+            return index ? (window.feeds || [])[index]?.rfdisplay : undefined;
+          };
+          for (const panel of document.querySelectorAll('#videos .panel[data-speaking=true]')) {
+            if (who(panel)) window.__rings.push([who(panel), true, Date.now()]);
+          }
+          window.__ringObserver = new MutationObserver((records) => {
+            for (const r of records) {
+              const name = who(r.target);
+              if (name && r.oldValue !== r.target.dataset.speaking) {
+                window.__rings.push([name, r.target.dataset.speaking === 'true', Date.now()]);
+              }
             }
-          }, 10);""")
+          });
+          window.__ringObserver.observe(document.getElementById('videos'),
+            { subtree: true, attributes: true, attributeFilter: ['data-speaking'], attributeOldValue: true });""")
 
     def rings(self, name):
         return js(self.pages[name], "return window.__rings || []")
