@@ -44,7 +44,7 @@ function addPanels() {
   let row = fifth.parentElement;
   for (let i = 6; i < SLOTS; i++) {
     if (document.getElementById(`videoremote${i}`)) continue;
-    if ((i - 1) % 3 === 2 || !row) {
+    if ((i - 1) % 3 === 2) {
       const next = el('div', { class: 'row' });
       row.after(next);
       row = next;

@@ -35,16 +35,20 @@ Promise.all((window.feeds || []).filter((f) => f).map(async (f) => {
 """
 
 
+def room_or_skip():
+    """The room's microphone files and a private Janus with the page, or a skip that says what is missing."""
+    why = missing()
+    if why:
+        raise unittest.SkipTest(why)
+    return room_files(Run.work), Room(Run.work)
+
+
 class MicrophoneTestBeforeJoiningTests(unittest.TestCase):
     """The microphone test before joining: one page, Started but not in the room."""
 
     @classmethod
     def setUpClass(cls):
-        why = missing()
-        if why:
-            raise unittest.SkipTest(why)
-        cls.files = room_files(Run.work)
-        cls.room = Room(Run.work)
+        cls.files, cls.room = room_or_skip()
 
     @classmethod
     def tearDownClass(cls):
@@ -71,11 +75,7 @@ class JanusRoomTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        why = missing()
-        if why:
-            raise unittest.SkipTest(why)
-        cls.files = room_files(Run.work)
-        cls.room = Room(Run.work)
+        cls.files, cls.room = room_or_skip()
         try:
             cls.room.gather([(name, cls.files[audio]) for name, audio in PEOPLE])
             # Janus's own Mute button, on the page of the one who speaks while muted.
@@ -195,11 +195,7 @@ class JanusRestartTests(unittest.TestCase):
     person who was muted is muted again, with "You are muted." when they speak."""
 
     def test_a_restart_keeps_the_mute_and_the_notice(self):
-        why = missing()
-        if why:
-            self.skipTest(why)
-        files = room_files(Run.work)
-        room = Room(Run.work)
+        files, room = room_or_skip()
         try:
             ada = room.open("ada", files["talker"])
             bob = room.open("bob", files["quiet"])
