@@ -78,6 +78,12 @@ test('the others: a statement starts and ends speaking, once each; other message
   assert.equal(r.speaking('7'), true, 'nothing malformed changes it');
   r.heard('7', statement(false));
   assert.deepEqual(changes, [['7', true], ['7', false]]);
+  const long = 'x'.repeat(100);
+  r.heard(long, statement(true));
+  assert.equal(r.speaking(long), true, 'a long id is the same person in heard and speaking');
+  r.forget(long);
+  assert.equal(r.speaking(long), false);
+  assert.deepEqual(changes.at(-1), ['x'.repeat(64), false], 'forget ends the one heard');
 });
 
 test('a page that stops saying anything stops speaking after holdMs; one that keeps saying it does not', () => {

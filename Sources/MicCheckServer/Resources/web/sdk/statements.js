@@ -7,6 +7,8 @@
 /** A statement's type, so that it can share a channel with the app's own messages. */
 export const SPEAKING_STATEMENT = 'miccheck.speaking';
 const LONGEST_ID = 64;
+// One key for an id wherever it is used (a long id is cut the same way in heard, speaking and forget).
+const keyOf = (id) => String(id).slice(0, LONGEST_ID);
 
 /**
  * Says this page's speaking through `send(text)`: on each change of the client's speaking or mute, and again
@@ -65,7 +67,7 @@ export class RemoteSpeaking {
    * @param {unknown} text
    */
   heard(id, text) {
-    const key = String(id).slice(0, LONGEST_ID);
+    const key = keyOf(id);
     if (typeof text !== 'string' || text.length > 256) return false;
     let statement;
     try { statement = JSON.parse(text); } catch { return false; }
@@ -79,11 +81,11 @@ export class RemoteSpeaking {
   }
 
   /** Whether `id` speaks now. */
-  speaking(id) { return this.#people.get(String(id))?.speaking ?? false; }
+  speaking(id) { return this.#people.get(keyOf(id))?.speaking ?? false; }
 
   /** `id` left (its tile went): it no longer speaks. */
   forget(id) {
-    const key = String(id);
+    const key = keyOf(id);
     const known = this.#people.get(key);
     this.#people.delete(key);
     if (known?.speaking) this.onChange(key, false);
