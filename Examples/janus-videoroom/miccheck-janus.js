@@ -80,7 +80,9 @@ function drawRings() {
 function follow() {
   const muted = !!sent && sent.readyState === 'live' && !sent.enabled;
   if (muted !== client.muted) client.setMuted(muted);
-  if (sent) sessionStorage.setItem(WAS_MUTED, muted ? '1' : '0');
+  // Kept for a reload, written when it differs (this runs ten times a second).
+  const kept = muted ? '1' : '0';
+  if (sent && sessionStorage.getItem(WAS_MUTED) !== kept) sessionStorage.setItem(WAS_MUTED, kept);
   const nowJoined = page().myid !== null && page().myid !== undefined && !!sent;
   if (nowJoined !== joined) {
     joined = nowJoined;
