@@ -106,6 +106,24 @@ struct GatedSourceTests {
     }
 
     @Test(
+        "a steady tone or a loud room muted part way through a frame (a fading frame, then zeros) is dead within a second",
+        arguments: [0.0, 0.1, 0.3, 0.6, 0.9])
+    func mutedPartWayThroughAFrame(into: Double) {
+        // 2.5 s of each, cut at `into` of the 10 ms frame after 2.5 s: the cut frame falls far below the running
+        // level, which no voice or knock does (a source mid-call that only ever fell was judged gated: 10 s).
+        let cut = Int((2.5 + 0.01 * into) * Double(rate))
+        let tone = (0..<cut).map { Float(0.5 * sin(2 * Double.pi * 300 * Double($0) / Double(rate))) }
+        let room = Array(Signals.pinkNoise(rmsDB: -30, seconds: 3, sampleRate: rate).prefix(cut))
+        for (name, x) in [("tone", tone), ("room", room)] {
+            let died = Double(cut) / Double(rate)
+            let t = silentTimes(analyse(x + [Float](repeating: 0, count: 3 * rate), rate: rate).1)
+            #expect(
+                t.count == 1 && (died + 0.95...died + 1.06).contains(t.first ?? -1),
+                "\(name) cut \(into) into a frame: silent at \(t), died at \(died)")
+        }
+    }
+
+    @Test(
         "a large DC offset with a faint hiss of any colour on top is dead within 2 s, and is no clipping",
         arguments: [
             (Float(0.05), "white"), (-0.2, "white"), (0.12, "white"), (0.12, "pink"), (0.12, "brown"), (-0.04, "pink"),

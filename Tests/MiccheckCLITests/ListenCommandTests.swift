@@ -134,15 +134,12 @@
 
         @Test("a muted source raises microphone_silent within 2 s; unmuted, microphone_active")
         func mutedSource() throws {
-            let dir = tempDir()
-            let rate = 16_000
-            let tone = Signals.pinkNoise(rmsDB: -30, seconds: 12, sampleRate: rate)
-            let wav = writeWAV(
-                dir, "room.wav",
-                WAVWriter.file(interleaved: tone, sampleRate: rate, channels: 1, encoding: .signedInt16))
             let server = try PrivatePulseServer()
             defer { server.stop() }
-            try server.play(wav)
+            // A steady tone made inside the server (module-sine into the microphone's sink): a player
+            // process starved on a loaded machine lets the sink fill a gap with zeros, and a gap bounded by
+            // sound is a gated source's, whose silence rightly waits 10 s.
+            _ = try server.pactl(["load-module", "module-sine", "sink=micsink", "frequency=300"])
             let p = try LiveProcess(
                 ["listen", "--format", "jsonl", "--duration", "9"], environment: server.environment)
             #expect(p.wait(timeout: 5) { (p.lastFrameTime ?? 0) > 1.5 })

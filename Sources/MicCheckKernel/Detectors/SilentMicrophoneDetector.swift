@@ -35,7 +35,7 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
 /// | nothing but constant samples yet | ``Configuration/constantAtStart`` (1.9 s) |
 /// | a constant gap bounded by sound on both sides (it is gated) | ``Configuration/constantWhenGated`` (10 s) |
 /// | a noise floor in a pause after sound: a second of non-constant room tone or steady sound | ``Configuration/constantAfterFloor`` (1 s) |
-/// | sound, but no floor after it and no gap yet (its first pause may be a gate's) | ``Configuration/constantWhenGated`` (10 s) |
+/// | sound (a frame rising over the floor), but no floor after it and no gap yet (its first pause may be a gate's) | ``Configuration/constantWhenGated`` (10 s) |
 /// | a noise floor and no sound yet | ``Configuration/constantAfterFloor`` (1 s) |
 /// | less than a second of anything but constant samples | ``Configuration/constantUnproven`` (4 s, as Jitsi) |
 ///
@@ -186,7 +186,10 @@ public struct SilentMicrophoneDetector: Sendable {
             runningLevel = runningLevel <= Decibels.floor ? db : runningLevel + 0.1 * (db - runningLevel)
             let floorLike = db < c.floorLevel || abs(db - runningLevel) <= c.steadyStep
             floorRun = floorLike ? floorRun + 1 : 0
-            if !floorLike { heardSound = true }
+            // A sound rises over the floor. A frame that falls (the one a mute or a pulled cable cuts part way
+            // through, before the zeros) is no voice or knock: counted as sound, it would make a steady room
+            // that dies mid-frame wait as a gated source does (10 s) instead of a second.
+            if !floorLike && db > runningLevel { heardSound = true }
             if floorRun >= Int(c.floorEvidence * fps) {
                 heardFloor = true
                 if heardSound { heardFloorAfterSound = true }
