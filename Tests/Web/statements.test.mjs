@@ -109,3 +109,59 @@ test('a page that stops saying anything stops speaking after holdMs; one that ke
   assert.deepEqual(changes.at(-1).slice(0, 2), ['x', false]);
   assert.equal(clock.running, 0);
 });
+
+test('statements carry the sender\'s clock: a backlog said before a freeze and delivered late does not hold', () => {
+  const clock = fakeTimers();
+  const changes = [];
+  const r = new RemoteSpeaking((id, s) => changes.push([id, s, clock.now]), { ...clock, now: () => clock.now });
+  // The sender's clock is far from ours (another machine); its statements take 30 to 60 ms.
+  const offset = 5_000_000;
+  const said = (speaking, at) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking, at: at + offset });
+  for (let t = 0; t < 4000; t += 400) {
+    clock.advance(t + 30 + (t % 800 ? 30 : 0) - clock.now);
+    r.heard('reader', said(true, t));
+  }
+  assert.equal(r.speaking('reader'), true, 'an offset clock alone changes nothing');
+  // It froze after saying it speaks at 4000, 4400 and 4800 ms; the three arrive together at 6500 ms.
+  clock.advance(6500 - clock.now);
+  for (const t of [4000, 4400, 4800]) r.heard('reader', said(true, t));
+  assert.equal(r.speaking('reader'), false, 'said 1.7 s ago: older than the hold when it came');
+  const ended = changes.find(([id, s]) => id === 'reader' && !s);
+  assert.ok(ended && ended[2] <= 4000 + 30 + 1440, `ended at ${ended?.[2]} ms, not held by the late ones`);
+  // A late statement that is still within the hold holds only what is left of it.
+  clock.advance(10_000 - clock.now);
+  r.heard('reader', said(true, 10_000 - 30 - 900));
+  assert.equal(r.speaking('reader'), true);
+  clock.advance(500);
+  assert.equal(r.speaking('reader'), false, 'said 1.4 s ago by now: its hold was spent on the way');
+});
+
+test('a sender whose clock is set back (a jump) is learnt again; one without a clock holds from arrival', () => {
+  const clock = fakeTimers();
+  const r = new RemoteSpeaking(() => {}, { ...clock, now: () => clock.now });
+  const said = (at) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking: true, at });
+  r.heard('a', said(100_000));
+  clock.advance(400);
+  r.heard('a', said(100_400 - 60_000));
+  assert.equal(r.speaking('a'), true, 'a minute back is a new clock, not a statement a minute late');
+  clock.advance(400);
+  r.heard('a', said(100_800 - 60_000));
+  assert.equal(r.speaking('a'), true);
+  r.heard('b', statement(true));
+  clock.advance(1000);
+  assert.equal(r.speaking('b'), true);
+  clock.advance(500);
+  assert.equal(r.speaking('b'), false);
+});
+
+test('stateSpeaking puts its page\'s clock on each statement', () => {
+  const clock = fakeTimers();
+  const client = Object.assign(new EventTarget(), { speaking: true, muted: false });
+  const sent = [];
+  let t = 1234.4;
+  stateSpeaking(client, (text) => sent.push(JSON.parse(text)), { ...clock, now: () => t });
+  t = 1634.6;
+  clock.advance(400);
+  assert.deepEqual(sent.map((s) => s.at), [1234, 1635]);
+  assert.ok(sent.every((s) => s.speaking === true && s.type === SPEAKING_STATEMENT));
+});

@@ -269,13 +269,16 @@ export const SPEAKING_STATEMENT: 'miccheck.speaking';
 /**
  * Says `client`'s speaking through `send(text)` on each change of its speaking or mute, and every `restateMs`
  * (400 by default). Muted, it says it does not speak. A `send` that throws (a channel not open yet) is ignored.
- * Returns a function that stops it.
+ * Each statement carries the time on this page's clock (`now`, ms; `performance.timeOrigin + performance.now()`
+ * by default). Returns a function that stops it.
  */
 export function stateSpeaking(client: MicCheckClient, send: (text: string) => void,
-  options?: { restateMs?: number }): () => void;
+  options?: { restateMs?: number; now?: () => number }): () => void;
 /**
- * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default): a page
- * that stops sending (frozen, gone) stops speaking then. `onChange` is called when somebody starts or stops.
+ * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default) from
+ * when it was said: a page that stops sending (frozen, gone) stops speaking then, and a statement that came late
+ * (later than its sender's fastest, on the sender's clock) holds only what is left. `onChange` is called when
+ * somebody starts or stops.
  */
 export class RemoteSpeaking {
   constructor(onChange: (id: string, speaking: boolean) => void, options?: { holdMs?: number; now?: () => number });

@@ -1,14 +1,27 @@
 // Speaking across somebody else's media server (an SFU's data channel, a signalling socket): each page says
 // whether it speaks, decided on its own device, and the others show it. No audio is involved: a statement is
-// a few bytes of JSON the app sends through its own channel. A statement holds for `holdMs` after it arrives,
+// a few bytes of JSON the app sends through its own channel. A statement holds for `holdMs` after it was said,
 // so a page that stops sending (frozen, its network gone) stops showing as speaking on the others' pages
 // without anybody having to say so; a speaking page says it again every `restateMs`.
+//
+// "After it was said", not "after it arrived": a statement carries the time on its sender's clock (`at`, ms),
+// and the receiver learns each sender's clock from the fastest of its statements (the least arrival − at, let
+// rise 1 ms a second so that the two clocks may drift apart). A statement that comes later than that (queued
+// behind a busy page, a congested channel or a stalled media server) has aged on the way, and holds that much
+// less: the statements a page said just before it froze, delivered in a burst, do not keep it speaking.
 
 /** A statement's type, so that it can share a channel with the app's own messages. */
 export const SPEAKING_STATEMENT = 'miccheck.speaking';
 const LONGEST_ID = 64;
 // One key for an id wherever it is used (a long id is cut the same way in heard, speaking and forget).
 const keyOf = (id) => String(id).slice(0, LONGEST_ID);
+// How fast the learnt offset between a sender's clock and ours may rise (ms per ms): 1,000 ppm, far more than two
+// clocks drift apart, so the fastest statement of a minute ago still counts.
+const DRIFT = 0.001;
+// A statement later than this behind the sender's fastest is taken as the sender's clock having been set (a
+// jump), not as a delay: its offset is learnt again.
+const CLOCK_JUMP_MS = 10_000;
+const pageClock = () => performance.timeOrigin + performance.now();
 
 /**
  * Says this page's speaking through `send(text)`: on each change of the client's speaking or mute, and again
@@ -16,14 +29,17 @@ const keyOf = (id) => String(id).slice(0, LONGEST_ID);
  * says it does not speak: the others do not hear it either. Returns a function that stops it.
  * @param {EventTarget & {speaking: boolean, muted: boolean}} client a MicCheckClient
  * @param {(text: string) => void} send the app's channel (its errors are the app's: one that throws is ignored)
- * @param {{restateMs?: number, setInterval?: typeof setInterval, clearInterval?: typeof clearInterval}} [options]
+ * @param {{restateMs?: number, now?: () => number, setInterval?: typeof setInterval,
+ *   clearInterval?: typeof clearInterval}} [options] `now`: this page's clock in ms (the statements' `at`)
  */
 export function stateSpeaking(client, send, options = {}) {
   const restateMs = options.restateMs ?? 400;
+  const now = options.now || pageClock;
   const every = options.setInterval || setInterval;
   const stopEvery = options.clearInterval || clearInterval;
   const say = () => {
-    const text = JSON.stringify({ type: SPEAKING_STATEMENT, speaking: !!client.speaking && !client.muted });
+    const speaking = !!client.speaking && !client.muted;
+    const text = JSON.stringify({ type: SPEAKING_STATEMENT, speaking, at: Math.round(now()) });
     try { send(text); } catch { /* the channel is not open yet, or closed: the next statement tries again */ }
   };
   client.addEventListener('speaking', say);
@@ -74,10 +90,25 @@ export class RemoteSpeaking {
     if (!statement || statement.type !== SPEAKING_STATEMENT || typeof statement.speaking !== 'boolean') return false;
     // The channel is the app's, and ordered (an SFU's data channel is by default): the last statement holds.
     const known = this.#people.get(key);
-    this.#people.set(key, { speaking: statement.speaking, at: this.now() });
-    if ((known?.speaking ?? false) !== statement.speaking) this.onChange(key, statement.speaking);
+    const arrived = this.now();
+    const { said, clock } = this.#saidAt(known, statement.at, arrived);
+    // A statement that aged past the hold on its way says nothing about now: the sender may have frozen since.
+    const speaking = statement.speaking && arrived - said <= this.holdMs;
+    this.#people.set(key, { speaking, at: said, clock });
+    if ((known?.speaking ?? false) !== speaking) this.onChange(key, speaking);
     this.#watch();
     return true;
+  }
+
+  // When a statement was said, on our clock: its arrival less how much later it came than the sender's fastest.
+  // `clock` is what is learnt of the sender's clock: the least lag (arrival − at) and when it was last updated.
+  #saidAt(known, at, arrived) {
+    if (typeof at !== 'number' || !Number.isFinite(at)) return { said: arrived, clock: known?.clock ?? null };
+    const lag = arrived - at;
+    const previous = known?.clock;
+    let least = previous ? previous.least + DRIFT * Math.max(0, arrived - previous.arrived) : lag;
+    if (lag < least || lag - least > CLOCK_JUMP_MS) least = lag;
+    return { said: arrived - (lag - least), clock: { least, arrived } };
   }
 
   /** Whether `id` speaks now. */
