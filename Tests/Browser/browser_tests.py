@@ -14,6 +14,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+import time
 import unittest
 
 import harness
@@ -21,6 +22,25 @@ from harness import Run
 
 MODULES = ["page_tests", "call_tests", "fixes_tests", "embed_tests", "components_tests", "a11y_tests",
            "microphone_test_tests", "mute_tests", "device_tests", "janus_tests"]
+
+
+class TimedResult(unittest.TextTestResult):
+    """Says how long each test took after its verdict (where a CI log shows which tests its time went to), and
+    the time since the previous test ended where a class's set-up or tear-down (browsers, servers) added to it."""
+    _ended = time.monotonic()
+
+    def startTest(self, test):
+        self._started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        now = time.monotonic()
+        took, since = now - self._started, now - TimedResult._ended
+        TimedResult._ended = now
+        extra = f", {since:.1f} s with set-up" if since - took > 1 else ""
+        self.stream.writeln(f"  ({took:.1f} s{extra})")
+        self.stream.flush()
 
 
 def main():
@@ -38,7 +58,7 @@ def main():
         names = [n for n in rest if not n.startswith("-")]
         suite = loader.loadTestsFromNames(names) if names else unittest.TestSuite(
             loader.loadTestsFromName(m) for m in MODULES)
-        result = unittest.TextTestRunner(verbosity=2).run(suite)
+        result = unittest.TextTestRunner(verbosity=2, resultclass=TimedResult).run(suite)
     finally:
         harness.stop(server)
         shutil.rmtree(Run.work, ignore_errors=True)
