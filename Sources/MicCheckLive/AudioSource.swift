@@ -69,8 +69,8 @@ public protocol AudioSource: AnyObject, Sendable {
     var sampleRate: Int { get }
     /// Samples lost because the reader fell behind.
     var droppedSamples: Int { get }
-    /// Waits up to `timeout` seconds for samples and copies them into `buffer`.
-    func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(AudioSourceError) -> AudioRead
+    /// Waits up to `timeout` for samples and copies them into `buffer`.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration) throws(AudioSourceError) -> AudioRead
     func stop()
     /// A line about how the source went, for the end of a run (nil: nothing to say). Read after the last read.
     var closingNote: String? { get }
@@ -82,4 +82,16 @@ public protocol AudioSource: AnyObject, Sendable {
 extension AudioSource {
     public var closingNote: String? { nil }
     public var monitorSource: String? { nil }
+}
+
+extension AudioSource {
+    /// Waits up to `timeout` seconds for samples and copies them into `buffer`.
+    @available(*, deprecated, message: "Pass a Duration: read(into:timeout: .milliseconds(100))")
+    public func read(
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+    ) throws(AudioSourceError) -> AudioRead {
+        // NaN or negative: no wait; longer than thirty years: thirty years.
+        let wait: Duration = !(timeout > 0) ? .zero : .seconds(min(timeout, 1e9))
+        return try read(into: buffer, timeout: wait)
+    }
 }

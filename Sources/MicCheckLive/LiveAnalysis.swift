@@ -179,7 +179,7 @@ public final class LiveAnalysis: Sendable {
             let read: AudioRead
             do {
                 read = try buffer.withUnsafeMutableBufferPointer { b throws(AudioSourceError) in
-                    try source.read(into: b, timeout: c.readTimeout.seconds)
+                    try source.read(into: b, timeout: c.readTimeout)
                 }
             } catch {
                 ending = .failed(error)
@@ -233,9 +233,4 @@ public final class LiveAnalysis: Sendable {
         stream.finish(emit: deliver)
         return ending
     }
-}
-
-extension Duration {
-    /// The duration in seconds, as the analysis counts time.
-    var seconds: Double { self / .seconds(1) }
 }

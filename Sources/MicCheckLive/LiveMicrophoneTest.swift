@@ -140,7 +140,7 @@ public final class LiveMicrophoneTest: Sendable {
     ) throws(AudioSourceError) -> MicrophoneTestResult {
         let test = LiveMicrophoneTest(configuration: configuration, model: model)
         test.start()
-        let readTimeout = 0.1
+        let readTimeout = Duration.milliseconds(100)
         var waited = 0.0
         let limit = timeout.map(\.seconds) ?? configuration.seconds + 3
         var buffer = [Float](repeating: 0, count: 4_096)
@@ -154,7 +154,7 @@ public final class LiveMicrophoneTest: Sendable {
                 buffer.withUnsafeBufferPointer { test.feed(UnsafeBufferPointer(rebasing: $0[0..<n]), sampleRate: rate) }
                 waited += Double(n) / Double(max(rate, 1))
                 if case .done(let r) = test.phase { return r }
-            case .idle: waited += readTimeout
+            case .idle: waited += readTimeout.seconds
             case .restarted: continue
             case .stopped, .ended: break reading
             }

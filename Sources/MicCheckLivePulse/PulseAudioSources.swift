@@ -57,7 +57,7 @@
         public func stop() { microphone.stop() }
 
         public func read(
-            into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+            into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
         ) throws(AudioSourceError) -> AudioRead {
             let read: PulseMicrophone.Read
             do { read = try microphone.read(into: buffer, timeout: timeout) } catch { throw AudioSourceError(error) }
@@ -167,7 +167,7 @@
             }
 
             public func read(
-                into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+                into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
             ) throws(AudioSourceError) -> AudioRead {
                 do { return try process(into: buffer, timeout: timeout) } catch let error as PulseError {
                     throw AudioSourceError(error)
@@ -176,7 +176,7 @@
                 }
             }
 
-            private func process(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws -> AudioRead {
+            private func process(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration) throws -> AudioRead {
                 // Processed audio is at most 16/8 of the near-end samples plus a frame: keep within `buffer`.
                 let limit = min(nearBlock.count, max(1, (buffer.count - configuration.frameLength) / 2))
                 let read = try nearBlock.withUnsafeMutableBufferPointer {

@@ -106,8 +106,3 @@ extension PostgresPresence {
         return "\(e.code)"
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -108,11 +108,17 @@ public final class PulseMicrophone: @unchecked Sendable {
         connection = nil
     }
 
-    /// Waits up to `timeout` seconds for samples and moves them into `buffer`, recovering from faults on
-    /// the way (which may take up to ``reconnectWindow``).
-    /// - Throws: ``PulseError`` when the server stays away for the whole window, or no source is left.
+    /// Waits up to `timeout` seconds for samples and moves them into `buffer`.
+    @available(*, deprecated, message: "Pass a Duration: read(into:timeout: .milliseconds(100))")
     public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(PulseError) -> Read {
-        let deadline = DispatchTime.now() + timeout
+        try read(into: buffer, timeout: !(timeout > 0) ? .zero : .seconds(min(timeout, 1e9)))
+    }
+
+    /// Waits up to `timeout` for samples and moves them into `buffer`, recovering from faults on the way
+    /// (which may take up to ``reconnectWindow``).
+    /// - Throws: ``PulseError`` when the server stays away for the whole window, or no source is left.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration) throws(PulseError) -> Read {
+        let deadline = DispatchTime.now() + timeout.seconds
         while true {
             if stopping.load(ordering: .acquiring) { return .stopped }
             if let name = switchRequest.withLock({ $0.take() }), trySwitch(to: name) { return .restarted }

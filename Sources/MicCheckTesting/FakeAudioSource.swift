@@ -73,7 +73,7 @@ public final class FakeAudioSource: AudioSource, Sendable {
     public func stop() { state.withLock { $0.stopped = true } }
 
     public func read(
-        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
     ) throws(AudioSourceError) -> AudioRead {
         let result: Result<AudioRead, AudioSourceError> = state.withLock { s in
             if s.stopped { return .success(.stopped) }
@@ -90,7 +90,7 @@ public final class FakeAudioSource: AudioSource, Sendable {
                 }
                 return .success(n > 0 ? .samples(n) : .idle)
             case .quiet(let count):
-                s.now += timeout
+                s.now += timeout.seconds
                 s.steps[0] = .quiet(count: count - 1)
                 if count <= 1 { s.steps.removeFirst() }
                 return .success(.idle)

@@ -279,12 +279,12 @@ import Testing
         #expect(fed.feed([Float](repeating: 0.2, count: 30)) == 0, "still full")
         var buffer = [Float](repeating: 0, count: 64)
         let reads = try (0..<4).map { _ in
-            try buffer.withUnsafeMutableBufferPointer { try fed.read(into: $0, timeout: 0) }
+            try buffer.withUnsafeMutableBufferPointer { try fed.read(into: $0, timeout: .zero) }
         }
         #expect(reads == [.samples(64), .samples(36), .restarted, .idle])
         #expect(fed.sampleRate == 48_000)
         fed.stop()
-        #expect(try buffer.withUnsafeMutableBufferPointer { try fed.read(into: $0, timeout: 1) } == .stopped)
+        #expect(try buffer.withUnsafeMutableBufferPointer { try fed.read(into: $0, timeout: .seconds(1)) } == .stopped)
         #expect(fed.feed([1]) == 0)
     }
 
@@ -297,9 +297,9 @@ import Testing
         // In real time: 10 ms blocks, and stop() ends a wait at once.
         let live = try BundledSample.source(pacing: .realTime, loop: true)
         var buffer = [Float](repeating: 0, count: 8_192)
-        #expect(try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: 1) } == .samples(160))
+        #expect(try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: .seconds(1)) } == .samples(160))
         live.stop()
-        #expect(try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: 5) } == .stopped)
+        #expect(try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: .seconds(5)) } == .stopped)
     }
 
     @Test func aWAVFileThatCannotBeReadIsATypedError() {

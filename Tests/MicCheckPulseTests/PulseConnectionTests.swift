@@ -57,7 +57,7 @@
             let end = Date().addingTimeInterval(2.5)
             while Date() < end {
                 if case .samples(let n) = try buffer.withUnsafeMutableBufferPointer({
-                    try mic.read(into: $0, timeout: 0.1)
+                    try mic.read(into: $0, timeout: .milliseconds(100))
                 }) {
                     total += n
                     for x in buffer[0..<n] { peak = max(peak, abs(x)) }
@@ -72,7 +72,7 @@
             #expect {
                 let until = Date().addingTimeInterval(3)
                 while Date() < until {
-                    _ = try buffer.withUnsafeMutableBufferPointer { try mic.read(into: $0, timeout: 0.5) }
+                    _ = try buffer.withUnsafeMutableBufferPointer { try mic.read(into: $0, timeout: .milliseconds(500)) }
                 }
             } throws: { error in
                 (error as? PulseError)?.kind == .connectionLost

@@ -22,7 +22,7 @@
                 while Date() < end {
                     guard
                         case .samples(let n) = try? buffer.withUnsafeMutableBufferPointer({
-                            try mic.read(into: $0, timeout: 0.1)
+                            try mic.read(into: $0, timeout: .milliseconds(100))
                         })
                     else { continue }
                     captured.withLock { $0 += buffer[0..<n] }

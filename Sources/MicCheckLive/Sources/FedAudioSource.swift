@@ -212,9 +212,9 @@ public final class FedAudioSource: AudioSource, Sendable {
     }
 
     public func read(
-        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
     ) throws(AudioSourceError) -> AudioRead {
-        let deadline = DispatchTime.now() + timeout
+        let deadline = DispatchTime.now() + timeout.seconds
         while true {
             var waiters: [CheckedContinuation<Void, Never>] = []
             let result = state.withLock { s -> AudioRead? in

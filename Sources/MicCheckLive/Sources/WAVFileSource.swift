@@ -67,7 +67,7 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     }
 
     public func read(
-        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
+        into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
     ) throws(AudioSourceError) -> AudioRead {
         if stopping.load(ordering: .acquiring) { return .stopped }
         var wanted = buffer.count
@@ -76,7 +76,7 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
             started = start
             let block = sampleRate / LevelMeter.framesPerSecond
             let due = start + Double(delivered + block) / Double(sampleRate)
-            let deadline = DispatchTime.now() + timeout
+            let deadline = DispatchTime.now() + timeout.seconds
             if due > .now() {
                 _ = wake.wait(timeout: min(due, deadline))
                 if stopping.load(ordering: .acquiring) { return .stopped }
