@@ -176,7 +176,8 @@
                 }
             }
 
-            private func process(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration) throws -> AudioRead {
+            private func process(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration) throws -> AudioRead
+            {
                 // Processed audio is at most 16/8 of the near-end samples plus a frame: keep within `buffer`.
                 let limit = min(nearBlock.count, max(1, (buffer.count - configuration.frameLength) / 2))
                 let read = try nearBlock.withUnsafeMutableBufferPointer {

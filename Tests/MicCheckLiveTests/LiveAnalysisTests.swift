@@ -297,7 +297,9 @@ import Testing
         // In real time: 10 ms blocks, and stop() ends a wait at once.
         let live = try BundledSample.source(pacing: .realTime, loop: true)
         var buffer = [Float](repeating: 0, count: 8_192)
-        #expect(try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: .seconds(1)) } == .samples(160))
+        #expect(
+            try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: .seconds(1)) } == .samples(160)
+        )
         live.stop()
         #expect(try buffer.withUnsafeMutableBufferPointer { try live.read(into: $0, timeout: .seconds(5)) } == .stopped)
     }

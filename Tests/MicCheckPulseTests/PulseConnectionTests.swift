@@ -72,7 +72,9 @@
             #expect {
                 let until = Date().addingTimeInterval(3)
                 while Date() < until {
-                    _ = try buffer.withUnsafeMutableBufferPointer { try mic.read(into: $0, timeout: .milliseconds(500)) }
+                    _ = try buffer.withUnsafeMutableBufferPointer {
+                        try mic.read(into: $0, timeout: .milliseconds(500))
+                    }
                 }
             } throws: { error in
                 (error as? PulseError)?.kind == .connectionLost

@@ -83,7 +83,9 @@
             func readUntil(_ wanted: PulseMicrophone.Read?, seconds: Double) throws -> Bool {
                 let end = Date().addingTimeInterval(seconds)
                 while Date() < end {
-                    let r = try buffer.withUnsafeMutableBufferPointer { try mic.read(into: $0, timeout: .milliseconds(100)) }
+                    let r = try buffer.withUnsafeMutableBufferPointer {
+                        try mic.read(into: $0, timeout: .milliseconds(100))
+                    }
                     if wanted == nil, case .samples = r { return true }
                     if r == wanted { return true }
                 }
