@@ -64,6 +64,9 @@ status=0
 # Each step that fails is named again at the end, where a CI log's tail shows it.
 failures=()
 failed() { status=1; failures+=("$1"); }
+# How long each step took, where a CI log shows where the run's time went (the command must stay under an hour).
+lap=$SECONDS
+took() { echo "test.sh: $1 took $((SECONDS - lap)) s ($((SECONDS / 60)) min so far)"; lap=$SECONDS; }
 summary() {
     if [ "$status" -eq 0 ]; then echo "test.sh: every step passed"; else
         printf 'test.sh: FAILED: %s\n' "${failures[@]}"
@@ -74,6 +77,7 @@ summary() {
 # code by scripts/lint-js.mjs (Python's by ruff, in training-tests.sh).
 swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || failed "swift format lint"
 node scripts/lint-js.mjs || failed "lint-js"
+took "the build and the style checks"
 # The browser client's pure parts and its connection, under node's own test runner (Tests/Web).
 # Among them, the page's WebAssembly analysis against the native one on the public corpus (kernel.test.mjs).
 MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test --test-reporter=spec Tests/Web/ \
@@ -81,25 +85,34 @@ MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test -
 tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || failed "tsc (Tests/Web)"
 # Each library's landing page opens with a Swift snippet: it must compile against the modules just built.
 [ -z "$sanitize" ] && { python3 scripts/check-doc-snippets.py || failed "the DocC snippets"; }
+took "node, tsc and the snippets"
 if [ "$sanitize" = thread ]; then
     # Only the suites that run threads of their own; the signal processing is single-threaded.
     tests --filter "MicCheckLiveTests|MicCheckPulseTests|MicCheckServerTests|MicCheckVoiceProcessingTests" --skip "$live" || failed "the Swift tests (parallel)"
 else
     tests --skip "$live" || failed "the Swift tests (parallel)"
 fi
+took "the Swift tests (parallel)"
 tests --no-parallel --filter "$live" || failed "the live Swift tests"
+took "the live Swift tests"
 [ -n "$sanitize" ] && summary
 # Two and a half minutes of live capture while its PulseAudio server is killed, stopped and its source
 # unplugged, one of each (the hour-long soak of Guides/LiveCapture.md, shortened).
 python3 scripts/soak.py --minutes 2.5 --fault-every 40 --binary .build/debug/miccheck || failed "the soak"
+took "the soak"
 # The training package's tests and the Python style check (a light venv: no PyTorch).
 bash scripts/training-tests.sh || failed "the training tests"
+took "the training tests"
 # Calls across two `miccheck serve` nodes sharing presence through PostgreSQL.
 bash scripts/presence-tests.sh || failed "the presence tests"
+took "the presence tests"
 # Attacks on the server's WebSockets: raw frames, nested JSON, clients that never read, bad names.
 bash scripts/security-tests.sh || failed "the security tests"
+took "the security tests"
 # The lobby and the call in real browsers (headless Chromium), against `miccheck serve`.
 bash scripts/browser-tests.sh || failed "the browser tests"
+took "the browser tests"
 # The DocC documentation of every library, with warnings as errors (a link that does not resolve fails).
 bash scripts/build-docs.sh || failed "the documentation (scripts/build-docs.sh)"
+took "the documentation"
 summary
