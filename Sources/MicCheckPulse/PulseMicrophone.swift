@@ -6,7 +6,7 @@ import Synchronization
 /// server's default source. It reports each such change as a ``Notice``.
 ///
 /// The capture runs on libpulse's event thread and never waits for the consumer (see
-/// ``PulseRecordStream``); the consumer calls ``read(into:timeout:)`` from one thread of its own.
+/// ``PulseRecordStream``); the consumer calls ``read(into:timeout:)-(_,Duration)`` from one thread of its own.
 public final class PulseMicrophone: @unchecked Sendable {
     // @unchecked Sendable: `connection`, `stream`, `wantedSource`, `droppedBefore` and `holesBefore` are
     // touched only by the single consumer thread (inside `read`, `close` and the accessors it calls), as
@@ -27,7 +27,7 @@ public final class PulseMicrophone: @unchecked Sendable {
         case switchFailed(source: String, reason: String)
     }
 
-    /// What one ``read(into:timeout:)`` brought.
+    /// What one ``read(into:timeout:)-(_,Duration)`` brought.
     public enum Read: Sendable, Equatable {
         /// This many samples at ``sampleRate`` were written to the start of the buffer.
         case samples(Int)
@@ -78,14 +78,14 @@ public final class PulseMicrophone: @unchecked Sendable {
 
     /// The source being captured now.
     public var source: PulseSource? { stream?.source }
-    /// The rate of the samples ``read(into:timeout:)`` delivers now.
+    /// The rate of the samples ``read(into:timeout:)-(_,Duration)`` delivers now.
     public var sampleRate: Int { stream?.sampleRate ?? 48_000 }
     /// Samples dropped because the consumer fell behind, over all streams so far.
     public var droppedSamples: Int { droppedBefore + (stream?.ring.droppedSamples ?? 0) }
     /// Bytes the server reported lost before they reached this client, over all streams so far.
     public var holeBytes: Int { holesBefore + (stream?.holeBytes ?? 0) }
 
-    /// Ends capture soon: a waiting or later ``read(into:timeout:)`` returns ``Read/stopped``.
+    /// Ends capture soon: a waiting or later ``read(into:timeout:)-(_,Duration)`` returns ``Read/stopped``.
     /// Callable from any thread (a signal handler's queue, for one).
     public func stop() {
         stopping.store(true, ordering: .releasing)
@@ -93,7 +93,7 @@ public final class PulseMicrophone: @unchecked Sendable {
     }
 
     /// Asks to capture from the source named `name` instead. Callable from any thread: the switch is made
-    /// on the reading thread, in the next ``read(into:timeout:)``, which then returns ``Read/restarted``
+    /// on the reading thread, in the next ``read(into:timeout:)-(_,Duration)``, which then returns ``Read/restarted``
     /// and notifies ``Notice/switched(to:)``; when the source cannot be opened it notifies
     /// ``Notice/switchFailed(source:reason:)`` and capture goes on from the current source.
     public func switchSource(to name: String) {
