@@ -41,8 +41,7 @@ struct Listen: ParsableCommand {
             """
     )
 
-    @Option(help: "The source to capture from (a name from `miccheck devices`); default: the server's default source.")
-    var source: String?
+    @OptionGroup var microphone: MicrophoneOptions
 
     @Flag(help: "You are muted in the call: show \"You are muted.\" when you start speaking.")
     var muted = false
@@ -55,9 +54,6 @@ struct Listen: ParsableCommand {
 
     @Option(help: "Seconds to keep trying to reconnect when the audio server goes away.")
     var reconnect: Double = 10
-
-    @Option(help: "The PulseAudio server to use (default: PULSE_SERVER, then the user's own server).")
-    var server: String?
 
     @Flag(help: "Listen to the bundled sample played in real time instead of a microphone (no server needed).")
     var sample = false
@@ -85,10 +81,9 @@ struct Listen: ParsableCommand {
         guard reconnect.isFinite, (0...3600).contains(reconnect) else {
             throw ValidationError("--reconnect must be between 0 and 3600 seconds.")
         }
-        if sample && (source != nil || server != nil) {
+        if sample && microphone.isNamed {
             throw ValidationError("--sample does not use a server or a source.")
         }
-        if let source, source.isEmpty { throw ValidationError("--source needs a source name.") }
     }
 
     func run() throws {
@@ -143,17 +138,17 @@ struct Listen: ParsableCommand {
         do {
             if sample { return (try BundledSample.source(pacing: .realTime), nil) }
             #if canImport(MicCheckPulse)
-                recoverAbandonedDucking(server: server)
+                recoverAbandonedDucking(server: microphone.server)
                 // Reporting new microphones is a bonus: without a watcher listen still listens.
-                let devices = try? MicrophoneDevices(server: server)
-                let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: reconnect) { notice in
+                let devices = try? MicrophoneDevices(server: microphone.server)
+                let mic = try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: reconnect) { notice in
                     display.message(noticeSentence(notice))
                     devices?.noticed(notice)
                 }
                 devices?.noticed(inUse: mic.microphone.source)
                 guard voiceProcessing else { return (mic, devices?.take) }
                 let processed = try VoiceProcessedSource(
-                    microphone: mic.microphone, server: server, configuration: .call())
+                    microphone: mic.microphone, server: microphone.server, configuration: .call())
                 for notice in processed.takeNotices() { display.message(notice) }
                 return (processed, devices?.take)
             #else
@@ -174,7 +169,7 @@ struct Listen: ParsableCommand {
         guard let level = ducking.duckOthers else { return nil }
         #if canImport(MicCheckPulse)
             do {
-                let session = try ListenDucking(level: level, advanced: ducking.advancedDucking, server: server)
+                let session = try ListenDucking(level: level, advanced: ducking.advancedDucking, server: microphone.server)
                 let count = session.duckedStreams
                 display.message(
                     "miccheck: ducking other audio (\(level.rawValue)\(ducking.advancedDucking ? ", advanced" : "")); "

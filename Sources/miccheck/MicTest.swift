@@ -28,11 +28,7 @@ struct MicTest: ParsableCommand {
             """
     )
 
-    @Option(help: "The source to record from (a name from `miccheck devices`); default: the server's default source.")
-    var source: String?
-
-    @Option(help: "The PulseAudio server to use (default: PULSE_SERVER, then the user's own server).")
-    var server: String?
+    @OptionGroup var microphone: MicrophoneOptions
 
     @Option(help: "Test on a WAV file instead of a microphone (read as fast as possible; no playback).")
     var input: String?
@@ -58,10 +54,9 @@ struct MicTest: ParsableCommand {
         guard seconds.isFinite, (1...10).contains(seconds) else {
             throw ValidationError("--seconds must be from 1 to 10.")
         }
-        if [input != nil, sample, source != nil || server != nil].filter({ $0 }).count > 1 {
+        if [input != nil, sample, microphone.isNamed].filter({ $0 }).count > 1 {
             throw ValidationError("use one of --input, --sample, or a PulseAudio source (--source, --server).")
         }
-        if let source, source.isEmpty { throw ValidationError("--source needs a source name.") }
         if let input, input.isEmpty { throw ValidationError("--input needs a file.") }
     }
 
@@ -100,7 +95,7 @@ struct MicTest: ParsableCommand {
             if sample { return (try BundledSample.source(pacing: .asFastAsPossible), false) }
             if let input { return (try WAVFileSource(path: input, pacing: .asFastAsPossible), false) }
             #if canImport(MicCheckPulse)
-                return (try PulseAudioSource(source: source, server: server, reconnectWindow: 2), true)
+                return (try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: 2), true)
             #else
                 throw AudioSourceError(
                     .noServer, "recording needs PulseAudio, which this build of miccheck does not include")
@@ -116,7 +111,7 @@ struct MicTest: ParsableCommand {
             if announce { printError("miccheck: playing back your recording…") }
             let done = DispatchSemaphore(value: 0)
             let failure = FailureBox()
-            _ = PulsePlayback.start(result.recording, sampleRate: result.sampleRate, server: server) { error in
+            _ = PulsePlayback.start(result.recording, sampleRate: result.sampleRate, server: microphone.server) { error in
                 failure.set(error)
                 done.signal()
             }

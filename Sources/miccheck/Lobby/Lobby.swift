@@ -43,11 +43,7 @@ struct Lobby: ParsableCommand {
     @Flag(help: "The embedded demo: the bundled sample as the microphone and a demo call of three people.")
     var demo = false
 
-    @Option(help: "The source to capture from (a name from `miccheck devices`); default: the server's default source.")
-    var source: String?
-
-    @Option(help: "The PulseAudio server to use (default: PULSE_SERVER, then the user's own server).")
-    var server: String?
+    @OptionGroup var microphone: MicrophoneOptions
 
     @Option(help: "Your name on your tile (default: $USER).")
     var name: String?
@@ -62,10 +58,9 @@ struct Lobby: ParsableCommand {
     var events: String?
 
     func validate() throws {
-        if demo && (source != nil || server != nil) {
+        if demo && microphone.isNamed {
             throw ValidationError("--demo does not use a server or a source.")
         }
-        if let source, source.isEmpty { throw ValidationError("--source needs a source name.") }
         if let name, name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name needs a name.") }
     }
 
@@ -97,7 +92,7 @@ struct Lobby: ParsableCommand {
         if let inUse = microphones?.inUse { session.setMicrophoneInUse(inUse) }
         let test = LiveMicrophoneTest()
         let audio = source.map { LiveAnalysis(source: $0, configuration: .init(sampleTap: test.tap)) }
-        let tester = MicrophoneTester.playing(test, server: server)
+        let tester = MicrophoneTester.playing(test, server: microphone.server)
         let signal = try loop.run(&session, audio: audio, microphones: microphones, tester: tester)
         for warning in loop.warnings { printError(warning) }
         if signal != 0 { throw ExitCode(128 + signal) }
@@ -124,8 +119,8 @@ struct Lobby: ParsableCommand {
             if demo { return (try BundledSample.source(pacing: .realTime, loop: true), granted, nil) }
             #if canImport(MicCheckPulse)
                 // Watching is a bonus: a lobby whose watcher cannot connect still has its microphone.
-                let devices = try? MicrophoneDevices(server: server)
-                let mic = try PulseAudioSource(source: source, server: server, reconnectWindow: 10) {
+                let devices = try? MicrophoneDevices(server: microphone.server)
+                let mic = try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: 10) {
                     devices?.noticed($0)
                 }
                 devices?.noticed(inUse: mic.microphone.source)
