@@ -21,7 +21,7 @@ struct VADEndpoint: ConnectionEndpoint {
         _ message: InboundMessage, now: Double, send: (Connection.Message) -> Void
     ) async throws(ProtocolError) -> Bool {
         if let text = message.text { return try session.text(text, emit: send) != .close }
-        try await paced(message, rate: session.settings.sampleRate, now: now, &pace)
+        await paced(message, rate: session.settings.sampleRate, now: now, &pace)
         try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: send) }
         return true
     }
@@ -78,12 +78,12 @@ struct CallEndpoint: ConnectionEndpoint {
         var actions: [CallChannel.Action] = []
         if let text = message.text {
             actions = try channel.text(text, now: now - start, emit: send)
-        } else if try await paced(message, rate: channel.sampleRate, now: now, &pace),
-            let action = try message.withBinary({ bytes throws(ProtocolError) in
+        } else {
+            await paced(message, rate: channel.sampleRate, now: now, &pace)
+            let action = try message.withBinary { bytes throws(ProtocolError) in
                 try channel.audio(bytes, now: now - start, emit: send)
-            }) ?? nil
-        {
-            actions = [action]
+            }
+            if let action = action ?? nil { actions = [action] }
         }
         for action in actions {
             if case .join = action {
@@ -161,15 +161,12 @@ struct CallEndpoint: ConnectionEndpoint {
     }
 }
 
-/// Waits, when a binary message of 16-bit PCM at `rate` would take the stream past its pace. Returns true.
-@discardableResult
-func paced(
-    _ message: InboundMessage, rate: Int, now: Double, _ pace: inout AudioPace
-) async throws(ProtocolError) -> Bool {
-    guard case .binary(let buffer) = message, pace.speed > 0 else { return true }
+/// Waits, when a binary message of 16-bit PCM at `rate` would take the stream past its pace (a cancelled
+/// task stops waiting; its connection is closing).
+func paced(_ message: InboundMessage, rate: Int, now: Double, _ pace: inout AudioPace) async {
+    guard case .binary(let buffer) = message, pace.speed > 0 else { return }
     let wait = pace.received(Double(buffer.readableBytes / 2) / Double(rate), now: now)
     if wait > 0.001 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
-    return true
 }
 
 /// The request context of the server's routes: Hummingbird's, with the connection's channel, which a
