@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "MicCheckServer",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive",
+                "MicCheck", "MicCheckCall",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server's child channel (HTTPServerBuilder, ServerChildChannel): the connection guard.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -191,7 +191,7 @@ let package = Package(
             name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "MicCheckTerminalTests", dependencies: ["MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
+            name: "MicCheckTerminalTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckPulseTests",
@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "MicCheckServerTests",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckServer", "MicCheckTesting",
+                "MicCheck", "MicCheckCall", "MicCheckServer", "MicCheckTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 // Tokens as another signer would make them (the header's laxities).

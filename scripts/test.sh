@@ -65,8 +65,9 @@ status=0
 failures=()
 failed() { status=1; failures+=("$1"); }
 # How long each step took, where a CI log shows where the run's time went (the command must stay under an hour).
-lap=$SECONDS
+lap=0
 took() { echo "test.sh: $1 took $((SECONDS - lap)) s ($((SECONDS / 60)) min so far)"; lap=$SECONDS; }
+took "the set-up and the build"
 summary() {
     if [ "$status" -eq 0 ]; then echo "test.sh: every step passed"; else
         printf 'test.sh: FAILED: %s\n' "${failures[@]}"
@@ -77,7 +78,9 @@ summary() {
 # code by scripts/lint-js.mjs (Python's by ruff, in training-tests.sh).
 swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || failed "swift format lint"
 node scripts/lint-js.mjs || failed "lint-js"
-took "the build and the style checks"
+# The arrows between the parts (ARCHITECTURE.md, "What the architecture test holds"), after a self-test.
+{ python3 scripts/architecture-test.py --self-test && python3 scripts/architecture-test.py; } || failed "the architecture test"
+took "the style checks and the architecture test"
 # The browser client's pure parts and its connection, under node's own test runner (Tests/Web).
 # Among them, the page's WebAssembly analysis against the native one on the public corpus (kernel.test.mjs).
 MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test --test-reporter=spec Tests/Web/ \

@@ -1,6 +1,5 @@
 public import MicCheck
 public import MicCheckCall
-import MicCheckLive
 
 /// The call page's protocol (`GET /v1/call?call=ID`), for one browser, without the network: the page's
 /// microphone as 16-bit PCM in; its microphone check, "You are muted." and its own speaking state out;

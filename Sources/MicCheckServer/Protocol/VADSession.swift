@@ -1,5 +1,4 @@
 public import MicCheck
-import MicCheckLive
 
 /// The streaming voice activity endpoint's protocol (`GET /v1/vad`), for one connection, without the
 /// network: 16-bit PCM in, JSON events out. The server feeds it each message; tests feed it directly.

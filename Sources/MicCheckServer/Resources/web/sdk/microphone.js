@@ -80,12 +80,6 @@ export class DeviceOpener {
 export const openMicrophone = ({ deviceId = '', processing = true } = {}, media = undefined) =>
   openDevice('audio', audioConstraints({ processing }), deviceId, media);
 
-/** The note a page shows: capture goes on while muted, and why; MicCheck hears it in this page alone. */
-export const CAPTURE_NOTE = 'While your microphone is off in the call, MicCheck keeps listening to it to tell you '
-  + 'when you speak: your browser shows the microphone in use. MicCheck hears it in this page; no sound of it '
-  + 'leaves your computer while you are muted.';
-
-/** The note where the page's own analysis could not run and the server analyses the microphone. */
-export const CAPTURE_NOTE_SERVER = 'While your microphone is off in the call, MicCheck keeps listening to it to '
-  + 'tell you when you speak: your browser shows the microphone in use. Its sound goes to this call\'s server to '
-  + 'be analysed, never to the others.';
+// The notes on capture while muted are the components' sentences (components/texts.js); said here too, where
+// apps have always imported them.
+export { CAPTURE_NOTE, CAPTURE_NOTE_SERVER } from './components/texts.js';

@@ -1,6 +1,15 @@
 // Every sentence the components show, in one place (the lobby's come from DESIGN.md's user-facing strings,
 // which tests and scripts look for). Pure.
-import { CAPTURE_NOTE } from '../microphone.js';
+
+/** The note a page shows: capture goes on while muted, and why; MicCheck hears it in this page alone. */
+export const CAPTURE_NOTE = 'While your microphone is off in the call, MicCheck keeps listening to it to tell you '
+  + 'when you speak: your browser shows the microphone in use. MicCheck hears it in this page; no sound of it '
+  + 'leaves your computer while you are muted.';
+
+/** The note where the page's own analysis could not run and the server analyses the microphone. */
+export const CAPTURE_NOTE_SERVER = 'While your microphone is off in the call, MicCheck keeps listening to it to '
+  + 'tell you when you speak: your browser shows the microphone in use. Its sound goes to this call\'s server to '
+  + 'be analysed, never to the others.';
 
 export const TEXT = Object.freeze({
   title: 'Before Joining',
