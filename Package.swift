@@ -191,7 +191,8 @@ let package = Package(
             name: "MicCheckCallTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "MicCheckTerminalTests", dependencies: ["MicCheck", "MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
+            name: "MicCheckTerminalTests",
+            dependencies: ["MicCheck", "MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckPulseTests",

@@ -141,7 +141,9 @@ struct Listen: ParsableCommand {
                 recoverAbandonedDucking(server: microphone.server)
                 // Reporting new microphones is a bonus: without a watcher listen still listens.
                 let devices = try? MicrophoneDevices(server: microphone.server)
-                let mic = try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: reconnect) { notice in
+                let mic = try PulseAudioSource(
+                    source: microphone.source, server: microphone.server, reconnectWindow: reconnect
+                ) { notice in
                     display.message(noticeSentence(notice))
                     devices?.noticed(notice)
                 }
@@ -169,7 +171,8 @@ struct Listen: ParsableCommand {
         guard let level = ducking.duckOthers else { return nil }
         #if canImport(MicCheckPulse)
             do {
-                let session = try ListenDucking(level: level, advanced: ducking.advancedDucking, server: microphone.server)
+                let session = try ListenDucking(
+                    level: level, advanced: ducking.advancedDucking, server: microphone.server)
                 let count = session.duckedStreams
                 display.message(
                     "miccheck: ducking other audio (\(level.rawValue)\(ducking.advancedDucking ? ", advanced" : "")); "

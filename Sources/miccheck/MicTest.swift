@@ -95,7 +95,9 @@ struct MicTest: ParsableCommand {
             if sample { return (try BundledSample.source(pacing: .asFastAsPossible), false) }
             if let input { return (try WAVFileSource(path: input, pacing: .asFastAsPossible), false) }
             #if canImport(MicCheckPulse)
-                return (try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: 2), true)
+                return (
+                    try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: 2), true
+                )
             #else
                 throw AudioSourceError(
                     .noServer, "recording needs PulseAudio, which this build of miccheck does not include")
@@ -111,7 +113,8 @@ struct MicTest: ParsableCommand {
             if announce { printError("miccheck: playing back your recording…") }
             let done = DispatchSemaphore(value: 0)
             let failure = FailureBox()
-            _ = PulsePlayback.start(result.recording, sampleRate: result.sampleRate, server: microphone.server) { error in
+            _ = PulsePlayback.start(result.recording, sampleRate: result.sampleRate, server: microphone.server) {
+                error in
                 failure.set(error)
                 done.signal()
             }

@@ -120,7 +120,9 @@ struct Lobby: ParsableCommand {
             #if canImport(MicCheckPulse)
                 // Watching is a bonus: a lobby whose watcher cannot connect still has its microphone.
                 let devices = try? MicrophoneDevices(server: microphone.server)
-                let mic = try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: 10) {
+                let mic = try PulseAudioSource(
+                    source: microphone.source, server: microphone.server, reconnectWindow: 10
+                ) {
                     devices?.noticed($0)
                 }
                 devices?.noticed(inUse: mic.microphone.source)
