@@ -123,6 +123,18 @@ struct GatedSourceTests {
         }
     }
 
+    @Test("a knock that decays into digital silence (a gate closing on it) waits as a gated source does, 10 s")
+    func decayingKnockThenGate() {
+        // A loud onset that only falls, frame after frame, and then zeros: its falling frames are sound, all but
+        // the last (the one a cut would make), so the pause that follows may be a gate's.
+        let knock = (0..<Int(0.2 * Double(rate))).map { i in
+            Float(0.6 * exp(-Double(i) / (0.03 * Double(rate))) * sin(2 * Double.pi * 900 * Double(i) / Double(rate)))
+        }
+        let x = knock + [Float](repeating: 0, count: 12 * rate)
+        let t = silentTimes(analyse(x, rate: rate).1)
+        #expect(t.count == 1 && (t.first ?? 0) >= 9.9, "silent at \(t)")
+    }
+
     @Test(
         "a large DC offset with a faint hiss of any colour on top is dead within 2 s, and is no clipping",
         arguments: [

@@ -35,7 +35,7 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
 /// | nothing but constant samples yet | ``Configuration/constantAtStart`` (1.9 s) |
 /// | a constant gap bounded by sound on both sides (it is gated) | ``Configuration/constantWhenGated`` (10 s) |
 /// | a noise floor in a pause after sound: a second of non-constant room tone or steady sound | ``Configuration/constantAfterFloor`` (1 s) |
-/// | sound (a frame rising over the floor), but no floor after it and no gap yet (its first pause may be a gate's) | ``Configuration/constantWhenGated`` (10 s) |
+/// | sound (a frame far from the floor; one that falls just before constant samples is a cut, not a sound), but no floor after it and no gap yet (its first pause may be a gate's) | ``Configuration/constantWhenGated`` (10 s) |
 /// | a noise floor and no sound yet | ``Configuration/constantAfterFloor`` (1 s) |
 /// | less than a second of anything but constant samples | ``Configuration/constantUnproven`` (4 s, as Jitsi) |
 ///
@@ -131,6 +131,8 @@ public struct SilentMicrophoneDetector: Sendable {
     private var heardAboveFaint = false
     private var aboveFaintRun = 0
     private var floorRun = 0
+    /// The last frame fell far below the running level: a sound, unless constant samples follow it.
+    private var fellBeforeThis = false
     private var runningLevel: Float = Decibels.floor
     private var dc = DCTracker()
     private var heardSignal = false
@@ -169,6 +171,7 @@ public struct SilentMicrophoneDetector: Sendable {
         // silence), or zeros after a browser's processing rounded to 16 bits, are digital silence too.
         let still = level.isConstant || level.peakDB <= Self.oneStepDB
         if still {
+            fellBeforeThis = false
             let value = level.isConstant ? level.minimum : 0
             if constantRun == 0 || value != constantValue {
                 constantRun = 0
@@ -186,9 +189,12 @@ public struct SilentMicrophoneDetector: Sendable {
             runningLevel = runningLevel <= Decibels.floor ? db : runningLevel + 0.1 * (db - runningLevel)
             let floorLike = db < c.floorLevel || abs(db - runningLevel) <= c.steadyStep
             floorRun = floorLike ? floorRun + 1 : 0
-            // A sound rises over the floor. A frame that falls (the one a mute or a pulled cable cuts part way
-            // through, before the zeros) is no voice or knock: counted as sound, it would make a steady room
-            // that dies mid-frame wait as a gated source does (10 s) instead of a second.
+            // A frame far from the floor is a sound (a voice, a knock, its decay), but for one that falls and is
+            // followed by constant samples: that is the frame a mute or a pulled cable cut part way through.
+            // Counted as sound, it would make a steady room that dies mid-frame wait as a gated source does
+            // (10 s) instead of a second. A falling frame counts once the next one is not constant.
+            if fellBeforeThis { heardSound = true }
+            fellBeforeThis = !floorLike && db <= runningLevel
             if !floorLike && db > runningLevel { heardSound = true }
             if floorRun >= Int(c.floorEvidence * fps) {
                 heardFloor = true
