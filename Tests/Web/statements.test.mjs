@@ -136,17 +136,26 @@ test('statements carry the sender\'s clock: a backlog said before a freeze and d
   assert.equal(r.speaking('reader'), false, 'said 1.4 s ago by now: its hold was spent on the way');
 });
 
-test('a sender whose clock is set back (a jump) is learnt again; one without a clock holds from arrival', () => {
+test('a lasting change (a clock set back) is learnt within 32 statements; a stalled backlog is not', () => {
   const clock = fakeTimers();
   const r = new RemoteSpeaking(() => {}, { ...clock, now: () => clock.now });
   const said = (at) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking: true, at });
-  r.heard('a', said(100_000));
-  clock.advance(400);
-  r.heard('a', said(100_400 - 60_000));
-  assert.equal(r.speaking('a'), true, 'a minute back is a new clock, not a statement a minute late');
-  clock.advance(400);
-  r.heard('a', said(100_800 - 60_000));
+  let t = 0;
+  const step = (offset) => { clock.advance(400); t += 400; r.heard('a', said(t + offset)); };
+  for (let i = 0; i < 10; i++) step(0);
   assert.equal(r.speaking('a'), true);
+  // The sender's clock is set back 3 s: its statements look 3 s late until the window has moved past the old ones.
+  step(-3000);
+  assert.equal(r.speaking('a'), false, 'a statement 3 s later than the fastest');
+  let learnt = 0;
+  for (let i = 1; i <= 40 && !r.speaking('a'); i++) { step(-3000); learnt = i; }
+  assert.ok(r.speaking('a') && learnt <= 32, `learnt after ${learnt} statements`);
+  // The media server stalls 12 s, and the page freezes 1.2 s into it: its last three statements come at the end
+  // of the stall, together, and none of them holds.
+  clock.advance(12_000);
+  for (let k = 1; k <= 3; k++) r.heard('a', said(t + 400 * k - 3000));
+  assert.equal(r.speaking('a'), false, 'the backlog came more than 10 s late');
+  // Without a clock (an older page): held from arrival.
   r.heard('b', statement(true));
   clock.advance(1000);
   assert.equal(r.speaking('b'), true);

@@ -277,8 +277,8 @@ export function stateSpeaking(client: MicCheckClient, send: (text: string) => vo
 /**
  * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default) from
  * when it was said: a page that stops sending (frozen, gone) stops speaking then, and a statement that came late
- * (later than its sender's fastest, on the sender's clock) holds only what is left. `onChange` is called when
- * somebody starts or stops.
+ * (later than the fastest of its sender's last 32, on the sender's clock) holds only what is left. `onChange` is
+ * called when somebody starts or stops.
  */
 export class RemoteSpeaking {
   constructor(onChange: (id: string, speaking: boolean) => void, options?: { holdMs?: number; now?: () => number });

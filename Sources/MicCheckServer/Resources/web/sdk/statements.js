@@ -5,22 +5,20 @@
 // without anybody having to say so; a speaking page says it again every `restateMs`.
 //
 // "After it was said", not "after it arrived": a statement carries the time on its sender's clock (`at`, ms),
-// and the receiver learns each sender's clock from the fastest of its statements (the least arrival − at, let
-// rise 1 ms a second so that the two clocks may drift apart). A statement that comes later than that (queued
-// behind a busy page, a congested channel or a stalled media server) has aged on the way, and holds that much
-// less: the statements a page said just before it froze, delivered in a burst, do not keep it speaking.
+// and the receiver learns each sender's clock from the fastest of its last LAGS statements (the least arrival −
+// at; about 13 s of them, restated every 0.4 s). A statement that comes later than that (queued behind a busy
+// page, a congested channel or a stalled media server) has aged on the way, and holds that much less: the
+// statements a page said just before it froze, delivered in a burst, do not keep it speaking. A lasting change
+// (a longer route, the sender's clock set) is learnt once the window has moved past it.
 
 /** A statement's type, so that it can share a channel with the app's own messages. */
 export const SPEAKING_STATEMENT = 'miccheck.speaking';
 const LONGEST_ID = 64;
 // One key for an id wherever it is used (a long id is cut the same way in heard, speaking and forget).
 const keyOf = (id) => String(id).slice(0, LONGEST_ID);
-// How fast the learnt offset between a sender's clock and ours may rise (ms per ms): 1,000 ppm, far more than two
-// clocks drift apart, so the fastest statement of a minute ago still counts.
-const DRIFT = 0.001;
-// A statement later than this behind the sender's fastest is taken as the sender's clock having been set (a
-// jump), not as a delay: its offset is learnt again.
-const CLOCK_JUMP_MS = 10_000;
+// How many of a sender's last statements its clock is learnt from (32 at 0.4 s: about 13 s; more than a stalled
+// server's backlog, little enough that a new route or a clock that was set is learnt within seconds).
+const LAGS = 32;
 const pageClock = () => performance.timeOrigin + performance.now();
 
 /**
@@ -100,15 +98,13 @@ export class RemoteSpeaking {
     return true;
   }
 
-  // When a statement was said, on our clock: its arrival less how much later it came than the sender's fastest.
-  // `clock` is what is learnt of the sender's clock: the least lag (arrival − at) and when it was last updated.
+  // When a statement was said, on our clock: its arrival less how much later it came than the sender's fastest
+  // of its last LAGS. `clock` is what is learnt of the sender's clock: those lags (arrival − at).
   #saidAt(known, at, arrived) {
     if (typeof at !== 'number' || !Number.isFinite(at)) return { said: arrived, clock: known?.clock ?? null };
     const lag = arrived - at;
-    const previous = known?.clock;
-    let least = previous ? previous.least + DRIFT * Math.max(0, arrived - previous.arrived) : lag;
-    if (lag < least || lag - least > CLOCK_JUMP_MS) least = lag;
-    return { said: arrived - (lag - least), clock: { least, arrived } };
+    const lags = [...(known?.clock ?? []).slice(1 - LAGS), lag];
+    return { said: arrived - (lag - Math.min(...lags)), clock: lags };
   }
 
   /** Whether `id` speaks now. */
