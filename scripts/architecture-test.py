@@ -12,8 +12,9 @@ It reads:
   - the browser code's imports (the SDK, its components, MicCheck's page, the examples' pages);
   - the training package's Python imports.
 
-usage: python3 scripts/architecture-test.py [--self-test]   (--self-test runs the checks on made-up code that
-breaks each rule). Exit status 1 names every broken rule."""
+usage: python3 scripts/architecture-test.py [--self-test]   (--self-test runs the import and declaration readers
+and the folder-cycle check on made-up code, which must find its break). Exit status 1 names every broken rule.
+Not seen: types declared indented (inside `#if`) in the cycle check, and an import after code on one JS line."""
 import ast
 import json
 import os
@@ -132,15 +133,11 @@ def check_targets(all_targets):
         if name in ALLOWED:
             for m in sorted((t["ours"] | ours_imported) - ALLOWED[name]):
                 fail(f"{name} depends on {m}: an arrow that must never be (ARCHITECTURE.md)")
-            for m in sorted(imported & FORBIDDEN_OUTSIDE.get(name, set())):
-                fail(f"{name} imports {m}, which it must never use")
+            for m in sorted((imported | t["products"]) & FORBIDDEN_OUTSIDE.get(name, set())):
+                fail(f"{name} imports or declares {m}, which it must never use")
             if name == "MicCheckKernel":
                 for m in sorted(imported - KERNEL_MAY_IMPORT):
                     fail(f"MicCheckKernel imports {m}: beside the standard library, only the C library's libm")
-            for m in sorted(t["ours"] | ours_imported):
-                kind = all_targets.get(m, {}).get("type")
-                if kind in ("executable", "test"):
-                    fail(f"library {name} depends on the {kind} target {m}")
         elif t["type"] == "regular":
             fail(f"library {name} is not in the architecture test's ALLOWED table: add it, with its arrows")
         if name in EXAMPLES_ALLOWED:
@@ -294,7 +291,7 @@ def self_test():
         assert js_imports(os.path.join(root, "web/a.js")) == ["./b.js", "https://cdn.example/y.js", "./c.js",
                                                                "./d.js"]
     problems = []
-    print("architecture: the self-test found each made-up break")
+    print("architecture: the self-test read the made-up imports and declarations and found the made-up cycle")
     return 0
 
 
