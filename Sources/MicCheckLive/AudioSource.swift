@@ -90,8 +90,6 @@ extension AudioSource {
     public func read(
         into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double
     ) throws(AudioSourceError) -> AudioRead {
-        // NaN or negative: no wait; longer than thirty years: thirty years.
-        let wait: Duration = !(timeout > 0) ? .zero : .seconds(min(timeout, 1e9))
-        return try read(into: buffer, timeout: wait)
+        try read(into: buffer, timeout: .wait(seconds: timeout))
     }
 }

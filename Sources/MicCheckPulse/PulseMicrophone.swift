@@ -111,7 +111,7 @@ public final class PulseMicrophone: @unchecked Sendable {
     /// Waits up to `timeout` seconds for samples and moves them into `buffer`.
     @available(*, deprecated, message: "Pass a Duration: read(into:timeout: .milliseconds(100))")
     public func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Double) throws(PulseError) -> Read {
-        try read(into: buffer, timeout: !(timeout > 0) ? .zero : .seconds(min(timeout, 1e9)))
+        try read(into: buffer, timeout: .wait(seconds: timeout))
     }
 
     /// Waits up to `timeout` for samples and moves them into `buffer`, recovering from faults on the way
