@@ -79,8 +79,8 @@ public final class LiveAnalysis: Sendable {
             sampleTap: (@Sendable (UnsafeBufferPointer<Float>, Int) -> Void)? = nil
         ) {
             self.init(
-                analysis: analysis, model: model, duration: duration.map(Duration.seconds),
-                readTimeout: .seconds(readTimeout), sampleTap: sampleTap)
+                analysis: analysis, model: model, duration: duration.map { .wait(seconds: $0) },
+                readTimeout: .wait(seconds: readTimeout), sampleTap: sampleTap)
         }
     }
 

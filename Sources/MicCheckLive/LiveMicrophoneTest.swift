@@ -173,7 +173,7 @@ extension LiveMicrophoneTest {
         from source: any AudioSource, configuration: MicrophoneTest.Configuration = .default,
         model: VoiceActivityModel = .bundled, timeout: Double
     ) throws(AudioSourceError) -> MicrophoneTestResult {
-        try record(from: source, configuration: configuration, model: model, timeout: .seconds(timeout))
+        try record(from: source, configuration: configuration, model: model, timeout: .wait(seconds: timeout))
     }
 }
 

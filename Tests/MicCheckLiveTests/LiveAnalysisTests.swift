@@ -322,3 +322,18 @@ extension LiveAnalysis {
         return (records, ending)
     }
 }
+
+/// The deprecated seconds forms (`LiveAnalysis.Configuration(duration:readTimeout:)`,
+/// `LiveMicrophoneTest.record(…timeout:)`, the sources' `read(into:timeout:)`) turn their seconds into a
+/// wait through one rule: `Duration.seconds(_:)` traps on NaN and infinity, which a caller's arithmetic can give.
+@Suite struct DeprecatedSecondsTests {
+    @Test func anyNumberOfSecondsIsAWaitAndNoneTraps() {
+        #expect(Duration.wait(seconds: 0.25) == .milliseconds(250))
+        #expect(Duration.wait(seconds: 0) == .zero)
+        #expect(Duration.wait(seconds: -3) == .zero)
+        #expect(Duration.wait(seconds: .nan) == .zero)
+        #expect(Duration.wait(seconds: -.infinity) == .zero)
+        #expect(Duration.wait(seconds: .infinity) == .seconds(1_000_000_000))
+        #expect(Duration.wait(seconds: 1e300) == .seconds(1_000_000_000))
+    }
+}
