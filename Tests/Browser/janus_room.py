@@ -220,6 +220,33 @@ class Room:
     def rings(self, name):
         return js(self.pages[name], "return window.__rings || []")
 
+    def ringing(self, name, who):
+        """Whether `who` rings on the page now (the last change for `who` in its log, see watch_rings)."""
+        changes = [on for person, on, _ in self.rings(name) if person == who]
+        return bool(changes) and changes[-1]
+
+    def watch_lateness(self, name):
+        """From now on the page logs how late its own event loop runs: a timer due every 50 ms (each set when the
+        last ran) logs [Date.now(), ms after it was due]. A page that runs late takes its rings down late, however
+        right the rule that decides when."""
+        js(self.pages[name], """
+          clearTimeout(window.__lateTimer);
+          window.__late = [];
+          let due = Date.now() + 50;
+          const tick = () => {
+            const now = Date.now();
+            window.__late.push([now, now - due]);
+            due = now + 50;
+            window.__lateTimer = setTimeout(tick, 50);
+          };
+          window.__lateTimer = setTimeout(tick, 50);""")
+
+    def lateness(self, name, start, end):
+        """The most the page's event loop ran late between `start` and `end` (ms on `Date.now()`; see
+        watch_lateness)."""
+        return max([late for t, late in js(self.pages[name], "return window.__late || []") if start <= t <= end],
+                   default=0)
+
     def watch_onsets(self, name):
         """From now on the page logs the onsets of its own microphone (the track Janus sends, as it reaches the
         page): a 10 ms block above -40 dBFS after at least 300 ms below -55 dBFS, on Date.now()."""

@@ -110,10 +110,11 @@ test('a page that stops saying anything stops speaking after holdMs; one that ke
   assert.equal(clock.running, 0);
 });
 
-test('statements carry the sender\'s clock: a backlog said before a freeze and delivered late does not hold', () => {
+test('statements carry the sender\'s clock: a frozen page\'s late backlog holds at most maxAgeMs after it was said', () => {
   const clock = fakeTimers();
   const changes = [];
   const r = new RemoteSpeaking((id, s) => changes.push([id, s, clock.now]), { ...clock, now: () => clock.now });
+  assert.equal(r.maxAgeMs, 2000);
   // The sender's clock is far from ours (another machine); its statements take 30 to 60 ms.
   const offset = 5_000_000;
   const said = (speaking, at) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking, at: at + offset });
@@ -122,18 +123,46 @@ test('statements carry the sender\'s clock: a backlog said before a freeze and d
     r.heard('reader', said(true, t));
   }
   assert.equal(r.speaking('reader'), true, 'an offset clock alone changes nothing');
-  // It froze after saying it speaks at 4000, 4400 and 4800 ms; the three arrive together at 6500 ms.
+  // It froze after saying it speaks at 4000, 4400 and 4800 ms; the three arrive together at 6500 ms, 1.7 s late.
   clock.advance(6500 - clock.now);
   for (const t of [4000, 4400, 4800]) r.heard('reader', said(true, t));
-  assert.equal(r.speaking('reader'), false, 'said 1.7 s ago: older than the hold when it came');
-  const ended = changes.find(([id, s]) => id === 'reader' && !s);
-  assert.ok(ended && ended[2] <= 4000 + 30 + 1440, `ended at ${ended?.[2]} ms, not held by the late ones`);
-  // A late statement that is still within the hold holds only what is left of it.
+  clock.advance(7100 - clock.now);
+  assert.equal(r.speaking('reader'), false, 'said 2.3 s ago');
+  const ended = changes.findLast(([id, s]) => id === 'reader' && !s);
+  assert.ok(ended[2] <= 4800 + 30 + 2000 + 240,
+    `ended at ${ended[2]} ms: 2 s after it was said, not 1.2 s after it came`);
+  // A statement 0.9 s late holds what is left of the 2 s after it was said, at most 1.2 s after it came.
   clock.advance(10_000 - clock.now);
   r.heard('reader', said(true, 10_000 - 30 - 900));
-  assert.equal(r.speaking('reader'), true);
-  clock.advance(500);
-  assert.equal(r.speaking('reader'), false, 'said 1.4 s ago by now: its hold was spent on the way');
+  clock.advance(1000);
+  assert.equal(r.speaking('reader'), true, 'said 1.9 s ago');
+  clock.advance(400);
+  assert.equal(r.speaking('reader'), false, 'said 2.3 s ago by now');
+  // One 2.1 s late says nothing.
+  r.heard('reader', said(true, clock.now - 30 - 2100));
+  assert.equal(r.speaking('reader'), false);
+});
+
+test('a receiver whose own page runs 1.5 s late keeps a steady speaker\'s ring on', () => {
+  // Fast at first (30 ms), then every statement reaches the page's code 1.5 s after it was said, for 10 s.
+  const run = (options) => {
+    const clock = fakeTimers();
+    const changes = [];
+    const r = new RemoteSpeaking((id, s) => changes.push([s, clock.now]),
+      { ...clock, now: () => clock.now, ...options });
+    const said = (at) => JSON.stringify({ type: SPEAKING_STATEMENT, speaking: true, at });
+    for (let t = 0; t < 2000; t += 400) { clock.advance(t + 30 - clock.now); r.heard('talker', said(t)); }
+    for (let t = 2000; t < 12_000; t += 400) { clock.advance(t + 1500 - clock.now); r.heard('talker', said(t)); }
+    return { changes, speaking: r.speaking('talker') };
+  };
+  // The jump leaves 1.9 s without a statement (off); from the first late one on, the ring stays.
+  const { changes, speaking } = run({});
+  assert.deepEqual(changes.map(([s]) => s), [true, false, true], 'on, off in the jump, then on for good');
+  assert.equal(changes.at(-1)[1], 3500);
+  assert.equal(speaking, true);
+  // Held 1.2 s from when it was said, each statement 1.5 s old says nothing: the ring never comes back.
+  const strict = run({ maxAgeMs: 1200 });
+  assert.deepEqual(strict.changes.map(([s]) => s), [true, false]);
 });
 
 test('a lasting change (a clock set back) is learnt within 32 statements; a stalled backlog is not', () => {

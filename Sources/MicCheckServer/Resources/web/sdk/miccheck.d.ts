@@ -275,20 +275,22 @@ export const SPEAKING_STATEMENT: 'miccheck.speaking';
 export function stateSpeaking(client: MicCheckClient, send: (text: string) => void,
   options?: { restateMs?: number; now?: () => number }): () => void;
 /**
- * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default) from
- * when it was said: a page that stops sending (frozen, gone) stops speaking then, and a statement that came late
- * (later than the fastest of its sender's last 32, on the sender's clock) holds only what is left. `onChange` is
- * called when somebody starts or stops.
+ * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default) after
+ * it came and never past `maxAgeMs` (`holdMs` + 800) after it was said (on the sender's clock, learnt from the
+ * fastest of its last 32): a page that stops sending (frozen, gone) stops speaking then, even when its last
+ * statements come late. `onChange` is called when somebody starts or stops.
  */
 export class RemoteSpeaking {
-  constructor(onChange: (id: string, speaking: boolean) => void, options?: { holdMs?: number; now?: () => number });
+  constructor(onChange: (id: string, speaking: boolean) => void,
+    options?: { holdMs?: number; maxAgeMs?: number; now?: () => number });
   readonly holdMs: number;
+  readonly maxAgeMs: number;
   /** A message from `id`'s channel: true when it was a speaking statement, false for anything else (left alone). */
   heard(id: string | number, text: unknown): boolean;
   speaking(id: string | number): boolean;
   /** `id` left: it no longer speaks. */
   forget(id: string | number): void;
-  /** Ends the speaking of those whose last statement is older than `holdMs` (a timer calls it). */
+  /** Ends the speaking of those whose last statement no longer holds (a timer calls it). */
   expire(): void;
   /** Forgets everybody and stops the timer. */
   close(): void;

@@ -1,15 +1,18 @@
 // Speaking across somebody else's media server (an SFU's data channel, a signalling socket): each page says
 // whether it speaks, decided on its own device, and the others show it. No audio is involved: a statement is
-// a few bytes of JSON the app sends through its own channel. A statement holds for `holdMs` after it was said,
-// so a page that stops sending (frozen, its network gone) stops showing as speaking on the others' pages
-// without anybody having to say so; a speaking page says it again every `restateMs`.
+// a few bytes of JSON the app sends through its own channel. A statement holds for `holdMs` after it came, and
+// never past `maxAgeMs` after it was said, so a page that stops sending (frozen, its network gone) stops showing
+// as speaking on the others' pages without anybody having to say so; a speaking page says it again every
+// `restateMs`.
 //
-// "After it was said", not "after it arrived": a statement carries the time on its sender's clock (`at`, ms),
-// and the receiver learns each sender's clock from the fastest of its last LAGS statements (the least arrival −
-// at; about 13 s of them, restated every 0.4 s). A statement that comes later than that (queued behind a busy
-// page, a congested channel or a stalled media server) has aged on the way, and holds that much less: the
-// statements a page said just before it froze, delivered in a burst, do not keep it speaking. A lasting change
-// (a longer route, the sender's clock set) is learnt once the window has moved past it.
+// "After it was said": a statement carries the time on its sender's clock (`at`, ms), and the receiver learns
+// each sender's clock from the fastest of its last LAGS statements (the least arrival − at; about 13 s of them,
+// restated every 0.4 s). A statement that comes later than that (queued behind a busy page, a congested channel
+// or a stalled media server) has aged on the way: the statements a page said just before it froze, delivered
+// in a burst, keep it speaking no longer than `maxAgeMs` after the freeze. Up to `maxAgeMs − holdMs` of age
+// costs nothing: a receiver whose own page runs late (its event loop behind, which makes every statement look
+// older) keeps a steady speaker's ring on. A lasting change (a longer route, the sender's clock set) is learnt
+// once the window has moved past it.
 
 /** A statement's type, so that it can share a channel with the app's own messages. */
 export const SPEAKING_STATEMENT = 'miccheck.speaking';
@@ -54,7 +57,7 @@ export function stateSpeaking(client, send, options = {}) {
 /**
  * The others' statements, by the app's own id for each (a feed, a participant): who speaks now. `onChange(id,
  * speaking)` is called when somebody starts or stops: by a statement, by `forget`, or when a speaking one's last
- * statement is older than `holdMs`.
+ * statement no longer holds.
  */
 export class RemoteSpeaking {
   #people = new Map();
@@ -62,12 +65,14 @@ export class RemoteSpeaking {
 
   /**
    * @param {(id: string, speaking: boolean) => void} onChange
-   * @param {{holdMs?: number, now?: () => number, setInterval?: typeof setInterval,
-   *   clearInterval?: typeof clearInterval}} [options]
+   * @param {{holdMs?: number, maxAgeMs?: number, now?: () => number, setInterval?: typeof setInterval,
+   *   clearInterval?: typeof clearInterval}} [options] `holdMs`: how long a statement holds after it came (1200);
+   *   `maxAgeMs`: never longer than this after it was said (`holdMs` + 800)
    */
   constructor(onChange, options = {}) {
     this.onChange = onChange;
     this.holdMs = options.holdMs ?? 1200;
+    this.maxAgeMs = Math.max(this.holdMs, options.maxAgeMs ?? this.holdMs + 800);
     this.now = options.now || (() => performance.now());
     // Called as plain functions: a browser's timers refuse another `this`.
     this.every = options.setInterval || ((f, ms) => setInterval(f, ms));
@@ -90,9 +95,10 @@ export class RemoteSpeaking {
     const known = this.#people.get(key);
     const arrived = this.now();
     const { said, clock } = this.#saidAt(known, statement.at, arrived);
-    // A statement that aged past the hold on its way says nothing about now: the sender may have frozen since.
-    const speaking = statement.speaking && arrived - said <= this.holdMs;
-    this.#people.set(key, { speaking, at: said, clock });
+    // A statement that aged past `maxAgeMs` on its way says nothing about now: the sender may have frozen since.
+    const until = Math.min(arrived + this.holdMs, said + this.maxAgeMs);
+    const speaking = statement.speaking && until > arrived;
+    this.#people.set(key, { speaking, until, clock });
     if ((known?.speaking ?? false) !== speaking) this.onChange(key, speaking);
     this.#watch();
     return true;
@@ -119,11 +125,11 @@ export class RemoteSpeaking {
     if (!this.#anySpeaking()) this.#stop();
   }
 
-  /** Ends the speaking of those whose last statement is older than `holdMs` (the timer calls it). */
+  /** Ends the speaking of those whose last statement no longer holds (the timer calls it). */
   expire() {
     const now = this.now();
     for (const [id, known] of this.#people) {
-      if (known.speaking && now - known.at > this.holdMs) {
+      if (known.speaking && now > known.until) {
         known.speaking = false;
         this.onChange(id, false);
       }
