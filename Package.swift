@@ -61,9 +61,11 @@ let package = Package(
         // The call's models: settings, capabilities, participants, permissions, lobby, "You are muted.",
         // tiles, the permissions prompt. Pure values and transitions; builds wherever Swift does.
         .target(name: "MicCheckCall", dependencies: ["MicCheck", "MicCheckKernel"], swiftSettings: strict),
-        // Terminal rendering of the lobby and the call: a cell canvas and a replaceable view factory.
+        // Terminal rendering of the lobby and the call (a cell canvas and a replaceable view factory), and the
+        // reports of analyze and listen (the timeline, the live display).
         // Pure Swift; the executable paints the canvas with ncurses.
-        .target(name: "MicCheckTerminal", dependencies: ["MicCheck", "MicCheckCall"], swiftSettings: strict),
+        .target(
+            name: "MicCheckTerminal", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive"], swiftSettings: strict),
         // ncurses (Debian's libncurses-dev) behind a small C API, with the signal handlers that give the
         // terminal back on a signal or a crash. Not API of MicCheck.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw", .when(platforms: [.linux]))]),
@@ -192,7 +194,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckTerminalTests",
-            dependencies: ["MicCheck", "MicCheckCall", "MicCheckTerminal", "MicCheckTesting"],
+            dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckPulseTests",

@@ -32,7 +32,7 @@ ALLOWED = {
     "MicCheckWasm": {"MicCheckKernel"},
     "MicCheck": {"MicCheckKernel"},
     "MicCheckCall": {"MicCheck", "MicCheckKernel"},
-    "MicCheckTerminal": {"MicCheck", "MicCheckKernel", "MicCheckCall", "CTerminal"},
+    "MicCheckTerminal": {"MicCheck", "MicCheckKernel", "MicCheckCall", "MicCheckLive", "CTerminal"},
     "MicCheckVoiceProcessing": {"MicCheck", "MicCheckKernel", "CVoiceProcessingShim"},
     "MicCheckPulse": {"MicCheck", "MicCheckKernel", "CPulseAudio"},
     "MicCheckLive": {"MicCheck", "MicCheckKernel", "MicCheckCall"},

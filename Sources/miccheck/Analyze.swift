@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 import MicCheck
 import MicCheckLive
+import MicCheckTerminal
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, json
@@ -259,7 +260,7 @@ struct Analyze: ParsableCommand {
                 if format != .text || events.count < 100_000 { events.append(e) }
                 switch format {
                 case .jsonl: out.line(JSONLines.event(e))
-                case .text: out.line(timelineLine(e))
+                case .text: out.line(Timeline.line(e))
                 case .json: break
                 }
             }
@@ -275,7 +276,7 @@ struct Analyze: ParsableCommand {
         }
         switch format {
         case .text:
-            out.line(summaryLine(summary))
+            out.line(Timeline.summary(summary))
         case .json:
             out.line(JSONLines.summary(file: name, format: source.format, summary: summary, events: events))
         case .jsonl:
@@ -300,37 +301,6 @@ func plotName(_ plot: String, for input: String) -> String {
     let stem = (plot as NSString).deletingPathExtension
     let ext = (plot as NSString).pathExtension
     return "\(stem)-\(base).\(ext.isEmpty ? "svg" : ext)"
-}
-
-/// A line of the text timeline; `source` names the microphone in warnings that suggest a volume.
-func timelineLine(_ e: AnalysisEvent, source: String? = nil) -> String {
-    let what: String
-    switch e {
-    case .speechStarted: what = "speech started"
-    case .speechEnded: what = "speech ended"
-    case .microphoneSilent(_, let sig): what = "microphone silent: \(sig.explanation)"
-    case .microphoneActive: what = "microphone active again"
-    case .microphoneClean: what = "microphone clean: the background noise has gone"
-    case .clippingEnded: what = "clipping ended"
-    case .speechLevelOK(_, let db): what = "speech level good again (\(fixed(Double(db), 1)) dBFS)"
-    case .keyboardNoise(_, let typing):
-        what =
-            "keyboard noise: typing heard since \(formatSeconds(typing.since)) while you are not speaking "
-            + "(\(typing.keystrokes) keystrokes, \(fixed(Double(typing.levelDB), 1)) dBFS)"
-    case .noisyMicrophone, .clipping, .speechTooQuiet, .wrongSource:
-        let w = e.raisedWarning
-        what = "\(w?.kind.displayName ?? e.name): \(w?.sentence(source: source) ?? "")"
-    }
-    let t = formatSeconds(e.time)
-    return String(repeating: " ", count: max(2, 12 - t.count)) + t + "  " + what
-}
-
-func summaryLine(_ s: AnalysisSummary) -> String {
-    let share = s.duration > 0 ? Int((100 * s.speechTime / s.duration).rounded()) : 0
-    return "  summary: speech \(formatSeconds(s.speechTime)) of \(formatSeconds(s.duration)) (\(share)%), "
-        + "\(s.utterances) utterance\(s.utterances == 1 ? "" : "s"), loudest level \(fixed(Double(s.loudestLevelDB), 1)) dBFS, "
-        + "peak \(fixed(Double(s.loudestPeakDB), 1)) dBFS; \(s.microphoneVerdict)"
-        + (s.warningsLine.map { "; warnings: \($0)" } ?? "")
 }
 
 /// "[2/5] name.wav 40%" on stderr, redrawn in place; only on a terminal.

@@ -3,6 +3,7 @@ import Foundation
 import MicCheck
 import MicCheckLive
 import MicCheckLivePulse
+import MicCheckTerminal
 
 #if canImport(MicCheckPulse)
     import MicCheckPulse

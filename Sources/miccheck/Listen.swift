@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Dispatch
 import Foundation
 import MicCheck
@@ -12,9 +12,7 @@ import Synchronization
     import MicCheckPulse
 #endif
 
-enum LiveFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl
-}
+extension LiveDisplay.Format: ExpressibleByArgument {}
 
 struct Listen: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +48,7 @@ struct Listen: ParsableCommand {
     var duration: Double?
 
     @Option(help: "Output format: text or jsonl.")
-    var format: LiveFormat = .text
+    var format: LiveDisplay.Format = .text
 
     @Option(help: "Seconds to keep trying to reconnect when the audio server goes away.")
     var reconnect: Double = 10
@@ -89,7 +87,7 @@ struct Listen: ParsableCommand {
     func run() throws {
         let out = OutputWriter()
         out.flushEachLine = true
-        let display = LiveDisplay(out: out, format: format, muted: muted)
+        let display = LiveDisplay(output: out, format: format, muted: muted, terminal: isatty(1) == 1)
         let (source, deviceChanges) = try openSource(display: display)
         let session = LiveAnalysis(
             source: source,
@@ -237,139 +235,3 @@ final class CaughtSignal: Sendable {
         }
     }
 #endif
-
-/// What `listen` shows: JSON Lines, or a timeline with a live meter on a terminal.
-final class LiveDisplay {
-    private let out: OutputWriter
-    private let format: LiveFormat
-    private let terminal: Bool
-    private var notice: MutedSpeechNotice
-    private var level: Float = Decibels.floor
-    private var speaking = false
-    private var now = 0.0
-    private var lastDraw = -1.0
-    private var meterShown = false
-    /// The source listened to, named in warnings that suggest changing its volume.
-    var source: String?
-
-    init(out: OutputWriter, format: LiveFormat, muted: Bool) {
-        self.out = out
-        self.format = format
-        terminal = format == .text && isatty(1) == 1
-        notice = MutedSpeechNotice(isMuted: muted)
-    }
-
-    func record(_ live: LiveRecord) {
-        switch live {
-        case .analysis(let record): self.record(record)
-        case .idle: tick()
-        case .audioStarted, .restarted: break
-        }
-    }
-
-    func record(_ record: AnalysisOutput) {
-        switch record {
-        case .frame(let f):
-            now = f.time
-            level = f.levelDB
-            speaking = f.isSpeaking
-            if format == .jsonl { out.frame(f) } else if terminal && now - lastDraw >= 0.1 { drawMeter() }
-        case .event(let e):
-            if format == .jsonl {
-                out.line(JSONLines.event(e))
-                return
-            }
-            above(timelineLine(e, source: source))
-            if case .speechStarted(let t, _) = e, notice.speechStarted(at: t) {
-                above(
-                    String(repeating: " ", count: max(2, 12 - formatSeconds(t).count)) + formatSeconds(t)
-                        + "  You are muted.")
-            }
-        }
-    }
-
-    /// A microphone came or went: `source_added`, `source_removed` and `source_lost` records in jsonl (at the
-    /// analysis time of the last frame, so that records stay in time order), a line on stderr in text.
-    func device(_ change: MicrophoneDeviceChange) {
-        let t: (String, JSONValue) = ("t", .number(now, decimals: 2))
-        switch change {
-        case .appeared(let d):
-            if format == .jsonl {
-                out.line(
-                    JSONLines.object([
-                        ("event", .string("source_added")), t, ("name", .string(d.id)),
-                        ("description", .string(d.name)),
-                    ]))
-            } else {
-                message(
-                    "miccheck: a new microphone is available: \(d.label); `miccheck listen --source \(d.id)` listens to it."
-                )
-            }
-        case .removed(let d):
-            if format == .jsonl {
-                out.line(
-                    JSONLines.object([
-                        ("event", .string("source_removed")), t, ("name", .string(d.id)),
-                        ("description", .string(d.name)),
-                    ]))
-            } else {
-                message("miccheck: the microphone \(d.label) was removed.")
-            }
-        case .fellBack(let lost, let fallback):
-            // The sentence came with the microphone's own notice.
-            if format == .jsonl {
-                out.line(
-                    JSONLines.object([
-                        ("event", .string("source_lost")), t, ("name", .string(lost.id)),
-                        ("fallback", .string(fallback.id)),
-                        ("fallback_description", .string(fallback.name)),
-                    ]))
-            }
-        case .switched, .switchFailed:
-            break  // listen never switches
-        }
-    }
-
-    /// Nothing arrived for a while: keep the meter honest.
-    func tick() { if terminal { drawMeter() } }
-
-    /// A sentence for the user on stderr, kept clear of the meter.
-    func message(_ s: String) {
-        clearMeter()
-        printError(s)
-        if terminal && meterShown { drawMeter() }
-    }
-
-    func finish(summary: AnalysisSummary, input: String, dropped: Int, rate: Int, ending: String) {
-        clearMeter()
-        let framesDropped = dropped / max(1, rate / LevelMeter.framesPerSecond)
-        let tail =
-            "  \(ending); listened to \(input); \(framesDropped) frame\(framesDropped == 1 ? "" : "s") dropped"
-            + (notice.count > 0 ? "; \"You are muted.\" shown \(notice.count) time\(notice.count == 1 ? "" : "s")" : "")
-        if format == .text {
-            out.line(summaryLine(summary))
-            out.line(tail)
-        } else {
-            printError(summaryLine(summary))
-            printError(tail)
-        }
-    }
-
-    private func above(_ line: String) {
-        clearMeter()
-        out.line(line)
-        if terminal { drawMeter() }
-    }
-
-    private func clearMeter() {
-        guard terminal, meterShown else { return }
-        out.raw("\r\u{1B}[K")
-    }
-
-    private func drawMeter() {
-        lastDraw = now
-        meterShown = true
-        let meter = LiveMeterLine(time: now, levelDB: level, speaking: speaking, mutedNotice: notice.isVisible(at: now))
-        out.raw("\r\u{1B}[K" + meter.text)
-    }
-}

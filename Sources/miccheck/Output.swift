@@ -1,5 +1,6 @@
 import Foundation
 import MicCheck
+import MicCheckTerminal
 
 /// Buffered writer for standard output: records are written in large blocks, or line by line when
 /// `flushEachLine` is set (live use).
@@ -56,4 +57,9 @@ final class OutputWriter {
     }
 
     deinit { flush() }
+}
+
+extension OutputWriter: ReportOutput {
+    func write(frame: AnalysisFrame) { self.frame(frame) }
+    func message(_ s: String) { printError(s) }
 }
