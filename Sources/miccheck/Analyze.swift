@@ -173,12 +173,7 @@ struct Analyze: ParsableCommand {
         if let model { voiceModel = try loadModel(model) }
         let out = OutputWriter()
         var statuses = Set<Int32>()
-        let inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] =
-            sample
-            ? [(BundledSample.name, { openSample() })]
-            : files.map { path in
-                (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } })
-            }
+        let inputs = inputs
         let plots = try plotPaths(for: inputs.map(\.name))
         for (k, input) in inputs.enumerated() {
             let result = input.open().flatMap { source in
@@ -194,11 +189,17 @@ struct Analyze: ParsableCommand {
         }
         try out.finish()
         // The most telling status when several files failed: a missing input, then bad audio, then the rest.
-        if let status = [ExitStatus.noInput, ExitStatus.dataError, ExitStatus.runtimeFailure].first(
-            where: statuses.contains)
-        {
-            throw ExitCode(status)
-        }
+        let telling = [ExitStatus.noInput, ExitStatus.dataError, ExitStatus.runtimeFailure]
+        if let status = telling.first(where: statuses.contains) { throw ExitCode(status) }
+    }
+
+    /// The inputs in order (the bundled sample, or the files), each opened when its turn comes.
+    private var inputs: [(name: String, open: () -> Result<WAVFileSource, InputFailure>)] {
+        sample
+            ? [(BundledSample.name, { openSample() })]
+            : files.map { path in
+                (path, { openWAV(path).map { WAVFileSource(reader: $0, name: path, pacing: .asFastAsPossible) } })
+            }
     }
 
     /// The voice model of --model, or why it cannot be used.

@@ -35,36 +35,8 @@ struct Devices: ParsableCommand {
                 let info = try connection.serverDefaults()
                 let sources = try connection.sources(given: info)
                 switch format {
-                case .text:
-                    out.line(
-                        "\(info.serverName) \(info.serverVersion): \(sources.count) source\(sources.count == 1 ? "" : "s")"
-                    )
-                    let width = sources.map(\.name.count).max() ?? 0
-                    for s in sources {
-                        var flags: [String] = []
-                        if s.isMonitor { flags.append("monitor of an output") }
-                        if s.isMuted { flags.append("muted") }
-                        out.line(
-                            "\(s.isDefault ? "*" : " ") \(s.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
-                                + "\(s.description) — \(s.sampleRate) Hz, \(s.channels) ch, \(s.sampleFormat)"
-                                + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
-                    }
-                case .json:
-                    let items: [JSONValue] = sources.map { s in
-                        .object([
-                            ("name", .string(s.name)), ("description", .string(s.description)),
-                            ("default", .bool(s.isDefault)),
-                            ("sample_rate", .int(s.sampleRate)), ("channels", .int(s.channels)),
-                            ("format", .string(s.sampleFormat)),
-                            ("muted", .bool(s.isMuted)), ("monitor", .bool(s.isMonitor)),
-                        ])
-                    }
-                    out.line(
-                        JSONLines.object([
-                            ("server", .string(info.serverName)), ("version", .string(info.serverVersion)),
-                            ("default_source", info.defaultSource.map { .string($0) } ?? .null),
-                            ("sources", .array(items)),
-                        ]))
+                case .text: for line in Self.text(info, sources) { out.line(line) }
+                case .json: out.line(Self.json(info, sources))
                 }
             } catch {
                 throw pulseFailure(error)
@@ -77,3 +49,40 @@ struct Devices: ParsableCommand {
         #endif
     }
 }
+
+#if canImport(MicCheckPulse)
+    extension Devices {
+        /// The server, then a line per source: the default marked with *, the name, the description, the format.
+        static func text(_ info: PulseConnection.ServerDefaults, _ sources: [PulseSource]) -> [String] {
+            let width = sources.map(\.name.count).max() ?? 0
+            return ["\(info.serverName) \(info.serverVersion): \(sources.count) source\(sources.count == 1 ? "" : "s")"]
+                + sources.map { s in
+                    var flags: [String] = []
+                    if s.isMonitor { flags.append("monitor of an output") }
+                    if s.isMuted { flags.append("muted") }
+                    return
+                        "\(s.isDefault ? "*" : " ") \(s.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                        + "\(s.description) — \(s.sampleRate) Hz, \(s.channels) ch, \(s.sampleFormat)"
+                        + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")
+                }
+        }
+
+        /// One JSON object: the server and its sources.
+        static func json(_ info: PulseConnection.ServerDefaults, _ sources: [PulseSource]) -> String {
+            let items: [JSONValue] = sources.map { s in
+                .object([
+                    ("name", .string(s.name)), ("description", .string(s.description)),
+                    ("default", .bool(s.isDefault)),
+                    ("sample_rate", .int(s.sampleRate)), ("channels", .int(s.channels)),
+                    ("format", .string(s.sampleFormat)),
+                    ("muted", .bool(s.isMuted)), ("monitor", .bool(s.isMonitor)),
+                ])
+            }
+            return JSONLines.object([
+                ("server", .string(info.serverName)), ("version", .string(info.serverVersion)),
+                ("default_source", info.defaultSource.map { .string($0) } ?? .null),
+                ("sources", .array(items)),
+            ])
+        }
+    }
+#endif

@@ -85,8 +85,7 @@ struct Listen: ParsableCommand {
     }
 
     func run() throws {
-        let out = OutputWriter()
-        out.flushEachLine = true
+        let out = OutputWriter(flushEachLine: true)
         let display = LiveDisplay(output: out, format: format, muted: muted, terminal: isatty(1) == 1)
         let (source, deviceChanges) = try openSource(display: display)
         let session = LiveAnalysis(
@@ -99,20 +98,17 @@ struct Listen: ParsableCommand {
         display.message(
             "miccheck: listening to \(source.label)\(duration.map { " for \(formatSeconds($0))" } ?? "; Ctrl-C ends")")
         display.source = source.label
-        var summary = AnalysisSummary()
         let ending = session.run { record in
-            if case .analysis(let r) = record { summary.add(r) }
             display.record(record)
             if let deviceChanges { for change in deviceChanges() { display.device(change) } }
             ducking?.follow(record, display: display)
             if out.failed { session.stop() }
         }
         if let note = source.closingNote { display.message(note) }
-        var failure: CommandFailure?
-        if case .failed(let error) = ending { failure = sourceFailure(error) }
+        let failure: CommandFailure? = if case .failed(let error) = ending { sourceFailure(error) } else { nil }
         if let failure { display.message(failure.message) }
         display.finish(
-            summary: summary, input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
+            input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
             ending: endingText(ending, signal: signals.caught, outputClosed: out.failed))
         out.flush()
         if let failure { throw ExitCode(failure.status) }

@@ -12,7 +12,10 @@ final class OutputWriter {
     /// Why the last write failed: the system's reason, and whether the reader went away (EPIPE).
     private(set) var failure: (reason: String, closed: Bool)?
 
-    init() { buffer.reserveCapacity(1 << 16) }
+    init(flushEachLine: Bool = false) {
+        self.flushEachLine = flushEachLine
+        buffer.reserveCapacity(1 << 16)
+    }
 
     func line(_ s: String) {
         buffer.append(contentsOf: s.utf8)

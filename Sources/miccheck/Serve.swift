@@ -166,49 +166,63 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = verbose ? .info : .warning
         let shared = try await sharedPresence(logger: logger)
         let server = CallServer(
-            configuration: .init(
-                host: host, port: port, call: description, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
-                limits: ConnectionLimits(
-                    maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
-                    maxAudioSpeed: maxAudioSpeed, presenceChangesPerSecond: presenceChangesPerSecond,
-                    joinsPerMinute: joinsPerMinute, joinsPerMinutePerAddress: joinsPerMinutePerAddress,
-                    maxQueuedBytes: maxQueuedBytes),
-                admission: AdmissionLimits(
-                    maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
-                    maxConnectionsPerAddress: maxConnectionsPerAddress, ipv4Prefix: ipv4Prefix,
-                    ipv6Prefix: ipv6Prefix),
-                tokens: tokens),
-            presence: shared ?? MemoryPresence(),
+            configuration: configuration(call: description, tokens: tokens), presence: shared ?? MemoryPresence(),
             logger: logger)
-        let host = host
-        let loopback = isLoopback
+        let banner = Banner(
+            host: host, loopback: isLoopback, call: description, shared: shared, tokens: tokens != nil)
         do {
-            try await server.application { port in
-                let shown = host.contains(":") ? "[\(host)]" : host
-                let out = OutputWriter()
-                out.line(
-                    "miccheck: serving http://\(shown):\(port)/ "
-                        + (loopback
-                            ? "(loopback only: other machines cannot connect; --host 0.0.0.0 lets them)."
-                            : "on every address of \(host): other machines can connect."))
-                if let description {
-                    out.line(
-                        "miccheck: call \(description.id) with \(description.participants.count) scripted member(s).")
-                }
-                if let shared {
-                    out.line("miccheck: presence shared through \(shared.address) as node \(shared.options.node).")
-                }
-                out.line(
-                    tokens == nil
-                        ? "miccheck: calls are open: anyone who reaches the server may join."
-                        : "miccheck: calls need a join token (miccheck token).")
-                out.flush()
-            }.runService()
+            try await server.application { port in banner.print(port: port) }.runService()
         } catch {
             let why = CallServer.listenFailure(error, host: host) ?? "\(error)"
             throw CommandFailure(
                 message: "miccheck: cannot serve on \(host):\(port): \(why).", status: ExitStatus.unavailable)
         }
+    }
+
+    /// The server's configuration from the options.
+    private func configuration(call: CallDescription?, tokens: JoinTokens?) -> CallServer.Configuration {
+        .init(
+            host: host, port: port, call: call, allowedOrigins: allowOrigins, allowedHosts: allowHosts,
+            limits: ConnectionLimits(
+                maxMessageBytes: maxMessageBytes, idleTimeout: idleTimeout,
+                maxAudioSpeed: maxAudioSpeed, presenceChangesPerSecond: presenceChangesPerSecond,
+                joinsPerMinute: joinsPerMinute, joinsPerMinutePerAddress: joinsPerMinutePerAddress,
+                maxQueuedBytes: maxQueuedBytes),
+            admission: AdmissionLimits(
+                maxConnections: maxConnections ?? AdmissionLimits.defaultMaxConnections(),
+                maxConnectionsPerAddress: maxConnectionsPerAddress, ipv4Prefix: ipv4Prefix,
+                ipv6Prefix: ipv6Prefix),
+            tokens: tokens)
+    }
+}
+
+/// What `serve` says once it listens: where, which call, how presence is shared, who may join.
+private struct Banner: Sendable {
+    let host: String
+    let loopback: Bool
+    let call: CallDescription?
+    let shared: PostgresPresence?
+    let tokens: Bool
+
+    func print(port: Int) {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        let out = OutputWriter()
+        out.line(
+            "miccheck: serving http://\(shown):\(port)/ "
+                + (loopback
+                    ? "(loopback only: other machines cannot connect; --host 0.0.0.0 lets them)."
+                    : "on every address of \(host): other machines can connect."))
+        if let call {
+            out.line("miccheck: call \(call.id) with \(call.participants.count) scripted member(s).")
+        }
+        if let shared {
+            out.line("miccheck: presence shared through \(shared.address) as node \(shared.options.node).")
+        }
+        out.line(
+            tokens
+                ? "miccheck: calls need a join token (miccheck token)."
+                : "miccheck: calls are open: anyone who reaches the server may join.")
+        out.flush()
     }
 }
 

@@ -151,26 +151,39 @@ class JanusRoomTests(unittest.TestCase):
             self.assertFalse(js(self.room.pages[name], WARNING), f"{name}'s microphone works")
 
     def test_5_a_frozen_page_stops_speaking_on_the_others_within_3_s(self):
-        """The reader speaks without a long pause; once it rings on four of the others' pages at once (on fewer
-        after 45 s) its Chromium is stopped (SIGSTOP). 5 s later it rings on none of the seven (each page's log of
-        its ring: the last change for the reader is "off"), and on each page where it rang at the stop, the ring
-        went within 3 s of the page's own time: the time since the stop, less how late the page's event loop ran
-        meanwhile."""
+        """The reader speaks without a long pause; while it rings on another page its Chromium is stopped (SIGSTOP).
+        5 s later it rings on none of the seven (each page's log of its ring: the last change for the reader is
+        "off"), and on each page where it rang at the stop, the ring went within 3 s of the page's own time: the
+        time since the stop, less how late the page's event loop ran meanwhile."""
         room = self.room
         others = [name for name, _ in PEOPLE if name != "reader"]
         for name in others:
             room.watch_rings(name)
             room.watch_lateness(name)
-        # Best on four pages at once; a machine that runs the pages late may not get there: then, after 45 s, on
-        # those where it rings at the time (a page where it does not ring at the stop measures nothing).
-        start = time.time()
-        while True:
-            ringing = [name for name in others if room.ringing(name, "reader")]
-            if len(ringing) >= 4 or (ringing and time.time() - start > 45):
+        # On a machine that runs the pages late the reader's ring comes and goes: the stop comes while it rings on
+        # one page (asked one page at a time, which is quick), and again if by then it rang on none.
+        for attempt in range(3):
+            went = self.freeze_while_ringing(room, others)
+            if went:
                 break
-            self.assertLess(time.time() - start, 90, "the reader rang on none of the others' pages in 90 s")
-            time.sleep(0.2)
-        print(f"\n  the reader rang on {len(ringing)} pages at once after {time.time() - start:.1f} s", end="")
+            print(f"\n  the reader rang on none of the pages at the stop (attempt {attempt + 1})", end="")
+        print(f"\n  the frozen reader's ring went, ms after the stop (the page's event loop late by): "
+              f"{sorted((round(a), round(late)) for a, late in went.values())}", flush=True)
+        self.assertTrue(went, "the reader rang on none of the pages at the stop, three times")
+        # A machine that cannot run every page in time (eight Chromiums on 2 cores ask about 3: Guides/Figures.md)
+        # runs each page's timers late, the one that takes a ring down too: the rule is held to the page's time.
+        for name, (after, late) in went.items():
+            self.assertLess(after - late, 3000, f"{name}: the ring went {after:.0f} ms after the stop, its "
+                                                f"page {late:.0f} ms late")
+
+    def freeze_while_ringing(self, room, others):
+        """Stops the reader while it rings on one of `others`' pages, waits 5 s, asserts that it rings on none, and
+        lets it go on. Returns, for each page where it rang at the stop: when its ring went (ms after the stop) and
+        how late the page's event loop ran meanwhile (ms)."""
+        start = time.time()
+        while not any(room.ringing(name, "reader") for name in others):
+            self.assertLess(time.time() - start, 60, "the reader rang on none of the others' pages in 60 s")
+            time.sleep(0.1)
         frozen = time.time() * 1000
         room.freeze("reader")
         try:
@@ -183,14 +196,7 @@ class JanusRoomTests(unittest.TestCase):
                 before = [on for on, t in changes if t < 0]
                 if before and before[-1]:
                     went[name] = (after, room.lateness(name, frozen, frozen + after))
-            # A machine that cannot run every page in time (eight Chromiums on 2 cores ask about 3: Guides/Figures.md)
-            # runs each page's timers late, the one that takes a ring down too: the rule is held to the page's time.
-            print(f"\n  the frozen reader's ring went, ms after the stop (the page's event loop late by): "
-                  f"{sorted((round(a), round(late)) for a, late in went.values())}", flush=True)
-            self.assertTrue(went, "the reader rang on none of the pages at the stop")
-            for name, (after, late) in went.items():
-                self.assertLess(after - late, 3000, f"{name}: the ring went {after:.0f} ms after the stop, its "
-                                                    f"page {late:.0f} ms late")
+            return went
         finally:
             room.freeze("reader", on=False)
 

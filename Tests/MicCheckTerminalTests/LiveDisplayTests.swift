@@ -46,7 +46,8 @@ final class CollectedOutput: ReportOutput {
         let out = CollectedOutput()
         let display = LiveDisplay(output: out, format: .jsonl, muted: true, terminal: true)
         for record in records { display.record(record) }
-        display.finish(summary: summary, input: "fake", dropped: 0, rate: rate, ending: "the sample ended")
+        display.finish(input: "fake", dropped: 0, rate: rate, ending: "the sample ended")
+        #expect(display.summary == summary)
         // One line per frame and event, in the session's order, each the kernel's own encoding.
         var expected: [String] = []
         for case .analysis(let r) in records {
@@ -73,7 +74,7 @@ final class CollectedOutput: ReportOutput {
         display.source = "Fake microphone"
         for record in records { display.record(record) }
         display.message("miccheck: a sentence")
-        display.finish(summary: summary, input: "fake", dropped: 1600, rate: rate, ending: "stopped by Ctrl-C")
+        display.finish(input: "fake", dropped: 1600, rate: rate, ending: "stopped by Ctrl-C")
 
         // "You are muted." below the "speech started" line it answers, where the notice's own rule shows it: once
         // per utterance, then quiet for 5 s (the voice here starts four times in 7 s: shown once).
@@ -114,9 +115,10 @@ final class CollectedOutput: ReportOutput {
         let display = LiveDisplay(output: out, format: .text, muted: false, terminal: false)
         for record in records { display.record(record) }
         display.tick()
-        display.finish(summary: summary, input: "fake", dropped: 0, rate: rate, ending: "the sample ended")
+        display.finish(input: "fake", dropped: 0, rate: rate, ending: "the sample ended")
         #expect(!out.writes.contains { if case .raw = $0 { true } else { false } })
         #expect(out.lines.dropLast(2) == records.events.map { Timeline.line($0) })
+        #expect(out.lines.suffix(2).first == Timeline.summary(summary))
         #expect(display.mutedNoticesShown == 0)
     }
 

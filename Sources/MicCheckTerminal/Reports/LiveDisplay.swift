@@ -21,13 +21,9 @@ public protocol ReportOutput: AnyObject {
 ///
 /// ```swift
 /// let display = LiveDisplay(output: output, format: .text, muted: true, terminal: isatty(1) == 1)
-/// var summary = AnalysisSummary()
-/// let ending = session.run { record in
-///     if case .analysis(let r) = record { summary.add(r) }
-///     display.record(record)
-/// }
-/// display.finish(summary: summary, input: source.label, dropped: source.droppedSamples,
-///                rate: source.sampleRate, ending: "the sample ended")
+/// let ending = session.run { record in display.record(record) }
+/// display.finish(input: source.label, dropped: source.droppedSamples, rate: source.sampleRate,
+///                ending: ending == .ended ? "the sample ended" : "stopped")
 /// ```
 ///
 /// Not thread-safe: one thread (the session's) feeds it.
@@ -51,6 +47,8 @@ public final class LiveDisplay {
     private var meterShown = false
     /// The source listened to, named in warnings that suggest changing its volume.
     public var source: String?
+    /// The summary of the records so far.
+    public private(set) var summary = AnalysisSummary()
 
     /// - Parameters:
     ///   - muted: the person is muted: "You are muted." when they start to speak (text only).
@@ -77,6 +75,7 @@ public final class LiveDisplay {
 
     /// A frame or an event of the analysis.
     public func record(_ record: AnalysisOutput) {
+        summary.add(record)
         switch record {
         case .frame(let f):
             now = f.time
@@ -151,10 +150,10 @@ public final class LiveDisplay {
         if terminal && meterShown { drawMeter() }
     }
 
-    /// The session ended: the summary, then how it ended (`ending`, e.g. "stopped by Ctrl-C"), what was
+    /// The session ended: the ``summary``, then how it ended (`ending`, e.g. "stopped by Ctrl-C"), what was
     /// listened to, the frames dropped (of `dropped` samples at `rate`) and the muted notices shown; on
     /// standard output in text, on standard error in jsonl.
-    public func finish(summary: AnalysisSummary, input: String, dropped: Int, rate: Int, ending: String) {
+    public func finish(input: String, dropped: Int, rate: Int, ending: String) {
         clearMeter()
         let framesDropped = dropped / max(1, rate / LevelMeter.framesPerSecond)
         let shown = notice.count

@@ -66,13 +66,7 @@ struct Lobby: ParsableCommand {
 
     func run() throws {
         let description = try loadCall()
-        let log = try events.map { path in
-            do throws(EventLog.OpenError) { return try EventLog(path: path) } catch {
-                throw CommandFailure(
-                    message: "miccheck: \(path): the event log cannot be written (\(error.reason)).",
-                    status: ExitStatus.runtimeFailure)
-            }
-        }
+        let log = try openLog()
         let clock = ContinuousCallClock()
         var permissions = Permissions(camera: CameraProbe.probe())
         let (source, microphonePermission, microphones) = try openSource()
@@ -81,10 +75,6 @@ struct Lobby: ParsableCommand {
             call: description, log: log, clock: clock,
             factory: tiles == .microphone ? MicrophoneTileFactory() : DefaultCallViewFactory())
         let dismissed = loop.store.dismissed(inCall: description.id) { loop.warnings.append("miccheck: \($0).") }
-        let me = Participant(
-            id: "me",
-            name: name ?? ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "You",
-            isLocalUser: true)
         var session = CallSession(
             call: description, localUser: me, permissions: permissions, dismissed: dismissed,
             microphoneName: source?.label ?? "no microphone (\(microphonePermission.reason ?? "refused"))",
@@ -98,6 +88,25 @@ struct Lobby: ParsableCommand {
         if signal != 0 { throw ExitCode(128 + signal) }
         if case .finished(let joined) = session.phase {
             print(joined ? "miccheck: you left the call." : "miccheck: the lobby was closed without joining.")
+        }
+    }
+
+    /// The person using the lobby: --name, else the login name, else "You".
+    private var me: Participant {
+        Participant(
+            id: "me",
+            name: name ?? ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "You",
+            isLocalUser: true)
+    }
+
+    /// The event log of --events, or nil; one that cannot be written ends the command with the reason.
+    private func openLog() throws -> EventLog? {
+        try events.map { path in
+            do throws(EventLog.OpenError) { return try EventLog(path: path) } catch {
+                throw CommandFailure(
+                    message: "miccheck: \(path): the event log cannot be written (\(error.reason)).",
+                    status: ExitStatus.runtimeFailure)
+            }
         }
     }
 
