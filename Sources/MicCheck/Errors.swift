@@ -15,6 +15,7 @@ public import Foundation
 public protocol MicCheckError: LocalizedError, CustomStringConvertible {}
 
 extension MicCheckError {
+    /// The `description` with its final stop.
     public var errorDescription: String? { description + "." }
 }
 

@@ -2,11 +2,15 @@ public import MicCheck
 
 /// The call after joining: the participants, the user's own settings, "You are muted.", and leave.
 public struct ActiveCall: Sendable, Equatable {
+    /// The call's id.
     public let callID: String
+    /// What the call grants the local user.
     public let capabilities: Set<OwnCapability>
     /// Everyone in the call, the local user first.
     public private(set) var participants: [Participant]
+    /// The user's toggles; what the call does not grant stays off.
     public private(set) var settings: CallSettings
+    /// The microphone and camera permissions.
     public private(set) var permissions: Permissions
     /// "You are muted." and "Your typing can be heard.": the kernel's notice rules, which the server's call
     /// channel and the page run too.
@@ -17,6 +21,7 @@ public struct ActiveCall: Sendable, Equatable {
     public var typingNotice: TypingNotice { notices.typingNotice }
     /// The latest time the call was given (the clock of the events and of ``advance(to:)``).
     public private(set) var time = 0.0
+    /// The user left the call (`leave()`): the toggles no longer change and no notice shows.
     public private(set) var hasLeft = false
     /// Push-to-talk: the microphone is open only while the user talks (``talk(_:)``); between, muted
     /// with the cause `MuteCause.pushToTalk` and no notice.
@@ -24,6 +29,8 @@ public struct ActiveCall: Sendable, Equatable {
     /// Microphones that come and go mid-call: a headset plugged in is offered, the one in use gone is said.
     public private(set) var microphoneChoice: MicrophoneChoice
 
+    /// The call as the user joins it: `localUser` first, then `others` (without the local user);
+    /// a setting the call does not grant is turned off.
     public init(
         callID: String, localUser: Participant, others: [Participant], settings: CallSettings,
         capabilities: Set<OwnCapability>, permissions: Permissions,
@@ -106,6 +113,7 @@ public struct ActiveCall: Sendable, Equatable {
         return true
     }
 
+    /// The permissions changed: the local tile and the notices follow.
     public mutating func updatePermissions(_ permissions: Permissions) {
         self.permissions = permissions
         syncLocalUser()
@@ -146,6 +154,7 @@ public struct ActiveCall: Sendable, Equatable {
         return notices.keyboardNoise(at: time)
     }
 
+    /// "Your typing can be heard." is on screen at `time`.
     public func showsTypingNotice(at time: Double) -> Bool { !hasLeft && typingNotice.isVisible(at: time) }
 
     /// Moves the call's clock on.
@@ -154,6 +163,7 @@ public struct ActiveCall: Sendable, Equatable {
     /// "Don't show again for this call."
     public mutating func silenceMutedNotice() { notices.silenceMutedNotice() }
 
+    /// "You are muted." is on screen at `time`.
     public func showsMutedNotice(at time: Double) -> Bool { !hasLeft && mutedIndicator.isVisible(at: time) }
 
     /// A tile per participant, the local user first.
@@ -161,6 +171,7 @@ public struct ActiveCall: Sendable, Equatable {
         participants.map { ParticipantTile(participant: $0, participantCount: participants.count) }
     }
 
+    /// Leaves the call.
     public mutating func leave() { hasLeft = true }
 
     /// The notices follow the microphone: `cause`, why it is off (nil: unchanged). Muting hides the typing notice.

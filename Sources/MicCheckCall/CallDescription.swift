@@ -18,15 +18,22 @@ public import MicCheck
 /// }
 /// ```
 public struct CallDescription: Sendable, Hashable, Codable {
+    /// A participant as the file describes them.
     public struct Member: Sendable, Hashable, Codable {
+        /// Their id, unique in the call and never empty.
         public var id: String
+        /// The name people read.
         public var name: String
+        /// An avatar (a URL or a path), shown in place of video; nil for none.
         public var image: String?
+        /// They publish video (default false).
         public var video: Bool
+        /// Their video track is paused (default false).
         public var trackPaused: Bool
         /// Intervals, in seconds from the start of the script, when they speak.
         public var speaking: [[Double]]
 
+        /// A participant; each entry of `speaking` is [start, end] in seconds from the start of the script.
         public init(
             id: String, name: String, image: String? = nil, video: Bool = false, trackPaused: Bool = false,
             speaking: [[Double]] = []
@@ -39,6 +46,7 @@ public struct CallDescription: Sendable, Hashable, Codable {
             self.speaking = speaking
         }
 
+        /// Reads a participant: only "id" and "name" are required.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             id = try c.decode(String.self, forKey: .id)
@@ -50,12 +58,16 @@ public struct CallDescription: Sendable, Hashable, Codable {
         }
     }
 
+    /// The call's id, never empty: the permission prompt dismissals are kept under it.
     public var id: String
+    /// What the call grants the local user (in a file, `send-audio` and `send-video` when not given).
     public var capabilities: Set<OwnCapability>
+    /// Who is in the call, with their speaking script.
     public var participants: [Member]
     /// The script repeats every this many seconds (nil: it plays once).
     public var scriptLength: Double?
 
+    /// A call; with a nil `scriptLength` the script plays once.
     public init(id: String, capabilities: Set<OwnCapability>, participants: [Member], scriptLength: Double? = nil) {
         self.id = id
         self.capabilities = capabilities
@@ -63,6 +75,8 @@ public struct CallDescription: Sendable, Hashable, Codable {
         self.scriptLength = scriptLength
     }
 
+    /// Reads a call without checking it (`decode(_:)` checks): only "id" is required, and "capabilities"
+    /// are `send-audio` and `send-video` when not given.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -74,6 +88,7 @@ public struct CallDescription: Sendable, Hashable, Codable {
 
     /// A call file that cannot be used, with one sentence saying why.
     public struct Invalid: MicCheckError, Sendable {
+        /// Why the file cannot be used, in one sentence.
         public let description: String
     }
 

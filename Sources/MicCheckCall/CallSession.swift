@@ -29,29 +29,43 @@ public enum CallAction: Sendable, Hashable {
 
 /// Something that happened in a session, for the app to act on (persist a dismissal) or log.
 public enum SessionEvent: Sendable, Hashable {
+    /// A control was turned on or off (`on`: its new state).
     case toggled(CallControl, on: Bool)
     /// The call does not allow turning this on.
     case toggleRefused(CallControl)
+    /// The user joined the call from the lobby, with these settings.
     case joined(CallSettings)
+    /// The user closed the lobby without joining.
     case closed
+    /// The user left the call.
     case left
+    /// "You are muted." appeared.
     case mutedNoticeShown
+    /// "You are muted." went.
     case mutedNoticeHidden
+    /// The user chose "Don't show again for this call" on "You are muted."
     case mutedNoticeSilenced
+    /// The permissions prompt of this kind appeared.
     case promptShown(PermissionPrompt.Kind)
+    /// The user dismissed the permissions prompt of this kind: the app keeps the dismissal for the call.
     case promptDismissed(PermissionPrompt.Kind)
+    /// The user chose "Open Settings": the steps that grant access show.
     case settingsStepsShown
     /// A microphone warning (noisy, clipping, too quiet, wrong source) appeared in the lobby's check, or went.
     case microphoneWarningShown(MicrophoneWarning.Kind)
+    /// A microphone warning of the lobby's check went.
     case microphoneWarningCleared(MicrophoneWarning.Kind)
     /// A new microphone is offered in the lobby.
     case microphoneOffered(MicrophoneDevice)
     /// The offer went: ignored by the user, unanswered in time, or the microphone went away again.
     case microphoneOfferIgnored(MicrophoneDevice)
+    /// The offer went unanswered in time (`MicrophoneChoice.Configuration.offerTimeout`).
     case microphoneOfferExpired(MicrophoneDevice)
+    /// The offered microphone went away again, and its offer with it.
     case microphoneOfferWithdrawn(MicrophoneDevice)
     /// The user chose the offered microphone: the app switches to it and reports ``CallSession/microphoneSwitched(to:at:)``.
     case microphoneSwitchRequested(MicrophoneDevice)
+    /// The switch took effect: this microphone is in use.
     case microphoneSwitched(MicrophoneDevice)
     /// The microphone in use went away; the default took its place.
     case microphoneDisconnected(lost: MicrophoneDevice, fallback: MicrophoneDevice)
@@ -73,6 +87,7 @@ public enum SessionEvent: Sendable, Hashable {
     case mutedByHost(String)
     /// "Your typing can be heard." appeared or went.
     case typingNoticeShown
+    /// "Your typing can be heard." went.
     case typingNoticeHidden
 
     /// The event's name in the JSON Lines log.
@@ -115,19 +130,29 @@ public enum SessionEvent: Sendable, Hashable {
 /// The lobby and then the call, driven by the user's actions, the microphone and time: what a UI shows at each
 /// moment, with no terminal in it. Every transition takes the time from the caller's clock.
 public struct CallSession: Sendable {
+    /// Where the session is: the lobby, the call, or over.
     public enum Phase: Sendable {
+        /// The lobby is open, before joining.
         case lobby(LobbyModel)
+        /// The user joined: the call.
         case inCall(ActiveCall)
         /// Closed from the lobby, or left the call.
         case finished(joined: Bool)
     }
 
+    /// The call as its description gives it: its id, what it grants, its participants and their script.
     public let call: CallDescription
+    /// The user of this app.
     public let localUser: Participant
+    /// The lobby, the call, or finished (the lobby at first).
     public private(set) var phase: Phase
+    /// The microphone and camera permissions now.
     public private(set) var permissions: Permissions
+    /// The permission prompt kinds the user dismissed in this call, before this session or during it.
     public private(set) var dismissed: Set<PermissionPrompt.Kind>
+    /// The user chose "Open Settings" on the prompt: show the steps that grant access (until a dismissal).
     public private(set) var showsSettingsSteps = false
+    /// What the microphone in use is, as the screens name it ("Built-in Audio (alsa_input…)").
     public var microphoneName: String
     /// The last time given to the session.
     public private(set) var time: Double
@@ -141,6 +166,10 @@ public struct CallSession: Sendable {
     /// (seconds); once speech has started, it closes when the utterance ends.
     public static let talkWindow = 4.0
 
+    /// A session that opens in the lobby at `time` (seconds).
+    /// - Parameters:
+    ///   - dismissed: the prompt kinds the user dismissed earlier in this call.
+    ///   - settings: the lobby's toggles at the start (default: microphone and speaker on, camera on when granted).
     public init(
         call: CallDescription, localUser: Participant, permissions: Permissions,
         dismissed: Set<PermissionPrompt.Kind> = [], microphoneName: String, settings: CallSettings? = nil,
@@ -160,6 +189,7 @@ public struct CallSession: Sendable {
                 settings: start, at: time))
     }
 
+    /// The lobby was closed, or the call left.
     public var isFinished: Bool { if case .finished = phase { true } else { false } }
 
     /// The prompt to show now, if any.

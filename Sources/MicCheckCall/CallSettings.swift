@@ -7,6 +7,7 @@ public struct CallSettings: Sendable, Hashable, Codable {
     /// The call's audio plays (off: you hear nobody).
     public var speakerOn: Bool
 
+    /// Settings with each device on or off (default: all on).
     public init(audioOn: Bool = true, videoOn: Bool = true, speakerOn: Bool = true) {
         self.audioOn = audioOn
         self.videoOn = videoOn
@@ -37,6 +38,7 @@ public struct CallSettings: Sendable, Hashable, Codable {
 
 /// One of the three toggles a user has in the lobby and in the call.
 public enum CallControl: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The microphone (`audioOn`), the camera (`videoOn`), the loudspeaker (`speakerOn`).
     case microphone, camera, speaker
 }
 

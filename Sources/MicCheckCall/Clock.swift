@@ -12,8 +12,10 @@ public protocol CallClock: Sendable {
 public struct ContinuousCallClock: CallClock {
     private let start: ContinuousClock.Instant
 
+    /// A clock that reads 0 now.
     public init() { start = ContinuousClock.now }
 
+    /// Seconds since the clock was made.
     public var now: Double {
         let d = start.duration(to: ContinuousClock.now)
         return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18

@@ -3,7 +3,9 @@ public import MicCheck
 /// The pre-join lobby: who is already in the call, the user's own toggles, the microphone check, and
 /// join or close.
 public struct LobbyModel: Sendable, Hashable {
+    /// Whether the lobby is open, or how it ended.
     public enum Phase: Sendable, Hashable {
+        /// The lobby is open.
         case lobby
         /// The user joined, with these settings.
         case joined(CallSettings)
@@ -11,23 +13,33 @@ public struct LobbyModel: Sendable, Hashable {
         case closed
     }
 
+    /// The lobby's heading.
     public static let title = "Before Joining"
+    /// The line under the heading.
     public static let subtitle = "Setup your audio and video"
+    /// The sentence above the join button.
     public static let aboutToJoin = "You are about to join a call."
+    /// The join button's title.
     public static let joinTitle = "Join Call"
 
+    /// The id of the call to join.
     public let callID: String
+    /// The user of this app.
     public let localUser: Participant
     /// Everyone already in the call (the local user is not counted even if listed).
     public var participants: [Participant]
+    /// The user's toggles; the call starts with them on joining.
     public private(set) var settings: CallSettings
+    /// The microphone check: the meter, the silent-microphone warning and the analyser's other warnings.
     public private(set) var microphone: MicrophoneCheck
     /// Microphones that come and go: the offer of a new one, the notice that the one in use went away.
     public private(set) var microphoneChoice: MicrophoneChoice
     /// "Test your microphone": recording, playing back, the verdict.
     public private(set) var microphoneTest = MicrophoneTestFlow()
+    /// Open, joined or closed (`lobby` at first).
     public private(set) var phase: Phase = .lobby
 
+    /// A lobby opened at `time` (seconds); the microphone check starts on when `settings.audioOn`.
     public init(
         callID: String, localUser: Participant, participants: [Participant], settings: CallSettings,
         at time: Double, microphoneCheck: MicrophoneCheck.Configuration = .default,
@@ -47,6 +59,7 @@ public struct LobbyModel: Sendable, Hashable {
     /// "There are N more people in the call." counting the others; nil when nobody is there yet.
     public var participantsMessage: String? { Self.participantsMessage(count: others.count) }
 
+    /// "There are N more people in the call." for `count` others; nil when `count` is 0.
     public static func participantsMessage(count: Int) -> String? {
         switch count {
         case ..<1: nil

@@ -5,6 +5,7 @@ public struct MicrophoneDevice: Sendable, Hashable {
     /// The name people read ("USB Microphone").
     public var name: String
 
+    /// A microphone with the system's name `id` and the name people read, `name`.
     public init(id: String, name: String) {
         self.id = id
         self.name = name
@@ -21,50 +22,66 @@ public struct MicrophoneDevice: Sendable, Hashable {
 /// ``switched(to:)``, ``fellBack(lost:to:at:)``) and what the user does (``accept()``, ``ignore()``),
 /// and moves time on (``advance(to:)``); the screen reads ``offer`` and ``notice``.
 public struct MicrophoneChoice: Sendable, Hashable {
+    /// How long offers and notices stay up.
     public struct Configuration: Sendable, Hashable {
         /// Seconds an offer stays up when the user does not answer it.
         public var offerTimeout: Double
         /// Seconds the disconnection notice stays up.
         public var noticeDuration: Double
 
+        /// Timings in seconds (defaults: an offer stays up 20 s, a notice 10 s).
         public init(offerTimeout: Double = 20, noticeDuration: Double = 10) {
             self.offerTimeout = offerTimeout
             self.noticeDuration = noticeDuration
         }
+        /// An offer stays up 20 s, a notice 10 s.
         public static let `default` = Configuration()
     }
 
     /// "A new microphone is available: NAME." and whether to switch to it.
     public struct Offer: Sendable, Hashable {
+        /// The microphone offered.
         public var device: MicrophoneDevice
         /// When it was offered, and when it goes away unanswered.
         public var since: Double
+        /// When it goes away unanswered (seconds): `since` plus `Configuration.offerTimeout`.
         public var until: Double
+        /// "A new microphone is available: NAME."
         public var message: String { MicrophoneChoice.offerMessage(device.name) }
     }
 
     /// "The microphone LOST was disconnected: using FALLBACK."
     public struct Notice: Sendable, Hashable {
+        /// The microphone that went away.
         public var lost: MicrophoneDevice
+        /// The system's default, in use in its place.
         public var fallback: MicrophoneDevice
+        /// When the notice appeared (seconds).
         public var since: Double
+        /// When it goes away (seconds): `since` plus `Configuration.noticeDuration`.
         public var until: Double
+        /// "The microphone LOST was disconnected: using FALLBACK.", with the names people read.
         public var message: String { MicrophoneChoice.disconnectedMessage(lost: lost.name, fallback: fallback.name) }
     }
 
     /// What changed when time moved on.
     public enum Expiry: Sendable, Hashable {
+        /// The offer of this microphone went unanswered.
         case offer(MicrophoneDevice)
+        /// The disconnection notice went.
         case notice
     }
 
+    /// "A new microphone is available: NAME."
     public static func offerMessage(_ name: String) -> String { "A new microphone is available: \(name)." }
     /// The question after the offer; the terminal adds its key ("Switch (w)?").
     public static let switchQuestion = "Switch"
+    /// "The microphone LOST was disconnected: using FALLBACK."
     public static func disconnectedMessage(lost: String, fallback: String) -> String {
         "The microphone \(lost) was disconnected: using \(fallback)."
     }
 
+    /// How long offers and notices stay up.
     public let configuration: Configuration
     /// The microphone in use (nil: none, or not known yet).
     public private(set) var inUse: MicrophoneDevice?
@@ -73,6 +90,7 @@ public struct MicrophoneChoice: Sendable, Hashable {
     /// The disconnection notice on screen, if any.
     public private(set) var notice: Notice?
 
+    /// A choice with `inUse` in use and nothing on screen.
     public init(inUse: MicrophoneDevice? = nil, configuration: Configuration = .default) {
         self.inUse = inUse
         self.configuration = configuration

@@ -6,6 +6,7 @@ public import MicCheck
 /// The model only follows the steps; the app records (MicCheckLive's `LiveMicrophoneTest`, or a page's
 /// server), plays back, and reports each step. The recording never enters the model.
 public struct MicrophoneTestFlow: Sendable, Hashable {
+    /// Where the test is.
     public enum Step: Sendable, Hashable {
         /// No test yet (or the last one was cancelled).
         case idle
@@ -17,13 +18,19 @@ public struct MicrophoneTestFlow: Sendable, Hashable {
         case done(MicrophoneTestVerdict)
     }
 
+    /// The lobby's action that starts a test.
     public static let offer = "Test your microphone"
+    /// Shown while the test records.
     public static let recordingMessage = "Recording: say a sentence or two as you would in the call."
+    /// Shown while the recording plays back.
     public static let playingMessage = "Playing back your recording…"
+    /// Why a test is refused while the microphone is off.
     public static let microphoneOffMessage = "Turn your microphone on to test it."
 
+    /// The test's step now (`idle` at first).
     public private(set) var step: Step = .idle
 
+    /// A flow with no test yet.
     public init() {}
 
     /// Whether a test records or plays back now (another cannot start).

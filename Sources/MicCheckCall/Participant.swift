@@ -2,7 +2,9 @@ import MicCheck
 
 /// Someone in the call, as the tiles and the lobby show them.
 public struct Participant: Sendable, Hashable, Identifiable {
+    /// Unique in the call.
     public var id: String
+    /// The name people read; the fallback tile shows its initials.
     public var name: String
     /// An avatar (a URL or a path), shown in place of video when there is one.
     public var imageURL: String?
@@ -17,6 +19,7 @@ public struct Participant: Sendable, Hashable, Identifiable {
     /// This is the user of this app.
     public var isLocalUser: Bool
 
+    /// A participant; by default without video, silent, and not the local user.
     public init(
         id: String, name: String, imageURL: String? = nil, hasVideo: Bool = false, isTrackPaused: Bool = false,
         isSpeaking: Bool = false, audioLevel: Float = 0, isLocalUser: Bool = false

@@ -8,7 +8,9 @@ public struct ParticipantTile: Sendable, Hashable {
         case fallback(initials: String, imageURL: String?)
     }
 
+    /// Whom the tile shows.
     public let participant: Participant
+    /// Their video, or the fallback.
     public let content: Content
     /// Draw the speaking border: they speak and the call has more than one participant (alone in a
     /// call, a border says nothing).

@@ -5,10 +5,14 @@
 public struct PermissionPrompt: Sendable, Hashable {
     /// Which permissions are missing.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Neither the camera nor the microphone may be used.
         case cameraAndMicrophone = "camera-and-microphone"
+        /// The camera may not be used.
         case camera
+        /// The microphone may not be used.
         case microphone
 
+        /// The devices whose permission is missing, the camera first.
         public var devices: [PermissionDevice] {
             switch self {
             case .cameraAndMicrophone: [.camera, .microphone]
@@ -18,10 +22,14 @@ public struct PermissionPrompt: Sendable, Hashable {
         }
     }
 
+    /// Which permissions are missing.
     public let kind: Kind
+    /// The permissions the prompt was made from; their reasons go into `linuxSettingsSteps`.
     public let permissions: Permissions
 
+    /// The button that shows the steps that grant access (`CallAction.openSettings`).
     public static let openSettingsTitle = "Open Settings"
+    /// The button that hides the prompt for the rest of the call (`CallAction.dismissPrompt`).
     public static let dismissTitle = "Dismiss"
 
     /// The prompt the call needs now, or nil.
@@ -46,6 +54,7 @@ public struct PermissionPrompt: Sendable, Hashable {
         }
     }
 
+    /// The prompt's heading ("Microphone access required").
     public var title: String {
         switch kind {
         case .cameraAndMicrophone: "Camera and microphone access required"
@@ -54,6 +63,7 @@ public struct PermissionPrompt: Sendable, Hashable {
         }
     }
 
+    /// The sentence under the heading: what the call allows that the app cannot do.
     public var message: String {
         switch kind {
         case .cameraAndMicrophone:

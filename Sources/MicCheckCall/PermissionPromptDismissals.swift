@@ -18,9 +18,12 @@ public protocol PromptDismissalStore: Sendable {
 /// The file is written atomically. A damaged file is set aside as `….corrupt` with a warning and
 /// counts as empty: a prompt may then show again, which is better than a crash or a lost setting.
 public struct PermissionPromptDismissals: PromptDismissalStore {
+    /// The JSON file's path.
     public let path: String
+    /// What the file is kept in.
     public let storage: any StateStorage
 
+    /// The dismissals in the file at `path`, in `storage` (default: the file system).
     public init(path: String, storage: any StateStorage = FileStateStorage()) {
         (self.path, self.storage) = (path, storage)
     }
@@ -33,6 +36,7 @@ public struct PermissionPromptDismissals: PromptDismissalStore {
         Self(path: StateDirectory.standard(environment: environment) + "/permission-prompts.json", storage: storage)
     }
 
+    /// The file's path.
     public var location: String { path }
 
     private struct File: Codable {
@@ -41,10 +45,12 @@ public struct PermissionPromptDismissals: PromptDismissalStore {
         var calls: [String: [PermissionPrompt.Kind]] = [:]
     }
 
+    /// The kinds dismissed in `call`; a damaged file is set aside, reported through `warn`, and counts as empty.
     public func dismissed(inCall call: String, warn: (String) -> Void) -> Set<PermissionPrompt.Kind> {
         Set(load(warn: warn).calls[call] ?? [])
     }
 
+    /// Records that the user dismissed `kind` in `call`, writing the file atomically.
     public func dismiss(_ kind: PermissionPrompt.Kind, inCall call: String, warn: (String) -> Void) throws {
         var file = load(warn: warn)
         var kinds = Set(file.calls[call] ?? [])

@@ -1,5 +1,6 @@
 /// A device the app needs the user's (or the system's) permission for.
 public enum PermissionDevice: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The microphone, or the camera.
     case microphone, camera
 }
 
@@ -17,6 +18,7 @@ public enum PermissionStatus: String, Sendable, Hashable, CaseIterable, Codable 
 
 /// One permission: its status, whether the app may still ask for it, and why it was refused.
 public struct Permission: Sendable, Hashable {
+    /// Where the app stands with it.
     public private(set) var status: PermissionStatus
     /// The app may still ask (show the system's request). When false and the permission is not
     /// granted, only the user can change it, in the system's settings: that is when the permissions
@@ -25,12 +27,14 @@ public struct Permission: Sendable, Hashable {
     /// Why it was refused, for the "Open Settings" steps ("no /dev/video* device").
     public private(set) var reason: String?
 
+    /// A permission; by default not asked yet, and the app may ask.
     public init(status: PermissionStatus = .unknown, canRequest: Bool = true, reason: String? = nil) {
         self.status = status
         self.canRequest = canRequest
         self.reason = reason
     }
 
+    /// The device opens.
     public var isGranted: Bool { status == .granted }
 
     /// Only the user can grant it now, in the system's settings.
@@ -56,14 +60,18 @@ public struct Permission: Sendable, Hashable {
 
 /// The microphone and camera permissions together.
 public struct Permissions: Sendable, Hashable {
+    /// The microphone's permission.
     public var microphone: Permission
+    /// The camera's permission.
     public var camera: Permission
 
+    /// Both permissions; by default neither is asked yet.
     public init(microphone: Permission = Permission(), camera: Permission = Permission()) {
         self.microphone = microphone
         self.camera = camera
     }
 
+    /// The permission for `device`.
     public subscript(device: PermissionDevice) -> Permission {
         get { device == .microphone ? microphone : camera }
         set { if device == .microphone { microphone = newValue } else { camera = newValue } }

@@ -47,6 +47,7 @@ public struct AudioSourceError: MicCheckError, Sendable, Equatable {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }
 
@@ -71,6 +72,7 @@ public protocol AudioSource: AnyObject, Sendable {
     var droppedSamples: Int { get }
     /// Waits up to `timeout` for samples and copies them into `buffer`.
     func read(into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration) throws(AudioSourceError) -> AudioRead
+    /// Ends reading, from any thread: the current or next read returns `AudioRead.stopped`.
     func stop()
     /// A line about how the source went, for the end of a run (nil: nothing to say). Read after the last read.
     var closingNote: String? { get }
@@ -80,7 +82,9 @@ public protocol AudioSource: AnyObject, Sendable {
 }
 
 extension AudioSource {
+    /// Nil: by default a source has nothing to say at the end.
     public var closingNote: String? { nil }
+    /// Nil: by default a source is a microphone, not an output's monitor.
     public var monitorSource: String? { nil }
 }
 

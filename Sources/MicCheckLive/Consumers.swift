@@ -35,6 +35,7 @@ public final class LiveSnapshots: Sendable {
     /// - Parameter clock: the screen's clock, read when the first samples arrive.
     public init(clock: @escaping @Sendable () -> Double) { self.clock = clock }
 
+    /// Takes in one record, on the analysis thread: a frame's level and speaking, an event, the audio's start.
     public func consume(_ record: LiveRecord) {
         let now: Double? = record == .audioStarted ? clock() : nil
         state.withLock { s in
@@ -54,6 +55,7 @@ public final class LiveSnapshots: Sendable {
         }
     }
 
+    /// Records how the session ended, for the next `take()`.
     public func ended(_ ending: LiveEnding) { state.withLock { $0.ending = ending } }
 
     /// What arrived since the last call.

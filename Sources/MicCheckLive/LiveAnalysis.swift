@@ -58,6 +58,7 @@ public final class LiveAnalysis: Sendable {
         /// return quickly.
         public var sampleTap: (@Sendable (UnsafeBufferPointer<Float>, Int) -> Void)?
 
+        /// A configuration; by default the default analysis, the bundled model, no duration limit and 100 ms reads.
         public init(
             analysis: AnalysisConfiguration = AnalysisConfiguration(), model: VoiceActivityModel = .bundled,
             duration: Duration? = nil, readTimeout: Duration = .milliseconds(100),

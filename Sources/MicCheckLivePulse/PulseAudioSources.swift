@@ -47,15 +47,22 @@
             }
         }
 
+        /// The source being captured, as "Description (name)" ("no source" when there is none).
         public var label: String {
             guard let s = microphone.source else { return "no source" }
             return "\(s.description) (\(s.name))"
         }
+        /// The source, named as in `label`, when it is an output's monitor rather than a microphone.
         public var monitorSource: String? { microphone.monitorSource }
+        /// The rate of the samples the microphone delivers now, in Hz.
         public var sampleRate: Int { microphone.sampleRate }
+        /// Samples the microphone dropped because the reader fell behind, over all its streams.
         public var droppedSamples: Int { microphone.droppedSamples }
+        /// Stops the microphone from any thread: the current or next read returns `AudioRead.stopped`.
         public func stop() { microphone.stop() }
 
+        /// Waits up to `timeout` for the microphone's samples and copies them into `buffer`, reconnecting or
+        /// falling back to the default source on the way.
         public func read(
             into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
         ) throws(AudioSourceError) -> AudioRead {
@@ -133,14 +140,19 @@
                 return (far, stream)
             }
 
+            /// The microphone's source, as "Description (name)", when it is an output's monitor.
             public var monitorSource: String? { microphone.monitorSource }
+            /// The source, as "Description (name) through voice processing", and the echo reference's sink if any.
             public var label: String {
                 guard let s = microphone.source else { return "no source" }
                 return "\(s.description) (\(s.name)) through voice processing"
                     + (far.map { ", echo reference \($0.sinkName)" } ?? "")
             }
+            /// The processing rate, in Hz: the rate of the processed audio delivered.
             public var sampleRate: Int { configuration.sampleRate }
+            /// Samples the microphone dropped because the reader fell behind.
             public var droppedSamples: Int { microphone.droppedSamples }
+            /// Stops the microphone from any thread: the current or next read returns `AudioRead.stopped`.
             public func stop() { microphone.stop() }
 
             /// The notices since the last call (a missing echo reference), for the app to show once.
@@ -166,6 +178,8 @@
                 return "miccheck: voice processing: " + parts.joined(separator: ", ") + "."
             }
 
+            /// Waits up to `timeout` for microphone audio, processes it against the echo reference and copies the
+            /// processed samples into `buffer` (`idle` when no whole 10 ms frame came out).
             public func read(
                 into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
             ) throws(AudioSourceError) -> AudioRead {

@@ -6,15 +6,23 @@ import PostgresNIO
 /// `?sslmode=disable|prefer|require` (prefer when absent, as libpq) and `?host=/run/postgresql` for a Unix
 /// socket folder (PORT then names the socket's file, `.s.PGSQL.PORT`).
 public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
+    /// How the connection uses TLS, as libpq's `sslmode`: `disable` never, `prefer` when the server offers it,
+    /// `require` always.
     public enum TLSMode: String, Sendable { case disable, prefer, require }
 
+    /// The server's host name or address (`localhost` when the address gives only a socket folder).
     public var host: String
+    /// The server's port (5432 by default); with a socket folder, the number in the socket file's name.
     public var port: Int
     /// The folder of the server's Unix socket, instead of `host`.
     public var socketFolder: String?
+    /// The user to connect as.
     public var user: String
+    /// The user's password, when the address has one.
     public var password: String?
+    /// The database; nil: PostgreSQL's default, the one named after the user.
     public var database: String?
+    /// How the connection uses TLS (`prefer` by default, as libpq).
     public var tls: TLSMode
 
     /// Reads an address, or says in one sentence what is wrong with it.

@@ -5,6 +5,8 @@ import PostgresNIO
 
 /// Signals between nodes, and the notifications the node listens to.
 extension PostgresPresence {
+    /// Hands `payload` to `to`'s connection on this node, or notifies the node that holds it (through a table when
+    /// over 7,000 bytes); false when `to` is not a member of the call or cannot be reached.
     public func signal(call id: String, from: String, to: String, payload: JSONValue) async -> Bool {
         await start()
         // Only to a member of the call, on any node: a page in its lobby, or one that left, gets none. This node's

@@ -25,6 +25,7 @@ public import ServiceLifecycle
 /// Run it as a service (``run()``, which `CallServer` does) for as long as it serves; open it with
 /// ``open(_:options:logger:)``, which fails at once, with a sentence, when the database cannot be reached.
 public actor PostgresPresence: PresenceStore, Service {
+    /// How a node shares presence: its lease, its name, its backlog and its write timeout.
     public struct Options: Sendable {
         /// How long a member outlives its node's last renewal: the time within which a dead node's
         /// participants leave the others' calls. Renewed every third of it.
@@ -36,6 +37,7 @@ public actor PostgresPresence: PresenceStore, Service {
         /// How long a write may wait for the database before the node goes on without it.
         public var writeTimeout: Duration
 
+        /// Options with the defaults: a 10 s lease, `defaultNode()`, a backlog of 256 events and a 2 s write timeout.
         public init(
             lease: Duration = .seconds(10), node: String = PostgresPresence.defaultNode(), backlog: Int = 256,
             writeTimeout: Duration = .seconds(2)
@@ -65,7 +67,9 @@ public actor PostgresPresence: PresenceStore, Service {
         case readSnapshot(call: String)
     }
 
+    /// The database's address.
     public nonisolated let address: PostgresAddress
+    /// The options the store was opened with.
     public nonisolated let options: Options
     let client: PostgresClient
     let logger: Logger
@@ -293,6 +297,7 @@ public actor PostgresPresence: PresenceStore, Service {
 
     // MARK: - PresenceStore
 
+    /// Follows `call` for `subscriber`; a call new to this node has its snapshot read before the stream is returned.
     public func subscribe(call id: String, subscriber: String) async -> AsyncStream<PresenceEvent> {
         await start()
         let (stream, continuation) = AsyncStream.makeStream(
@@ -307,11 +312,14 @@ public actor PostgresPresence: PresenceStore, Service {
         return stream
     }
 
+    /// Ends `subscriber`'s stream; the node stops following a call that none of its connections follows.
     public func unsubscribe(call id: String, subscriber: String) {
         calls[id]?.subscribers.removeValue(forKey: subscriber)?.finish()
         if calls[id]?.subscribers.isEmpty == true { calls[id] = nil }
     }
 
+    /// The members of `call` with its version: the live mirror's, else read from the database, else what this node
+    /// knows.
     public func snapshot(call id: String) async -> PresenceEvent {
         await start()
         if let call = calls[id], call.mirror.isLive { return call.mirror.snapshot }
@@ -321,6 +329,8 @@ public actor PostgresPresence: PresenceStore, Service {
         return calls[id]?.mirror.snapshot ?? .snapshot(version: 0, members: ownMembers(id))
     }
 
+    /// Writes the join under this node's lease (a join the database refuses is seen by nobody else); while the
+    /// database is away, this node's connections hear it from here.
     public func join(call id: String, member: PresenceMember) async {
         await start()
         own[id, default: [:]][member.id] = member
@@ -342,6 +352,8 @@ public actor PostgresPresence: PresenceStore, Service {
         mirror(id) { $0.changedHere(.joined(member)) }
     }
 
+    /// Writes the change of a member this node holds when it differs; while the database is away, this node's
+    /// connections hear it from here.
     public func update(call id: String, member: PresenceMember) async {
         await start()
         guard let old = own[id]?[member.id], old != member else { return }
@@ -367,6 +379,8 @@ public actor PostgresPresence: PresenceStore, Service {
         mirror(id) { $0.changedHere(.updated(member)) }
     }
 
+    /// Writes the leave of a member this node holds; while the database is away, this node's connections hear it
+    /// from here and the leave is written on return.
     public func leave(call id: String, id member: String) async {
         await start()
         guard own[id]?.removeValue(forKey: member) != nil else { return }

@@ -10,6 +10,7 @@ public enum PresenceError: MicCheckError, Sendable, Equatable {
     /// The node has no connection to the database.
     case away
 
+    /// The error in words.
     public var description: String {
         switch self {
         case .badAddress(let reason): reason

@@ -9,15 +9,19 @@
     public struct DuckingJournal: Codable, Sendable, Equatable {
         /// One playback stream's volumes.
         public struct Entry: Codable, Sendable, Equatable {
+            /// The stream's index on the server (`SinkInput.index`).
             public var index: UInt32
+            /// The stream as messages name it: "Application (stream name)", or the stream's name alone.
             public var name: String
             /// The volume before ducking: what is restored.
             public var original: [UInt32]
             /// The volume ducking last set, and the one before it (a change may have been cut short).
             /// A stream found at neither was changed by someone else since, and is left as it is.
             public var applied: [UInt32]
+            /// The volume ducking set before `applied` (nil: none).
             public var previous: [UInt32]?
 
+            /// An entry for stream `index`, ducked from `original` to `applied` (after `previous`, if any).
             public init(index: UInt32, name: String, original: [UInt32], applied: [UInt32], previous: [UInt32]? = nil) {
                 self.index = index
                 self.name = name
@@ -30,14 +34,18 @@
             public func isDucked(_ volume: [UInt32]) -> Bool { volume == applied || volume == previous }
         }
 
+        /// The journal's format version (1).
         public var version = 1
         /// The server's address and the cookie of its running instance: stream indices mean nothing on
         /// another server, or on the same address after a restart.
         public var serverAddress: String
+        /// The cookie of the server's running instance (`PulseConnection.ServerDefaults.cookie`).
         public var serverCookie: UInt32
         /// The ducking process, and when it started (so that a reused process ID is not taken for it).
         public var processID: Int32
+        /// The ducking process's start time, as `startTime(of:)` gives it (nil: unknown).
         public var processStart: String?
+        /// The streams ducked now, with their volumes.
         public var entries: [Entry]
 
         /// A journal for this process (or for `processID`, in tests).
@@ -73,9 +81,12 @@
     /// `~/.local/state/miccheck/ducking`), one file per ducking process, in a `StateStorage` (the file
     /// system unless told otherwise).
     public struct DuckingJournalStore: Sendable {
+        /// The folder of the journal files.
         public let directory: String
+        /// Where the files are read and written (the file system unless told otherwise).
         public let storage: any StateStorage
 
+        /// A store of the journals in `directory`, through `storage`.
         public init(directory: String, storage: any StateStorage = FileStateStorage()) {
             (self.directory, self.storage) = (directory, storage)
         }
@@ -88,6 +99,7 @@
             Self(directory: StateDirectory.standard("ducking", environment: environment), storage: storage)
         }
 
+        /// The journal file of process `pid`: `DIRECTORY/PID.json`.
         public func path(forProcess pid: Int32) -> String { "\(directory)/\(pid).json" }
 
         /// Writes `journal` atomically (a reader sees the old file or the new one, never a mixture).
@@ -95,6 +107,7 @@
             try JSONStateFile.write(journal, to: path(forProcess: journal.processID), in: storage)
         }
 
+        /// Removes the journal file of process `pid`, if there is one.
         public func remove(forProcess pid: Int32) { storage.remove(path(forProcess: pid)) }
 
         /// A journal file, or nil when it is gone. A file that does not parse is renamed to

@@ -21,7 +21,9 @@
         // `notes`) is read and written only with the connection's main-loop lock held: by the event
         // thread's callbacks (which libpulse runs with that lock held) and by the public methods inside
         // `connection.locked`. The lock orders every access.
+        /// How deep other audio is lowered (`DuckingLevel`: 0, 10, 20 or 30 dB).
         public let level: DuckingLevel
+        /// Whether ducking goes `DuckingLevel.speechExtraDB` (10 dB) deeper while someone speaks.
         public let advanced: Bool
         private let connection: PulseConnection
         private let store: DuckingJournalStore

@@ -150,9 +150,13 @@ public final class PulseConnection: @unchecked Sendable {
 
     /// What the server says about itself and its defaults.
     public struct ServerDefaults: Sendable, Equatable {
+        /// The server's name, as it reports it ("unknown" when it does not).
         public var serverName: String
+        /// The server's version, as it reports it ("unknown" when it does not).
         public var serverVersion: String
+        /// The name of the default source (capture device), if there is one.
         public var defaultSource: String?
+        /// The name of the default sink (output), if there is one.
         public var defaultSink: String?
         /// A random number the server picks when it starts: the same server instance has the same one.
         public var cookie: UInt32 = 0

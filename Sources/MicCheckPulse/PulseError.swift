@@ -3,6 +3,7 @@ public import MicCheck
 
 /// Why talking to the PulseAudio (or PipeWire-Pulse) server failed, as one sentence for the user.
 public struct PulseError: MicCheckError, Sendable, Equatable {
+    /// What went wrong, for a program to act on.
     public enum Kind: Sendable, Equatable {
         /// No server answered: none is running, or the address is wrong.
         case noServer
@@ -16,15 +17,18 @@ public struct PulseError: MicCheckError, Sendable, Equatable {
         case failed
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// What went wrong, without a trailing period ("the PulseAudio server refused access: …").
     public var message: String
 
+    /// An error of `kind`, said by `message` (without a trailing period).
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     /// libpulse's own text for an error code.

@@ -42,6 +42,7 @@ public final class PulseMicrophone: @unchecked Sendable {
 
     /// The source asked for (nil: the default source).
     public let requestedSource: String?
+    /// The server address asked for (nil: libpulse's default lookup).
     public let server: String?
     /// How long to keep trying to reconnect, in seconds.
     public let reconnectWindow: Double

@@ -13,9 +13,11 @@ public final class PulsePlayback: @unchecked Sendable {
     // `play` and `close`) or from libpulse callbacks, which run on the event thread with that lock held.
     // `stopped`, `closed` and `drained` are `Atomic`s. The drain's callback holds `self` unretained: `play`
     // waits, with `self` alive, until the operation completed or was cancelled.
+    /// The connection the stream plays through.
     public let connection: PulseConnection
     /// The output played to (nil: the server's default).
     public let sink: String?
+    /// The rate of the samples `play(_:)` takes, in Hz.
     public let sampleRate: Int
     private let stream: OpaquePointer
     private let stopped = Atomic<Bool>(false)

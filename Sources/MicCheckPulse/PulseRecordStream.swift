@@ -15,6 +15,7 @@ public final class PulseRecordStream: @unchecked Sendable {
     // libpulse callbacks, which run on the event thread with that lock held. `scratch` is touched only by
     // the read callback (one thread, the event thread). The ring is a single-producer single-consumer
     // structure whose producer is that callback. The flags are `Atomic`s; `dataReady` is a semaphore.
+    /// The connection the stream runs on.
     public let connection: PulseConnection
     /// The source being captured.
     public let source: PulseSource

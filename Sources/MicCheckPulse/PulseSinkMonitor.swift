@@ -9,7 +9,9 @@
     public final class PulseSinkMonitor: @unchecked Sendable {
         // @unchecked Sendable: `connection` and `stream` are set in `init` and closed once in `close()`
         // (both are Sendable under their own contracts); `read(into:)` is the ring's single consumer.
+        /// The monitor's own connection to the server.
         public let connection: PulseConnection
+        /// The record stream on the sink's monitor source.
         public let stream: PulseRecordStream
         /// The sink whose output is captured.
         public let sinkName: String
@@ -40,6 +42,7 @@
 
         deinit { close() }
 
+        /// The rate of the captured samples, in Hz.
         public var sampleRate: Int { stream.sampleRate }
 
         /// Whether the monitor stopped (its sink went away or the server dropped us).

@@ -21,6 +21,7 @@ public struct PulseSource: Sendable, Equatable {
     /// Whether the source is the server's default source.
     public var isDefault: Bool
 
+    /// A source described field by field.
     public init(
         index: UInt32, name: String, description: String, sampleRate: Int, channels: Int,
         sampleFormat: String, isMuted: Bool, isMonitor: Bool, isDefault: Bool

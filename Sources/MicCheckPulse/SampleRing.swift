@@ -15,6 +15,7 @@ public final class SampleRing: @unchecked Sendable {
     // and the consumer loads `tail` with acquire ordering before reading; the consumer frees slots by
     // storing `head` with release ordering after reading, and the producer loads `head` with acquire
     // ordering. So no slot is ever accessed by both threads at once. Everything else is an `Atomic`.
+    /// The most samples the ring holds at once.
     public let capacity: Int
     private let storage: UnsafeMutablePointer<Float>
     private let head = Atomic<Int>(0)  // total samples read
@@ -22,6 +23,7 @@ public final class SampleRing: @unchecked Sendable {
     private let dropped = Atomic<Int>(0)
     private let droppedBlockCount = Atomic<Int>(0)
 
+    /// An empty ring with room for `capacity` samples (more than 0).
     public init(capacity: Int) {
         precondition(capacity > 0, "a ring needs room")
         self.capacity = capacity

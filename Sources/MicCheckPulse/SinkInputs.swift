@@ -4,8 +4,11 @@
 
     /// A playback stream on the server (a sink input): another application's audio, or ours.
     public struct SinkInput: Sendable, Equatable {
+        /// The server's index for the stream.
         public var index: UInt32
+        /// The stream's name, as its client set it (empty when it set none).
         public var name: String
+        /// The playing application's name (`application.name`), when the client said.
         public var applicationName: String?
         /// The playing process, when the client said.
         public var processID: Int32?

@@ -17,8 +17,11 @@ import ServiceLifecycle
 /// try await server.application().runService()
 /// ```
 public struct CallServer: Sendable {
+    /// Where the server listens, and what it serves and enforces.
     public struct Configuration: Sendable {
+        /// The address to listen on (127.0.0.1 by default: this machine only).
         public var host: String
+        /// The port to listen on (8080 by default; 0: the system chooses a free one).
         public var port: Int
         /// A call already under way: its members (shown as participants whose speaking follows the
         /// script) and the capabilities it grants. Nil: calls start empty and grant audio and video.
@@ -28,15 +31,18 @@ public struct CallServer: Sendable {
         /// Host names the server answers to besides loopback's and the address it listens on (a request
         /// naming another host is refused: DNS rebinding). On every interface with none: any host.
         public var allowedHosts: [String]
+        /// What the server enforces on every WebSocket.
         public var limits: ConnectionLimits
         /// What a TCP connection is allowed before it is a request: how many, and its head's time and size.
         public var admission: AdmissionLimits
+        /// The voice activity model the analyses run (the bundled one by default).
         public var model: VoiceActivityModel
         /// With tokens, a page joins a call only with a join token for it (`?token=` or `Authorization:
         /// Bearer`), checked before the WebSocket opens; its role bounds what it may send and its name is
         /// the invitation's. Nil: calls are open to anyone who can reach the server.
         public var tokens: JoinTokens?
 
+        /// Makes a configuration; every default serves open calls on 127.0.0.1:8080.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, call: CallDescription? = nil, allowedOrigins: [String] = [],
             allowedHosts: [String] = [], limits: ConnectionLimits = ConnectionLimits(),
@@ -55,10 +61,14 @@ public struct CallServer: Sendable {
         }
     }
 
+    /// Where the server listens, and what it serves and enforces.
     public let configuration: Configuration
+    /// Where the members of calls live (`MemoryPresence` by default).
     public let presence: any PresenceStore
+    /// Where the server logs (the label `miccheck.serve` by default).
     public let logger: Logger
 
+    /// A server with `configuration`, `presence` and `logger`.
     public init(
         configuration: Configuration = Configuration(), presence: any PresenceStore = MemoryPresence(),
         logger: Logger = Logger(label: "miccheck.serve")

@@ -2,8 +2,11 @@ public import MicCheckCall
 
 /// A key the user pressed.
 public enum TerminalKey: Sendable, Hashable {
+    /// A key that types a character: a letter, a digit, space.
     case character(Character)
+    /// The Enter key: join the call.
     case enter
+    /// The Escape key: close.
     case escape
 
     /// The action this key stands for in the terminal UI (``CallKeys``), if any.

@@ -43,30 +43,38 @@ public protocol CallViewFactory {
 
 /// The factory with every default.
 public struct DefaultCallViewFactory: CallViewFactory {
+    /// Makes the factory with every default.
     public init() {}
 }
 
 /// The keys the screens offer (the terminal app maps them; a custom factory may show them differently).
 public enum CallKeys {
+    /// The keys that turn the microphone (m), camera (v) and speaker (s) on and off, with their labels.
     public static let toggles: [(key: Character, control: CallControl, label: String)] = [
         ("m", .microphone, "Microphone"), ("v", .camera, "Camera"), ("s", .speaker, "Speaker"),
     ]
+    /// "Open Settings" on the permissions prompt.
     public static let openSettings: Character = "o"
+    /// "Dismiss" on the permissions prompt.
     public static let dismiss: Character = "d"
     /// "Don't show again for this call" on "You are muted."
     public static let silenceMutedNotice: Character = "n"
     /// Yes and no to "A new microphone is available".
     public static let switchMicrophone: Character = "w"
+    /// No to "A new microphone is available": keep the microphone in use.
     public static let ignoreMicrophoneOffer: Character = "i"
     /// "Test your microphone" in the lobby.
     public static let testMicrophone: Character = "t"
     /// Push-to-talk on or off in the call, and the talk key (a press opens the microphone for one utterance:
     /// a terminal does not report key releases).
     public static let pushToTalk: Character = "p"
+    /// The talk key in push-to-talk.
     public static let talk: Character = " "
 }
 
 extension CallViewFactory {
+    /// The default lobby: the title, your tile, the microphone check and the toggles beside the join panel (stacked on
+    /// a narrow terminal), the permissions prompt and the keys.
     public func lobby(_ screen: LobbyScreen) -> any TerminalView {
         let toggles = settingsToggles(screen.lobby.settings, capabilities: screen.capabilities)
         let tile = participantTile(screen.selfTile)
@@ -105,6 +113,8 @@ extension CallViewFactory {
         }
     }
 
+    /// The default: a level meter in dBFS ("silence" at -100 or below), or a hint while the microphone is off; the
+    /// microphone's name; and the warnings.
     public func microphoneCheck(_ screen: LobbyScreen) -> any TerminalView {
         let mic = screen.lobby.microphone
         var rows: [any TerminalView] = []
@@ -125,6 +135,8 @@ extension CallViewFactory {
         return VStack(rows)
     }
 
+    /// The default: the key to start the test, the seconds left while it records, "Playing back your recording…",
+    /// then the verdict and the key to test again.
     public func microphoneTest(_ screen: LobbyScreen) -> any TerminalView {
         let flow = screen.lobby.microphoneTest
         switch flow.step {
@@ -153,6 +165,7 @@ extension CallViewFactory {
         }
     }
 
+    /// The default: the offer and the notice of the lobby's `microphoneChoice`.
     public func microphoneChanges(_ screen: LobbyScreen) -> any TerminalView {
         microphoneChanges(screen.lobby.microphoneChoice)
     }
@@ -175,6 +188,7 @@ extension CallViewFactory {
         return VStack(rows)
     }
 
+    /// The default: each toggle as "[m] Microphone: on", green when on and bold red when off, wrapping as needed.
     public func settingsToggles(_ settings: CallSettings, capabilities: Set<OwnCapability>) -> any TerminalView {
         let items = CallKeys.toggles.map { (key, control, label) in
             (text: "[\(key)] \(label): " + (settings[control] ? "on" : "off"), on: settings[control])
@@ -202,6 +216,8 @@ extension CallViewFactory {
         }
     }
 
+    /// The default: a box titled "Join" with "You are about to join a call.", who is there, the Join button and the
+    /// participants strip.
     public func joinPanel(_ screen: LobbyScreen) -> any TerminalView {
         // The button before the list, so that a short terminal cuts the list, not the button.
         var rows: [any TerminalView] = [Text(LobbyModel.aboutToJoin, wraps: true)]
@@ -216,6 +232,7 @@ extension CallViewFactory {
         return Boxed(VStack(rows), title: "Join")
     }
 
+    /// The default: a line per participant, initials then name, green and marked "speaking" while they speak.
     public func participantsStrip(_ participants: [Participant]) -> any TerminalView {
         Drawing(height: participants.count) { rect, canvas in
             for (k, p) in participants.enumerated() where k < rect.height {
@@ -227,6 +244,8 @@ extension CallViewFactory {
         }
     }
 
+    /// The default: a box 8 rows high, heavy and green while the person speaks, with "video" on shading or their
+    /// initials, a status line and their level.
     public func participantTile(_ tile: ParticipantTile) -> any TerminalView {
         Drawing(height: 8) { rect, canvas in
             let p = tile.participant
@@ -264,6 +283,8 @@ extension CallViewFactory {
         }
     }
 
+    /// The default: "You are muted. Unmute (m)" in a heavy yellow box, with the host's announcement or the "don't
+    /// show again" key.
     public func mutedNotice(_ screen: CallScreen) -> any TerminalView {
         let indicator = screen.call.mutedIndicator
         var rows: [any TerminalView] = []
@@ -281,6 +302,7 @@ extension CallViewFactory {
         return Boxed(VStack(rows), style: TextStyle(color: .yellow), heavy: true)
     }
 
+    /// The default: "Your typing can be heard. Mute (m)" in a heavy yellow box.
     public func typingNotice(_ screen: CallScreen) -> any TerminalView {
         Boxed(
             Text(
@@ -288,6 +310,8 @@ extension CallViewFactory {
                 alignment: .center), style: TextStyle(color: .yellow), heavy: true)
     }
 
+    /// The default: the prompt's message and keys in a yellow box titled by the prompt, and the numbered settings
+    /// steps when asked.
     public func permissionsPrompt(_ prompt: PermissionPrompt, showsSettingsSteps: Bool) -> any TerminalView {
         var rows: [any TerminalView] = [Text(prompt.message, wraps: true), Spacer()]
         rows.append(
@@ -300,6 +324,8 @@ extension CallViewFactory {
         return Boxed(VStack(rows), title: prompt.title, style: TextStyle(color: .yellow))
     }
 
+    /// The default call screen: the title and status, the tiles in a grid, the notice, the permissions prompt, the
+    /// microphone changes, the toggles and the keys.
     public func callScreen(_ screen: CallScreen) -> any TerminalView {
         let call = screen.call
         let tiles = call.tiles.map { participantTile($0) }
@@ -375,11 +401,14 @@ extension CallViewFactory {
 public struct FixedHeight: TerminalView {
     let content: any TerminalView
     let rows: Int
+    /// Gives `content` exactly `rows` rows.
     public init(_ content: any TerminalView, rows: Int) {
         self.content = content
         self.rows = rows
     }
+    /// `rows`, at any width.
     public func height(forWidth width: Int) -> Int { rows }
+    /// Draws the content in `rect`.
     public func draw(in rect: Rect, on canvas: inout Canvas) { content.draw(in: rect, on: &canvas) }
 }
 

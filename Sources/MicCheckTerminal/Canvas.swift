@@ -1,15 +1,21 @@
 /// A colour the terminal draws text in.
 public enum TerminalColor: Int, Sendable, Hashable, CaseIterable {
+    /// The eight colours of a curses terminal; the raw value is the curses colour number (black 0 … white 7).
     case black, red, green, yellow, blue, magenta, cyan, white
 }
 
 /// How a cell's text looks.
 public struct TextStyle: Sendable, Hashable {
+    /// The text's colour; `nil` for the terminal's own.
     public var color: TerminalColor?
+    /// Bold text.
     public var bold: Bool
+    /// Dim (faint) text.
     public var dim: Bool
+    /// Text and background colours swapped.
     public var reverse: Bool
 
+    /// Makes a style; by default the terminal's colour with no attributes.
     public init(color: TerminalColor? = nil, bold: Bool = false, dim: Bool = false, reverse: Bool = false) {
         self.color = color
         self.bold = bold
@@ -17,32 +23,42 @@ public struct TextStyle: Sendable, Hashable {
         self.reverse = reverse
     }
 
+    /// The terminal's colour, no attributes.
     public static let plain = TextStyle()
+    /// Bold, in the terminal's colour.
     public static let strong = TextStyle(bold: true)
+    /// Dim, in the terminal's colour.
     public static let faint = TextStyle(dim: true)
 }
 
 /// The characters boxes and meters are drawn with: box-drawing characters on a UTF-8 terminal,
 /// ASCII elsewhere.
 public struct Glyphs: Sendable, Hashable {
+    /// The characters of a box's border: its edges and its four corners.
     public struct Border: Sendable, Hashable {
+        /// The top and bottom edge (`horizontal`), the sides (`vertical`) and the corners.
         public var horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight: Character
     }
     /// An ordinary border.
     public var border: Border
     /// A heavier border, for emphasis (the speaking border).
     public var heavyBorder: Border
+    /// A filled cell of a level meter.
     public var meterFull: Character
+    /// An empty cell of a level meter.
     public var meterEmpty: Character
     /// Fills a video tile (the terminal cannot show the video itself).
     public var videoShade: Character
+    /// The dot before "speaking" in the list of participants.
     public var bullet: Character
 
+    /// Box-drawing and block characters, for a UTF-8 terminal.
     public static let unicode = Glyphs(
         border: Border(horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘"),
         heavyBorder: Border(
             horizontal: "━", vertical: "┃", topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛"),
         meterFull: "█", meterEmpty: "░", videoShade: "▒", bullet: "●")
+    /// ASCII characters only, for a terminal that is not UTF-8.
     public static let ascii = Glyphs(
         border: Border(horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+"),
         heavyBorder: Border(
@@ -52,8 +68,10 @@ public struct Glyphs: Sendable, Hashable {
 
 /// A rectangle of cells.
 public struct Rect: Sendable, Hashable {
+    /// The top-left cell (`x` columns from the left, `y` rows from the top) and the size, in cells.
     public var x, y, width, height: Int
 
+    /// Makes a rectangle; a negative width or height becomes 0.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -61,8 +79,11 @@ public struct Rect: Sendable, Hashable {
         self.height = max(0, height)
     }
 
+    /// The rectangle has no cells.
     public var isEmpty: Bool { width == 0 || height == 0 }
+    /// The column just right of the rectangle.
     public var maxX: Int { x + width }
+    /// The row just below the rectangle.
     public var maxY: Int { y + height }
 
     /// The rectangle `dx` cells in from the left and right and `dy` from the top and bottom.
@@ -74,18 +95,26 @@ public struct Rect: Sendable, Hashable {
 /// What a terminal screen shows: a grid of characters, each with a style. Views draw on it; a
 /// terminal backend paints it; tests read it as text.
 public struct Canvas: Sendable {
+    /// One cell of the grid: a character and its style.
     public struct Cell: Sendable, Hashable {
+        /// The character shown (a space in an empty cell).
         public var character: Character
+        /// How the character looks.
         public var style: TextStyle
         /// The right half of a double-width character drawn in the cell before.
         public var isContinuation: Bool
     }
 
+    /// Columns of the canvas.
     public let width: Int
+    /// Rows of the canvas.
     public let height: Int
+    /// The characters boxes and meters are drawn with.
     public let glyphs: Glyphs
+    /// The cells row by row from the top left: column `x` of row `y` is at `y * width + x`.
     public private(set) var cells: [Cell]
 
+    /// Makes a blank canvas of `width` by `height` cells (a negative size becomes 0).
     public init(width: Int, height: Int, glyphs: Glyphs = .unicode) {
         self.width = max(0, width)
         self.height = max(0, height)
@@ -94,8 +123,10 @@ public struct Canvas: Sendable {
             repeating: Cell(character: " ", style: .plain, isContinuation: false), count: self.width * self.height)
     }
 
+    /// The whole canvas as a rectangle at (0, 0).
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
+    /// The cell at column `x` of row `y` (both inside the canvas).
     public subscript(x: Int, y: Int) -> Cell { cells[y * width + x] }
 
     /// Writes `text` from (`x`, `y`) on one line, clipped to `clip` (default: the canvas). Control

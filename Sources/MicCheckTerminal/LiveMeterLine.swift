@@ -14,10 +14,12 @@ public struct LiveMeterLine: Sendable, Equatable {
     public var time: Double
     /// The frame's level, dBFS.
     public var levelDB: Float
+    /// The user is speaking in this frame.
     public var speaking: Bool
     /// "You are muted." is showing.
     public var mutedNotice: Bool
 
+    /// Makes a meter line; `mutedNotice` is false by default.
     public init(time: Double, levelDB: Float, speaking: Bool, mutedNotice: Bool = false) {
         self.time = time
         self.levelDB = levelDB

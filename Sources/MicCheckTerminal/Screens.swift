@@ -2,8 +2,11 @@ public import MicCheckCall
 
 /// Everything the lobby screen shows at one moment.
 public struct LobbyScreen: Sendable {
+    /// The lobby: its settings, the microphone check and test, and who is in the call.
     public var lobby: LobbyModel
+    /// What the call lets the local user do (send audio, send video, …).
     public var capabilities: Set<OwnCapability>
+    /// Whether the microphone and the camera are granted.
     public var permissions: Permissions
     /// The permissions prompt to show, if any.
     public var prompt: PermissionPrompt?
@@ -14,6 +17,7 @@ public struct LobbyScreen: Sendable {
     /// The time the models are read at.
     public var time: Double
 
+    /// Makes the lobby screen's contents; `showsSettingsSteps` is false by default.
     public init(
         lobby: LobbyModel, capabilities: Set<OwnCapability>, permissions: Permissions, prompt: PermissionPrompt?,
         showsSettingsSteps: Bool = false, microphoneName: String, time: Double
@@ -39,11 +43,16 @@ public struct LobbyScreen: Sendable {
 
 /// Everything the call screen shows at one moment.
 public struct CallScreen: Sendable {
+    /// The call in progress.
     public var call: ActiveCall
+    /// The permissions prompt to show, if any.
     public var prompt: PermissionPrompt?
+    /// The user chose "Open Settings": show the steps.
     public var showsSettingsSteps: Bool
+    /// The time the models are read at, in seconds.
     public var time: Double
 
+    /// Makes the call screen's contents; `showsSettingsSteps` is false by default.
     public init(call: ActiveCall, prompt: PermissionPrompt?, showsSettingsSteps: Bool = false, time: Double) {
         self.call = call
         self.prompt = prompt

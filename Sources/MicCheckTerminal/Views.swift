@@ -4,6 +4,7 @@
 public protocol TerminalView {
     /// Rows the view wants at `width` (it is drawn in whatever it is given).
     func height(forWidth width: Int) -> Int
+    /// Draws the view in `rect` of `canvas`.
     func draw(in rect: Rect, on canvas: inout Canvas)
 }
 
@@ -12,32 +13,39 @@ public struct Drawing: TerminalView {
     let rows: (Int) -> Int
     let body: (Rect, inout Canvas) -> Void
 
+    /// A view `height` rows high, drawn by `body` in the rectangle it is given.
     public init(height: Int, _ body: @escaping (Rect, inout Canvas) -> Void) {
         rows = { _ in height }
         self.body = body
     }
 
+    /// A view whose rows at a width come from `height`, drawn by `body` in the rectangle it is given.
     public init(height: @escaping (Int) -> Int, _ body: @escaping (Rect, inout Canvas) -> Void) {
         rows = height
         self.body = body
     }
 
+    /// The rows the `height` given at init asks for.
     public func height(forWidth width: Int) -> Int { rows(width) }
+    /// Calls the closure with `rect` and `canvas`.
     public func draw(in rect: Rect, on canvas: inout Canvas) { body(rect, &canvas) }
 }
 
 /// Lines of text, cut to the width (or wrapped at spaces with `wraps`).
 public struct Text: TerminalView {
+    /// Where each line sits in its row: at the left edge (`leading`) or centred (`center`).
     public enum Alignment: Sendable { case leading, center }
     let lines: [String]
     let style: TextStyle
     let alignment: Alignment
     let wraps: Bool
 
+    /// Text of the given lines, one argument a line (a newline in one shows as a space).
     public init(_ lines: String..., style: TextStyle = .plain, alignment: Alignment = .leading, wraps: Bool = false) {
         self.init(lines: lines, style: style, alignment: alignment, wraps: wraps)
     }
 
+    /// Text of `lines`, one a row (a newline in one shows as a space).
     public init(lines: [String], style: TextStyle = .plain, alignment: Alignment = .leading, wraps: Bool = false) {
         self.lines = lines
         self.style = style
@@ -67,8 +75,10 @@ public struct Text: TerminalView {
         return out
     }
 
+    /// One row a line, once wrapped at `width` if the text wraps.
     public func height(forWidth width: Int) -> Int { laidOut(width).count }
 
+    /// Draws the lines that fit in `rect`, each cut at its right edge.
     public func draw(in rect: Rect, on canvas: inout Canvas) {
         for (k, line) in laidOut(rect.width).prefix(rect.height).enumerated() {
             let w = Canvas.displayWidth(line)
@@ -83,15 +93,18 @@ public struct VStack: TerminalView {
     let children: [any TerminalView]
     let spacing: Int
 
+    /// Stacks `children` from the top, with `spacing` empty rows between them.
     public init(spacing: Int = 0, _ children: [any TerminalView]) {
         self.children = children
         self.spacing = spacing
     }
 
+    /// The children's rows added up, with the spacing between them.
     public func height(forWidth width: Int) -> Int {
         children.reduce(0) { $0 + $1.height(forWidth: width) } + spacing * max(0, children.count - 1)
     }
 
+    /// Draws each child from the top at the rows it asks for, until `rect` is full (the last one shown may be cut).
     public func draw(in rect: Rect, on canvas: inout Canvas) {
         var y = rect.y
         for child in children {
@@ -108,6 +121,7 @@ public struct HStack: TerminalView {
     let children: [any TerminalView]
     let spacing: Int
 
+    /// Places `children` in equal columns, `spacing` cells apart (the last column takes what is left over).
     public init(spacing: Int = 1, _ children: [any TerminalView]) {
         self.children = children
         self.spacing = spacing
@@ -124,6 +138,7 @@ public struct HStack: TerminalView {
         }
     }
 
+    /// The rows of the tallest child at its column's width.
     public func height(forWidth width: Int) -> Int {
         let r = columns(Rect(x: 0, y: 0, width: width, height: 0))
         return zip(children, r).map { $0.height(forWidth: $1.width) }.max() ?? 0
@@ -146,6 +161,7 @@ public struct Boxed: TerminalView {
     let style: TextStyle
     let heavy: Bool
 
+    /// Puts `content` in a border with `title` in its top edge; `heavy` draws the heavier border.
     public init(_ content: any TerminalView, title: String? = nil, style: TextStyle = .plain, heavy: Bool = false) {
         self.content = content
         self.title = title
@@ -153,8 +169,10 @@ public struct Boxed: TerminalView {
         self.heavy = heavy
     }
 
+    /// The content's rows at `width` less 4 (the border and a blank column each side), and 2 for the border.
     public func height(forWidth width: Int) -> Int { content.height(forWidth: max(0, width - 4)) + 2 }
 
+    /// Draws the border around `rect` and the content inside it, two cells in from the sides and one from the ends.
     public func draw(in rect: Rect, on canvas: inout Canvas) {
         canvas.box(rect, title: title, style: style, heavy: heavy)
         content.draw(in: rect.inset(dx: 2, dy: 1), on: &canvas)
@@ -164,8 +182,11 @@ public struct Boxed: TerminalView {
 /// Empty rows.
 public struct Spacer: TerminalView {
     let rows: Int
+    /// Makes `rows` empty rows (default 1).
     public init(rows: Int = 1) { self.rows = rows }
+    /// `rows`, at any width.
     public func height(forWidth width: Int) -> Int { rows }
+    /// Draws nothing.
     public func draw(in rect: Rect, on canvas: inout Canvas) {}
 }
 
@@ -175,14 +196,17 @@ public struct Meter: TerminalView {
     let label: String
     let style: TextStyle
 
+    /// A meter of `value` (clamped to 0…1; not finite shows empty), drawn in `style` (green by default).
     public init(value: Float, label: String, style: TextStyle = TextStyle(color: .green)) {
         self.value = value.isFinite ? min(1, max(0, value)) : 0
         self.label = label
         self.style = style
     }
 
+    /// One row.
     public func height(forWidth width: Int) -> Int { 1 }
 
+    /// Draws the bar, filled for `value`'s share of the width the label leaves, and the label after it.
     public func draw(in rect: Rect, on canvas: inout Canvas) {
         let barWidth = max(0, rect.width - Canvas.displayWidth(label) - 1)
         let full = Int((value * Float(barWidth)).rounded())

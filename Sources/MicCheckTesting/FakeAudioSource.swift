@@ -6,6 +6,7 @@ import Synchronization
 /// rates, failures and an end, with a clock that moves by the audio's duration (and by the timeout for
 /// each quiet read) instead of the wall clock. Never waits.
 public final class FakeAudioSource: AudioSource, Sendable {
+    /// One part of the script; the source plays them in order.
     public enum Step: Sendable {
         /// These samples, delivered in reads of at most `block` samples.
         case audio([Float])
@@ -28,7 +29,9 @@ public final class FakeAudioSource: AudioSource, Sendable {
 
     private let state: Mutex<State>
     private let block: Int
+    /// What the source is called in messages (default "a fake source").
     public let label: String
+    /// The output's monitor the source stands for (for `AnalysisEvent.wrongSource`), or nil for a microphone.
     public let monitorSource: String?
 
     /// - Parameters:
@@ -51,16 +54,22 @@ public final class FakeAudioSource: AudioSource, Sendable {
     /// A clock that reads the source's time (``now``): it moves only as the source delivers, idles and
     /// restarts, so a test's session sees exactly the gaps the test scripted.
     public struct SourceClock: Clock {
+        /// A reading of the source's clock.
         public struct Instant: InstantProtocol {
             /// Time since the source began.
             public var offset: Duration
+            /// The instant `duration` later.
             public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+            /// The time from this instant to `other`.
             public func duration(to other: Instant) -> Duration { other.offset - offset }
+            /// Whether `a` comes before `b`.
             public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
         }
 
         let source: FakeAudioSource
+        /// The source's time now (the source's `now`).
         public var now: Instant { Instant(offset: .seconds(source.now)) }
+        /// One nanosecond.
         public var minimumResolution: Duration { .nanoseconds(1) }
 
         /// Sleeps in real time for the scripted gap (nothing in a session sleeps on it).
@@ -68,10 +77,15 @@ public final class FakeAudioSource: AudioSource, Sendable {
             try await Task.sleep(for: now.duration(to: deadline))
         }
     }
+    /// The rate of the current stream (Hz): the one given, until a `restart` step changes it.
     public var sampleRate: Int { state.withLock { $0.rate } }
+    /// Samples lost: always 0, as a script never falls behind.
     public var droppedSamples: Int { state.withLock { $0.dropped } }
+    /// Stops the source: every later read returns `stopped`.
     public func stop() { state.withLock { $0.stopped = true } }
 
+    /// Plays the next step of the script (`timeout` is what a quiet read adds to the clock); `ended` once
+    /// the steps run out.
     public func read(
         into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
     ) throws(AudioSourceError) -> AudioRead {
@@ -111,6 +125,7 @@ public final class FakeAudioSource: AudioSource, Sendable {
 /// Runs a whole live session over a ``FakeAudioSource`` on the calling thread: what an app's consumer
 /// would see, in order, with the source's clock.
 public enum LiveHarness {
+    /// Runs `source` to its end; returns every record in order and how the session ended.
     public static func run(
         _ source: FakeAudioSource, configuration: LiveAnalysis.Configuration = .init()
     )

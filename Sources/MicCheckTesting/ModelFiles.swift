@@ -3,7 +3,9 @@ public import MicCheck
 
 /// Voice model files for tests.
 public enum ModelFiles {
+    /// The bundled voice model is missing from MicCheck's resources, or is not a JSON object.
     public struct Missing: MicCheckError {
+        /// The problem, as one sentence.
         public var description: String {
             "the bundled voice model is not among MicCheck's resources, or is not a JSON object"
         }

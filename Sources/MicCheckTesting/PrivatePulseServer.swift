@@ -142,7 +142,9 @@
             return p
         }
 
+        /// Why the server could not start, or a command for it failed.
         public struct ServerError: MicCheckError {
+            /// What went wrong, as one sentence.
             public var description: String
             init(_ d: String) { description = d }
         }

@@ -4,7 +4,9 @@ import MicCheck
 /// A seeded pseudo-random generator (SplitMix64): the same seed gives the same noise on every platform.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
+    /// A generator whose numbers follow from `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next pseudo-random number.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -13,6 +13,7 @@ extension Tag {
 /// `MICCHECK_LONG_TESTS=1` (the length the long-session figures were measured on; about four minutes of a
 /// debug build's time for each background on this machine's two cores, too long for every run).
 public enum LongSession {
+    /// Minutes of background to play: 10 when `MICCHECK_LONG_TESTS=1`, otherwise 3.
     public static var minutes: Int {
         ProcessInfo.processInfo.environment["MICCHECK_LONG_TESTS"] == "1" ? 10 : 3
     }

@@ -67,6 +67,8 @@ public enum WAVWriter {
         }
     }
 
+    /// `v` as two little-endian bytes.
     public static func u16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    /// `v` as four little-endian bytes.
     public static func u32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xFF) } }
 }

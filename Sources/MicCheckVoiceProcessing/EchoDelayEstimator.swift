@@ -26,15 +26,20 @@ public struct EchoDelayEstimator: Sendable {
     /// The longest delay looked for, in 10 ms frames (webrtc-audio-processing accepts a stated delay
     /// of at most 500 ms).
     public static let maximumLag = 49
+    /// The normalized correlation a lag needs after 2 s (200 frames) of far-end sound.
     public static let minimumCorrelation: Float = 0.7
+    /// The normalized correlation a lag needs after 1 s (100 frames) of far-end sound.
     public static let laterCorrelation: Float = 0.8
+    /// The normalized correlation a lag needs in the first second of far-end sound.
     public static let earlyCorrelation: Float = 0.9
+    /// Frames of far-end sound (0.3 s) before any lag is taken.
     public static let minimumEvidence: Float = 30
     /// Frames of far-end sound after which a lag needs only ``laterCorrelation``, then only
     /// ``minimumCorrelation``; ``evidence`` stops counting at `evidenceLimit`.
     private static let laterEvidence: Float = 100
     private static let settledEvidence: Float = 200
     private static let evidenceLimit: Float = 300
+    /// Frames in a row (200 ms) a lag must be the best, at the correlation needed, before it is taken.
     public static let confirmationFrames = 20
 
     /// The delay found, in ms (a multiple of 10), or nil until one is found.
@@ -42,7 +47,9 @@ public struct EchoDelayEstimator: Sendable {
     /// The best-correlated lag on the last frame (in frames, -1 for none), its normalized
     /// correlation, and how many frames of far-end sound the correlations hold (at most 300).
     public private(set) var bestLag = -1
+    /// The normalized correlation of `bestLag` on the last frame (0 when there is none).
     public private(set) var bestCorrelation: Float = 0
+    /// How many frames of far-end sound the correlations hold (at most 300).
     public private(set) var evidence: Float = 0
 
     private static let forgetting: Float = 0.995
@@ -61,6 +68,7 @@ public struct EchoDelayEstimator: Sendable {
     private var candidate = -1
     private var candidateFrames = 0
 
+    /// An estimator that has seen nothing yet, with no delay found.
     public init() {
         let n = Self.maximumLag + 1
         farEnvelope = [Float](repeating: 0, count: n)

@@ -10,6 +10,7 @@ public enum VoiceProcessingError: MicCheckError, Equatable, Sendable {
     /// This platform has no voice-processing engine.
     case unavailable
 
+    /// The error as one sentence for the user.
     public var description: String {
         switch self {
         case .unsupportedSampleRate(let rate):

@@ -15,6 +15,7 @@
     /// - Important: Not thread-safe. Queues are allocated at `init` and grow only if a caller hands
     ///   over more than they hold; nothing else is allocated per frame.
     public final class VoiceProcessingStream {
+        /// The processor the paired frames go through (its `metrics` say what the canceller measured).
         public let processor: VoiceProcessor
         /// Processing (and output) rate in Hz.
         public let rate: Int

@@ -13,6 +13,7 @@
     /// - Important: Not thread-safe. Use an instance from one thread at a time (it is not `Sendable`).
     ///   Nothing is allocated per frame.
     public final class VoiceProcessor {
+        /// The settings the processor was made with.
         public let configuration: VoiceProcessingConfiguration
         /// Samples in one 10 ms frame.
         public let frameLength: Int
@@ -23,12 +24,14 @@
             /// Echo return loss enhancement, in dB: how much the canceller removed, over the last block
             /// and since the start. `nil` before the canceller has measured anything.
             public var echoReturnLossEnhancementDB: Float?
+            /// Echo return loss enhancement averaged since the start, in dB (`nil` before any measurement).
             public var averageEchoReturnLossEnhancementDB: Float?
             /// Echo return loss, in dB: how much quieter the echo is than the far end (since the start).
             public var averageEchoReturnLossDB: Float?
             /// The echo path delay the canceller estimates, in ms, and its spread: beyond the far end's
             /// hand-over (``VoiceProcessingStream`` hands it over late by the delay it measures itself).
             public var delayMilliseconds: Int?
+            /// The spread (standard deviation) of that delay estimate, in ms.
             public var delayDeviationMilliseconds: Int?
             /// Whether the last near-end frame held echo.
             public var hasEcho: Bool

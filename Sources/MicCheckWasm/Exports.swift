@@ -174,6 +174,7 @@ public func miccheckChannelCreate(
     return Unmanaged.passRetained(ChannelSession(channel: channel, capacity: Int(capacity))).toOpaque()
 }
 
+/// Frees a channel.
 @_cdecl("miccheck_channel_destroy")
 public func miccheckChannelDestroy(_ handle: UnsafeMutableRawPointer) {
     Unmanaged<ChannelSession>.fromOpaque(handle).release()

@@ -25,6 +25,7 @@ public enum AudioInputError: Error, Sendable, Equatable, CustomStringConvertible
     /// The operating system failed to read the input.
     case readFailed(String)
 
+    /// The problem as a fragment that follows the input's name ("is empty (0 bytes)").
     public var description: String {
         switch self {
         case .noSuchFile: "no such file"
@@ -64,5 +65,6 @@ public struct AudioFileError: MicCheckError, Sendable, Equatable {
         self.problem = problem
     }
 
+    /// "PATH: PROBLEM" ("speech.wav: is not a WAV file (no RIFF header)").
     public var description: String { "\(path): \(problem)" }
 }

@@ -51,6 +51,7 @@ public final class MemoryByteSource: ByteSource {
     /// Bytes to read from the start.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Copies up to `buffer.count` of the bytes not read yet; returns how many, 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let n = min(buffer.count, bytes.count - position)
         guard n > 0 else { return 0 }
@@ -93,6 +94,7 @@ public final class FileByteSource: ByteSource {
 
     deinit { close(fd) }
 
+    /// Reads up to `buffer.count` bytes from the file (again when interrupted); returns how many, 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(AudioInputError) -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
         while true {

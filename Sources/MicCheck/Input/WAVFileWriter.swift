@@ -11,6 +11,7 @@ public final class WAVFileWriter {
         public let path: String
         /// The system's reason ("No space left on device").
         public let reason: String
+        /// "PATH: cannot be written (REASON)".
         public var description: String { "\(path): cannot be written (\(reason))" }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 /// is, each step lowers it about 10 dB more. With advanced ducking, audio is lowered a further
 /// ``DuckingLevel/speechExtraDB`` while someone speaks, and comes back when nobody does.
 public enum DuckingLevel: String, Sendable, CaseIterable {
+    /// `default` lowers nothing; `min`, `mid` and `max` lower other audio by 10, 20 and 30 dB.
     case `default`, min, mid, max
 
     /// Steady attenuation, in dB.

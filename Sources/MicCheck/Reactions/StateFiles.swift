@@ -36,21 +36,26 @@ public struct FileStateStorage: StateStorage {
     /// State files on this machine's file system.
     public init() {}
 
+    /// The file's bytes, or nil when there is no file at `path`.
     public func contents(at path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// Writes `data` to the file at `path` atomically, creating the folder when needed.
     public func write(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
+    /// Renames the file at `path` to `aside`, replacing anything there; false when it could not.
     public func move(_ path: String, to aside: String) -> Bool {
         try? FileManager.default.removeItem(atPath: aside)
         return (try? FileManager.default.moveItem(atPath: path, toPath: aside)) != nil
     }
 
+    /// Deletes the file at `path`, if there is one.
     public func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
+    /// The names of the entries in `folder`, sorted; empty when it cannot be read.
     public func names(in folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }
@@ -73,10 +78,13 @@ public final class MemoryStateStorage: StateStorage, @unchecked Sendable {
         return body(&files)
     }
 
+    /// The bytes kept at `path`, or nil.
     public func contents(at path: String) -> Data? { withFiles { $0[path] } }
 
+    /// Keeps `data` at `path`, replacing what was there.
     public func write(_ data: Data, to path: String) throws { withFiles { $0[path] = data } }
 
+    /// Moves the bytes at `path` to `aside`, replacing anything there; false when `path` holds none.
     public func move(_ path: String, to aside: String) -> Bool {
         withFiles { files in
             guard let data = files.removeValue(forKey: path) else { return false }
@@ -85,8 +93,10 @@ public final class MemoryStateStorage: StateStorage, @unchecked Sendable {
         }
     }
 
+    /// Forgets what is at `path`, if anything.
     public func remove(_ path: String) { _ = withFiles { $0.removeValue(forKey: path) } }
 
+    /// The names of the files directly in `folder` (the paths one level under it), sorted.
     public func names(in folder: String) -> [String] {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return withFiles { files in

@@ -16,7 +16,9 @@ public struct VoiceProcessingConfiguration: Sendable, Equatable {
     /// How aggressively stationary noise is removed. Higher levels remove more noise and distort
     /// speech more.
     public enum NoiseSuppressionLevel: String, Sendable, CaseIterable {
+        /// Low, moderate or high suppression, as webrtc-audio-processing names its levels.
         case low, moderate, high
+        /// The strongest suppression: removes the most noise, distorts speech the most.
         case veryHigh = "very-high"
     }
 

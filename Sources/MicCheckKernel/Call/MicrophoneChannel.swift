@@ -10,9 +10,12 @@
 public struct MicrophoneChannel: Sendable {
     /// A message for the page (JSON text); `isLevel`: a meter report, which a slow reader may miss.
     public struct Message: Sendable, Equatable {
+        /// The message's JSON text.
         public var text: String
+        /// Whether it is a meter report (`microphone`), which a slow reader may miss.
         public var isLevel: Bool
 
+        /// A message of this JSON text.
         public init(text: String, isLevel: Bool) {
             self.text = text
             self.isLevel = isLevel
@@ -21,6 +24,7 @@ public struct MicrophoneChannel: Sendable {
 
     /// Samples per second of the audio ``audio(_:now:emit:)`` takes.
     public let sampleRate: Int
+    /// The call's rules on this microphone: the check, the notices, whether the participant speaks.
     public private(set) var rules: MicrophoneRules
     /// The analysis, made with the first audio: a channel whose page analyses its own microphone (the server's
     /// device mode) receives none, and does not spend the analyser's 66 KB a participant on it.

@@ -11,6 +11,7 @@
 /// output's monitor instead of a microphone): each is up from the event that raises it until the
 /// event that clears it, and shown while the microphone is on.
 public struct MicrophoneCheck: Sendable, Hashable {
+    /// When the warning may show, and how many levels the meter's history keeps.
     public struct Configuration: Sendable, Hashable {
         /// Seconds the microphone must have been on before the warning may show.
         public var gracePeriod: Double
@@ -19,18 +20,23 @@ public struct MicrophoneCheck: Sendable, Hashable {
         /// How many recent levels to keep for the meter's history.
         public var historyLength: Int
 
+        /// Settings; by default 3 s of grace, a stall after 1.5 s without audio, 32 levels (at least 1).
         public init(gracePeriod: Double = 3, stallTimeout: Double = 1.5, historyLength: Int = 32) {
             self.gracePeriod = gracePeriod
             self.stallTimeout = stallTimeout
             self.historyLength = max(1, historyLength)
         }
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// The warning shown when the microphone does not seem to work (`not_working`).
     public static let silentWarning =
         "Your microphone doesn't seem to be working. Make sure you have all permissions accepted."
 
+    /// The check's settings.
     public let configuration: Configuration
+    /// Whether the microphone is on.
     public private(set) var isOn: Bool
     /// When the microphone was last turned on.
     public private(set) var onSince: Double?
@@ -52,12 +58,14 @@ public struct MicrophoneCheck: Sendable, Hashable {
     /// its raw string, which would bring Unicode's normalisation tables into the page's WebAssembly.
     private var slots = [MicrophoneWarning?](repeating: nil, count: MicrophoneWarning.Kind.allCases.count)
 
+    /// A check of a microphone that is on or off at `time` (seconds); on, its grace period starts then.
     public init(isOn: Bool, at time: Double, configuration: Configuration = .default) {
         self.configuration = configuration
         self.isOn = isOn
         onSince = isOn ? time : nil
     }
 
+    /// Turns the microphone on or off at `time` (seconds); turning it on starts the grace period again.
     public mutating func setOn(_ on: Bool, at time: Double) {
         guard on != isOn else { return }
         isOn = on

@@ -3,9 +3,12 @@
 /// them. The terminal's call (MicCheckCall's `ActiveCall`), the server's call channel and the page's
 /// WebAssembly (through ``MicrophoneRules``) all run this one value.
 public struct MicrophoneNotices: Sendable, Equatable {
+    /// "You are muted.": whether it listens for speech, and when it shows.
     public private(set) var mutedIndicator: MutedIndicator
+    /// "Your typing can be heard.": whether it may appear, and when it shows.
     public private(set) var typingNotice: TypingNotice
 
+    /// Notices from these two models; by default fresh ones, inactive until `update`.
     public init(mutedIndicator: MutedIndicator = MutedIndicator(), typingNotice: TypingNotice = TypingNotice()) {
         self.mutedIndicator = mutedIndicator
         self.typingNotice = typingNotice
@@ -69,7 +72,9 @@ public struct MicrophoneNotices: Sendable, Equatable {
 public struct MicrophoneRules: Sendable {
     /// Where the participant is.
     public enum Place: Sendable, Equatable {
+        /// The lobby, before the call: no typing notice is spent here.
         case lobby
+        /// In the call: a typing notice may show.
         case call
     }
 
@@ -91,8 +96,11 @@ public struct MicrophoneRules: Sendable {
         case deadSignal(Bool)
         /// A warning was raised or cleared (noisy, clipping, too quiet, wrong source).
         case warning
+        /// Speech started (`speech_started`), at `time` in seconds of the analysis.
         case speechStarted(time: Double)
+        /// Speech ended (`speech_ended`), at `time` in seconds of the analysis.
         case speechEnded(time: Double)
+        /// Typing was heard (`keyboard_noise`), at `time` in seconds of the analysis.
         case keyboardNoise(time: Double)
     }
 
@@ -113,11 +121,14 @@ public struct MicrophoneRules: Sendable {
     /// network) would otherwise stay "speaking" until its connection times out.
     public static let speechStallTimeout = 1.0
 
+    /// The microphone check: the meter, "not working" and the warnings.
     public private(set) var check: MicrophoneCheck
+    /// The call's notices: "You are muted." and the typing notice.
     public private(set) var notices: MicrophoneNotices
     /// Whether the participant speaks now (whatever the microphone's toggle: presence publishes it only
     /// while the microphone is on).
     public private(set) var isSpeaking = false
+    /// Where the participant is: the lobby or the call.
     public private(set) var place: Place
     private var maySendAudio: Bool
     private var microphoneGranted: Bool

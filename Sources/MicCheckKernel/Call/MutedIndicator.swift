@@ -8,14 +8,17 @@
 /// The mute's cause (`MuteCause`) decides the rest: muted by push-to-talk, no notice; muted by a host,
 /// the notice applies even after "don't show again", and ``announcement`` says who muted the user.
 public struct MutedIndicator: Sendable, Equatable {
+    /// The notice's text.
     public static let text = "You are muted."
     /// The notice's action: unmute, by its key or a click.
     public static let action = "Unmute"
 
+    /// The timing model under the indicator: whether it listens (`isMuted`), when the notice showed.
     public private(set) var notice: MutedSpeechNotice
     /// The user chose "don't show again" for this call.
     public private(set) var isSilencedForCall = false
 
+    /// An indicator with this timing, inactive until `update`.
     public init(configuration: MutedSpeechNotice.Configuration = .default) {
         notice = MutedSpeechNotice(isMuted: false, configuration: configuration)
     }

@@ -14,23 +14,28 @@
 ///
 /// Times are the analysis times of the events (seconds); the model reads no clock of its own.
 public struct TypingNotice: Sendable, Equatable {
+    /// The notice's text.
     public static let text = "Your typing can be heard."
     /// The notice's action: muting the microphone.
     public static let action = "Mute"
 
+    /// How long the notice stays, and how often it may appear (seconds).
     public struct Configuration: Sendable, Equatable {
         /// How long the notice stays (seconds).
         public var displayDuration: Double
         /// Least time from one notice to the next (seconds).
         public var interval: Double
 
+        /// Settings; by default the notice stays 5 s and appears at most once every 120 s.
         public init(displayDuration: Double = 5, interval: Double = 120) {
             self.displayDuration = displayDuration
             self.interval = interval
         }
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// The notice's timing.
     public let configuration: Configuration
     /// Whether the notice may appear: unmuted, allowed to send audio, the microphone permitted.
     public private(set) var isActive = false
@@ -43,6 +48,7 @@ public struct TypingNotice: Sendable, Equatable {
     /// How many notices have appeared.
     public private(set) var count = 0
 
+    /// A notice with this timing, inactive until `update`.
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
     }

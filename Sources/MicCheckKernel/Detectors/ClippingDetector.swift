@@ -10,6 +10,7 @@
 ///
 /// - Complexity: O(1) per frame; the window's ring is allocated once.
 public struct ClippingDetector: Sendable {
+    /// When clipping is raised and when it ends: durations in seconds, counts in frames or samples.
     public struct Configuration: Sendable, Equatable {
         /// Seconds over which clipped frames are counted.
         public var window: Double = 2
@@ -20,18 +21,23 @@ public struct ClippingDetector: Sendable {
         /// Seconds without clipped frames before the warning ends.
         public var endAfter: Double = 5
 
+        /// Settings with the defaults above.
         public init() {}
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// What the detector reports: `clipping` when it raises the warning, `ended` when it clears it.
     public enum Event: Sendable, Equatable {
         /// Clipping at `ceilingDB` (dBFS); `share`: the fraction of the window's samples cut flat.
         case clipping(ceilingDB: Float, share: Float)
+        /// No clipped frame for `endAfter` seconds: the warning ends.
         case ended
     }
 
     private struct Frame { var flat = 0, top: Float = 0, peak: Float = 0, samples = 0 }
 
+    /// The detector's settings.
     public let configuration: Configuration
     private let length: Int
     private var ring: [Frame]
@@ -40,6 +46,7 @@ public struct ClippingDetector: Sendable {
     /// Whether the warning is up.
     public private(set) var isClipping = false
 
+    /// A detector with these settings.
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
         length = max(1, Int(configuration.window * Double(LevelMeter.framesPerSecond)))

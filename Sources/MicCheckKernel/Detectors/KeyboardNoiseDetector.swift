@@ -37,6 +37,7 @@
 ///
 /// - Complexity: O(1) per 1 ms block, O(100) per click candidate; everything is allocated once.
 public struct KeyboardNoiseDetector: Sendable {
+    /// What makes a keystroke and what makes typing (units as noted on each).
     public struct Configuration: Sendable, Equatable {
         /// dB above the 22 ms before it that a 1 ms block must rise to start a click.
         public var onsetRise: Float = 12
@@ -77,7 +78,9 @@ public struct KeyboardNoiseDetector: Sendable {
         /// Seconds of continued typing after which the event is raised again.
         public var repeatAfter: Double = 10
 
+        /// Settings with the defaults above.
         public init() {}
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
@@ -92,6 +95,7 @@ public struct KeyboardNoiseDetector: Sendable {
         /// When this stretch of typing began: its first keystroke's onset, seconds from the start.
         public var since: Double
 
+        /// Typing with these figures.
         public init(keystrokes: Int, perSecond: Float, levelDB: Float, since: Double) {
             self.keystrokes = keystrokes
             self.perSecond = perSecond
@@ -117,6 +121,7 @@ public struct KeyboardNoiseDetector: Sendable {
     private static let after = 100
     private static let maximumKeys = 64
 
+    /// The detector's settings.
     public let configuration: Configuration
     private var blocks: [Block]
     private var blockCount = 0

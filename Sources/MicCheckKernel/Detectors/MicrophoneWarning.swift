@@ -11,9 +11,13 @@ public enum MicrophoneWarning: Sendable, Hashable {
 
     /// Which warning, without its figures: a raised warning of a kind replaces the one before.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Steady background noise (`noisy_microphone`).
         case noisy = "noisy_microphone"
+        /// The input cut flat at a ceiling (`clipping`).
         case clipping
+        /// Speech too quiet (`speech_too_quiet`).
         case speechTooQuiet = "speech_too_quiet"
+        /// An output's monitor instead of a microphone (`wrong_source`).
         case wrongSource = "wrong_source"
 
         /// The kind's place in `allCases`.
@@ -37,6 +41,7 @@ public enum MicrophoneWarning: Sendable, Hashable {
         }
     }
 
+    /// Which warning this is, without its figures.
     public var kind: Kind {
         switch self {
         case .noisy: .noisy

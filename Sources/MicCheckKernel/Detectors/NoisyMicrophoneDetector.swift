@@ -35,6 +35,7 @@ public enum NoiseKind: String, Sendable, Equatable, CaseIterable {
 ///
 /// - Complexity: O(1) per frame (a 1 dB histogram of the window's levels); allocated once.
 public struct NoisyMicrophoneDetector: Sendable {
+    /// The detector's thresholds: levels in dBFS, durations in seconds.
     public struct Configuration: Sendable, Equatable {
         /// Median frame level (dBFS, without DC) of a noisy window.
         public var noisyLevel: Float = -43
@@ -51,13 +52,17 @@ public struct NoisyMicrophoneDetector: Sendable {
         /// Seconds after clearing during which the warning is not raised again.
         public var cooldown: Double = 10
 
+        /// Settings with the defaults above.
         public init() {}
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// What the detector reports: `noisy` when it raises the warning, `clean` when it clears it.
     public enum Event: Sendable, Equatable {
         /// Noise of this kind (when clear) at this level (dBFS, the window's mean power).
         case noisy(NoiseKind?, levelDB: Float)
+        /// The noise has gone: the level stayed `hysteresis` dB lower for `cleanWindow`, outside speech.
         case clean
     }
 
@@ -69,6 +74,7 @@ public struct NoisyMicrophoneDetector: Sendable {
 
     static let lowestBin: Float = -100
 
+    /// The detector's settings.
     public let configuration: Configuration
     private let fps = Double(LevelMeter.framesPerSecond)
     private let length: Int
@@ -86,6 +92,7 @@ public struct NoisyMicrophoneDetector: Sendable {
     /// Whether the warning is up for a steady background: a hum, or a fan or hiss.
     public var namesSteadyBackground: Bool { isNoisy && (namedKind == .hum || namedKind == .hiss) }
 
+    /// A detector with these settings.
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
         length = max(1, Int(configuration.window * Double(LevelMeter.framesPerSecond)))

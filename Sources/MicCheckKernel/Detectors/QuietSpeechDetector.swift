@@ -12,6 +12,7 @@
 ///
 /// - Complexity: O(1) per frame; nothing is allocated.
 public struct QuietSpeechDetector: Sendable {
+    /// The detector's thresholds: levels in dBFS, durations in seconds of active speech.
     public struct Configuration: Sendable, Equatable {
         /// Active speech level (dBFS) below which speech is too quiet.
         public var quietLevel: Float = -40
@@ -24,16 +25,21 @@ public struct QuietSpeechDetector: Sendable {
         /// Seconds of active speech after which a long utterance is judged without waiting for its end.
         public var judgeAfter: Double = 3
 
+        /// Settings with the defaults above.
         public init() {}
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// What the detector reports: `tooQuiet` when it raises the warning, `levelOK` when it clears it.
     public enum Event: Sendable, Equatable {
         /// The last utterance's active level, dBFS.
         case tooQuiet(levelDB: Float)
+        /// The judged speech's active level, dBFS, at or above `okLevel` again: the warning clears.
         case levelOK(levelDB: Float)
     }
 
+    /// The detector's settings.
     public let configuration: Configuration
     private var power = 0.0
     private var frames = 0
@@ -42,6 +48,7 @@ public struct QuietSpeechDetector: Sendable {
     /// Whether the warning is up.
     public private(set) var isTooQuiet = false
 
+    /// A detector with these settings.
     public init(configuration: Configuration = .default) { self.configuration = configuration }
 
     /// Feeds one frame: its level at the input's rate, its speech probability, and whether an

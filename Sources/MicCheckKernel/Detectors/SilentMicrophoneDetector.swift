@@ -59,10 +59,18 @@ public enum DeadMicrophoneSignature: String, Sendable, Equatable, CaseIterable {
 ///
 /// - Complexity: O(1) per frame; nothing is allocated.
 public struct SilentMicrophoneDetector: Sendable {
+    /// The detector's thresholds: levels in dBFS, durations in seconds.
     public struct Configuration: Sendable, Equatable {
+        /// Seconds a constant stretch must last while the source has sent nothing but constant samples.
         public var constantAtStart: Double = 1.9
+        /// Seconds a constant stretch must last once the source has shown its noise floor (before any sound,
+        /// or in a pause after one).
         public var constantAfterFloor: Double = 1.0
+        /// Seconds a constant stretch must last when the source has sent more than constant samples, but
+        /// neither a floor nor a sound yet (as Jitsi).
         public var constantUnproven: Double = 4.0
+        /// Seconds a constant stretch must last in a gated source, or after sound with no floor or gap
+        /// after it yet.
         public var constantWhenGated: Double = 10.0
         /// A constant run at least this long, with sound before and after it, marks the source as
         /// gated (seconds). Shorter gaps (a dropped buffer) say nothing.
@@ -74,7 +82,9 @@ public struct SilentMicrophoneDetector: Sendable {
         public var floorLevel: Float = -50
         /// Largest distance (dB) of a frame of steady sound from the running level (a 0.1 s average).
         public var steadyStep: Float = 6
+        /// Level without DC offset (dBFS) below which a non-constant frame may be a dead input's hiss.
         public var hissLevel: Float = -70
+        /// Seconds a flat, steady hiss below `hissLevel` must last to be a dead device.
         public var hissDuration: Double = 1.5
         /// Mean band flatness at or above which a hiss counts as featureless.
         public var hissFlatness: Float = 0.5
@@ -97,15 +107,21 @@ public struct SilentMicrophoneDetector: Sendable {
         /// Sound must last this long to end a silent verdict (seconds).
         public var activeAfter: Double = 0.05
 
+        /// Settings with the defaults above.
         public init() {}
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// What the detector reports: `silent` when the device seems dead, `active` when sound returns.
     public enum Event: Sendable, Equatable {
+        /// The device seems dead; the signature says what it delivers.
         case silent(DeadMicrophoneSignature)
+        /// Sound again, for at least `activeAfter`, after `silent`.
         case active
     }
 
+    /// The detector's settings.
     public let configuration: Configuration
     private let fps = Double(LevelMeter.framesPerSecond)
     private var constantRun = 0
@@ -147,6 +163,7 @@ public struct SilentMicrophoneDetector: Sendable {
     /// The current verdict: the signature of a dead device, or `nil` while the microphone seems to work.
     public private(set) var deadSignature: DeadMicrophoneSignature?
 
+    /// A detector with these settings.
     public init(configuration: Configuration = .default) { self.configuration = configuration }
 
     /// The peak level (dBFS) of one step of a 16-bit code: a frame that never goes past it holds zeros

@@ -1,6 +1,8 @@
 /// A change in whether someone is speaking.
 public enum SpeechActivityEvent: Sendable, Equatable {
+    /// Speech started.
     case started
+    /// Speech ended.
     case ended
 }
 
@@ -15,6 +17,7 @@ public enum SpeechActivityEvent: Sendable, Equatable {
 /// This is the detector behind the "You are muted." notice: it runs the same whether or not the user
 /// is muted, and the caller decides what to show.
 public struct SpeechEventDetector: Sendable {
+    /// When speech starts and ends: probability thresholds, durations in seconds.
     public struct Configuration: Sendable, Equatable {
         /// Probability at or above which a frame counts towards starting speech.
         public var startThreshold: Float
@@ -30,6 +33,8 @@ public struct SpeechEventDetector: Sendable {
         /// see ``afterEchoCancellation``.
         public var minimumLevelDB: Float
 
+        /// Settings; by default speech starts on the first frame at 0.8 or more and ends after 0.3 s
+        /// below 0.7, with 0.3 s of prefix padding and no level floor.
         public init(
             startThreshold: Float = 0.8, endThreshold: Float = 0.7, minimumSpeech: Double = 0.01,
             hangover: Double = 0.3, prefixPadding: Double = 0.3, minimumLevelDB: Float = Decibels.floor
@@ -54,6 +59,7 @@ public struct SpeechEventDetector: Sendable {
             startThreshold: 0.8, minimumSpeech: 0.1, minimumLevelDB: -50)
     }
 
+    /// The settings in use (changed by `reconfigure(_:)`).
     public private(set) var configuration: Configuration
     private let framesPerSecond: Int
     private var startFrames: Int
@@ -62,6 +68,7 @@ public struct SpeechEventDetector: Sendable {
     /// Whether speech is in progress after the last frame.
     public private(set) var isSpeaking = false
 
+    /// A detector with these settings, fed `framesPerSecond` frames a second (100: 10 ms frames).
     public init(configuration: Configuration = .default, framesPerSecond: Int = LevelMeter.framesPerSecond) {
         self.configuration = configuration
         self.framesPerSecond = framesPerSecond
@@ -107,10 +114,13 @@ public struct SpeechEventDetector: Sendable {
 ///
 /// Kept so users can compare: it fires on every keystroke, fan and door.
 public struct LevelRuleDetector: Sendable {
+    /// Level (dBFS) above which a kept level counts as sound; -50 by default.
     public var threshold: Float
     private var history: MicrophoneLevelHistory
+    /// Whether the rule says "speaking" after the last level.
     public private(set) var isSpeaking = false
 
+    /// A rule over the last `count` levels (3 by default) with this threshold (dBFS).
     public init(threshold: Float = MicrophoneLevelHistory.displayFloorDB, count: Int = 3) {
         self.threshold = threshold
         history = MicrophoneLevelHistory(capacity: count)

@@ -24,6 +24,7 @@ public enum SampleEncoding: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The encoding in words, e.g. "16-bit PCM" or "32-bit float".
     public var description: String {
         switch self {
         case .unsignedInt8: "8-bit PCM"
@@ -38,10 +39,14 @@ public enum SampleEncoding: Sendable, Hashable, CustomStringConvertible {
 
 /// The shape of an interleaved PCM stream.
 public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
+    /// Samples per second of each channel, Hz.
     public var sampleRate: Int
+    /// Interleaved channels per frame.
     public var channels: Int
+    /// How each sample is stored.
     public var encoding: SampleEncoding
 
+    /// A format of `channels` channels at `sampleRate` (Hz), stored as `encoding`.
     public init(sampleRate: Int, channels: Int, encoding: SampleEncoding) {
         self.sampleRate = sampleRate
         self.channels = channels
@@ -56,6 +61,7 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
     /// Channel counts MicCheck accepts on input.
     public static let supportedChannels = 1...8
 
+    /// The format in words, e.g. "16-bit PCM, 48000 Hz, mono".
     public var description: String {
         let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels"
         return "\(encoding), \(sampleRate) Hz, \(layout)"

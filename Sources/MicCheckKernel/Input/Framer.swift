@@ -7,6 +7,7 @@
 ///
 /// - Complexity: nothing is allocated after `init`; input is resampled 10 ms at a time.
 public struct Framer: Sendable {
+    /// Samples per second of the input, Hz.
     public let inputRate: Int
     private let block: Int
     private var resampler: Resampler?
@@ -15,6 +16,7 @@ public struct Framer: Sendable {
     private var fill = 0
     private var finished = false
 
+    /// A framer for input at `inputRate` (Hz, one of `AudioFormat.supportedSampleRates`).
     public init(inputRate: Int) {
         precondition(AudioFormat.supportedSampleRates.contains(inputRate), "unsupported sample rate")
         self.inputRate = inputRate

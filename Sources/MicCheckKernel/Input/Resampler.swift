@@ -22,7 +22,9 @@
 /// - Complexity: O(taps) per output sample; taps is about 90 at 8 kHz input, 275 at 48 kHz, 550 at
 ///   96 kHz. Nothing is allocated after `init`.
 public struct Resampler: Sendable {
+    /// Samples per second of the input, Hz.
     public let inputRate: Int
+    /// Samples per second of the output, Hz.
     public let outputRate: Int
     /// Most filter phases kept in the table.
     public static let maxPhases = 4_096

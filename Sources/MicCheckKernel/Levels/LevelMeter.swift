@@ -8,6 +8,7 @@ public struct FrameLevel: Sendable, Equatable {
     public var peakDB: Float
     /// Lowest and highest sample value: equal when the frame is constant (zeros, DC, a stuck value).
     public var minimum: Float
+    /// Highest sample value.
     public var maximum: Float
     /// Mean square, linear.
     public var meanSquare: Double
@@ -19,6 +20,7 @@ public struct FrameLevel: Sendable, Equatable {
     /// The largest magnitude among those flat runs (0 when there are none).
     public var flatTop: Float = 0
 
+    /// A frame's levels from their parts (`LevelMeter` measures them).
     public init(
         index: Int, rmsDB: Float, peakDB: Float, minimum: Float, maximum: Float, meanSquare: Double,
         mean: Double = 0, flatSamples: Int = 0, flatTop: Float = 0
@@ -48,9 +50,11 @@ public struct FrameLevel: Sendable, Equatable {
 
 /// The DC offset of a signal, followed over about half a second of frames.
 public struct DCTracker: Sendable {
+    /// The offset followed so far: a slow average of the frames' mean sample values.
     public private(set) var offset = 0.0
     private var started = false
 
+    /// A tracker that takes the first frame's mean as the offset.
     public init() {}
 
     /// Feeds a frame; returns its power without the offset (linear mean square).
@@ -72,6 +76,7 @@ public struct DCTracker: Sendable {
 ///
 /// - Complexity: O(1) per sample; nothing is allocated.
 public struct LevelMeter: Sendable {
+    /// Samples per second of the input, Hz.
     public let sampleRate: Int
     /// Frames per second (100: a 10 ms hop).
     public static let framesPerSecond = 100
@@ -97,6 +102,7 @@ public struct LevelMeter: Sendable {
     private var flatSamples = 0
     private var flatTop: Float = 0
 
+    /// A meter for input at `sampleRate` (Hz, positive).
     public init(sampleRate: Int) {
         precondition(sampleRate > 0, "sample rate must be positive")
         self.sampleRate = sampleRate

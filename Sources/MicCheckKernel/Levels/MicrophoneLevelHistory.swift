@@ -14,6 +14,7 @@ public struct MicrophoneLevelHistory: Sendable, Equatable {
     private var next = 0
     private var filled = 0
 
+    /// A history that keeps the last `capacity` levels (positive; 3 by default, as call SDKs keep).
     public init(capacity: Int = 3) {
         precondition(capacity > 0, "capacity must be positive")
         self.capacity = capacity

@@ -20,6 +20,7 @@
 ///   ``Configuration/quietRoomLevel``);
 /// - otherwise ``MicrophoneTestVerdict/Kind/clear``.
 public struct MicrophoneTest: Sendable {
+    /// How long the test records and how its recording is judged.
     public struct Configuration: Sendable, Equatable {
         /// How long to record (seconds).
         public var seconds: Double = 5
@@ -32,11 +33,15 @@ public struct MicrophoneTest: Sendable {
         /// A room quieter than this (dBFS) is never called noisy.
         public var quietRoomLevel: Float = -60
 
+        /// Settings for a test of `seconds` (5 by default); the thresholds at their defaults.
         public init(seconds: Double = 5) { self.seconds = seconds }
+        /// The default settings: 5 s of recording.
         public static let `default` = Configuration()
     }
 
+    /// The test's settings.
     public let configuration: Configuration
+    /// Samples per second of the audio the test takes, Hz.
     public let sampleRate: Int
     /// The samples recorded so far, when the test keeps them (for playback).
     public private(set) var recording: [Float] = []

@@ -11,6 +11,7 @@ public struct MicrophoneTestRecording: Sendable {
     private var test: MicrophoneTest?
     private var deadline = 0.0
 
+    /// A recorder with no test running.
     public init() {}
 
     /// Whether a test is recording. Stored beside the test and set with it: asking the optional (`test != nil`)

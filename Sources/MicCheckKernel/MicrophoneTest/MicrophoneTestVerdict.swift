@@ -5,6 +5,7 @@
 /// clipping, then no voice, then a voice too quiet, then a noisy room; otherwise the voice came through
 /// clearly.
 public struct MicrophoneTestVerdict: Sendable, Hashable {
+    /// The outcome, one of six; its raw value is the `verdict` of the JSON fields.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The voice came through clearly: a good level, well above the room's noise.
         case clear
@@ -22,15 +23,19 @@ public struct MicrophoneTestVerdict: Sendable, Hashable {
 
     /// How the input was cut flat: at a ceiling (dBFS), in a share of the samples.
     public struct Clipping: Sendable, Hashable {
+        /// The ceiling, dBFS.
         public var ceilingDB: Float
+        /// The share of the samples cut flat, 0…1.
         public var share: Float
 
+        /// Clipping at `ceilingDB` (dBFS) in a `share` (0…1) of the samples.
         public init(ceilingDB: Float, share: Float) {
             self.ceilingDB = ceilingDB
             self.share = share
         }
     }
 
+    /// The outcome.
     public var kind: Kind
     /// Seconds of audio the test recorded.
     public var recordedSeconds: Double
@@ -48,6 +53,7 @@ public struct MicrophoneTestVerdict: Sendable, Hashable {
     /// For ``Kind/dead``: why (nil when no audio arrived at all).
     public var dead: DeadMicrophoneSignature?
 
+    /// A verdict from its outcome and the figures behind it.
     public init(
         kind: Kind, recordedSeconds: Double, speechSeconds: Double = 0, speechLevelDB: Float? = nil,
         noiseLevelDB: Float? = nil, noise: NoiseKind? = nil, clipping: Clipping? = nil,

@@ -12,7 +12,9 @@ public struct AnalysisFrame: Sendable, Equatable {
     public var index: Int
     /// Start of the frame, in seconds from the start of the input (``StreamingAnalysis/startTime`` included).
     public var time: Double
+    /// The frame's RMS level at the input's rate, dBFS (floor -160).
     public var levelDB: Float
+    /// The frame's peak level, dBFS (floor -160).
     public var peakDB: Float
     /// Speech probability (for the level rule: the display value of the loudest of the last levels).
     public var probability: Float
@@ -24,6 +26,7 @@ public struct AnalysisFrame: Sendable, Equatable {
     /// later, so this turns on and off that many frames before the events' times.
     public var isSpeaking: Bool
 
+    /// A frame record from its fields.
     public init(
         index: Int, time: Double, levelDB: Float, peakDB: Float, probability: Float, isSpeech: Bool, isSpeaking: Bool
     ) {
@@ -90,6 +93,7 @@ public enum AnalysisEvent: Sendable, Equatable {
     /// at the start, by live capture (the analyzer never raises it).
     case wrongSource(time: Double, source: String)
 
+    /// The event's time, in seconds from the start of the input: when it was decided.
     public var time: Double {
         switch self {
         case .speechStarted(let t, _), .speechEnded(let t), .microphoneSilent(let t, _), .microphoneActive(let t),
@@ -120,7 +124,9 @@ public enum AnalysisEvent: Sendable, Equatable {
 
 /// One record of the analysis stream.
 public enum AnalysisOutput: Sendable, Equatable {
+    /// A frame's record, one every 10 ms.
     case frame(AnalysisFrame)
+    /// An event, when it is decided.
     case event(AnalysisEvent)
 
     /// The frame's start or the event's time.

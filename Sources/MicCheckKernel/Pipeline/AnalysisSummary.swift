@@ -1,10 +1,16 @@
 /// Totals and verdicts over an analysed input, built from its records.
 public struct AnalysisSummary: Sendable, Equatable {
+    /// Frames analysed (10 ms each).
     public private(set) var frames = 0
+    /// Frames that were speech.
     public private(set) var speechFrames = 0
+    /// The highest frame peak level, dBFS (-160 before any frame).
     public private(set) var loudestPeakDB: Float = Decibels.floor
+    /// The highest frame RMS level, dBFS (-160 before any frame).
     public private(set) var loudestLevelDB: Float = Decibels.floor
+    /// Utterances: how many `speech_started` events.
     public private(set) var utterances = 0
+    /// How many times the microphone was judged dead (`microphone_silent` events).
     public private(set) var silentEvents = 0
     /// The first dead-microphone verdict: when and why.
     public private(set) var firstSilent: (time: Double, signature: DeadMicrophoneSignature)?
@@ -15,8 +21,10 @@ public struct AnalysisSummary: Sendable, Equatable {
     /// The first time each warning was raised, with its figures.
     public private(set) var firstWarnings: [MicrophoneWarning.Kind: (time: Double, warning: MicrophoneWarning)] = [:]
 
+    /// An empty summary.
     public init() {}
 
+    /// Counts one record of the analysis in.
     public mutating func add(_ output: AnalysisOutput) {
         switch output {
         case .frame(let f):
@@ -42,7 +50,9 @@ public struct AnalysisSummary: Sendable, Equatable {
         }
     }
 
+    /// Seconds analysed: the frames, 10 ms each.
     public var duration: Double { Double(frames) / Double(LevelMeter.framesPerSecond) }
+    /// Seconds of speech frames.
     public var speechTime: Double { Double(speechFrames) / Double(LevelMeter.framesPerSecond) }
 
     /// One line on whether the microphone works.
@@ -74,6 +84,8 @@ public struct AnalysisSummary: Sendable, Equatable {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
+    /// Compares the counts (frames, speech frames, utterances, dead verdicts, warnings) and the loudest
+    /// peak; not the loudest level nor the first verdicts and warnings.
     public static func == (a: AnalysisSummary, b: AnalysisSummary) -> Bool {
         a.frames == b.frames && a.speechFrames == b.speechFrames && a.utterances == b.utterances
             && a.silentEvents == b.silentEvents && a.loudestPeakDB == b.loudestPeakDB && a.warnings == b.warnings

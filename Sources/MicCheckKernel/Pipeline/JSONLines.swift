@@ -1,16 +1,22 @@
 /// A JSON value, as MicCheck writes it: numbers with a fixed count of decimals, so that records are
 /// byte-stable across platforms and runs.
 public enum JSONValue: Sendable, Equatable {
+    /// A string, escaped as JSON requires.
     case string(String)
+    /// An integer.
     case int(Int)
     /// A number written with exactly `decimals` decimals (half away from zero).
     case number(Double, decimals: Int)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
+    /// An array of values, in the order given.
     case array([JSONValue])
     /// An object; its fields are written in the order given.
     case object([(String, JSONValue)])
 
+    /// Two values are equal when their JSON text is.
     public static func == (a: JSONValue, b: JSONValue) -> Bool { a.encoded == b.encoded }
 
     /// The value as JSON text: `{"key": value, ...}`, one space after each colon and comma.
@@ -63,6 +69,7 @@ public enum JSONLines {
         }
     }
 
+    /// A frame record, as one line (without its newline): `t`, `level_db`, `prob` and `speech`.
     public static func frame(_ f: AnalysisFrame) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(72)
@@ -99,6 +106,7 @@ public enum JSONLines {
         bytes.append(contentsOf: f.isSpeaking ? #", "speaking": true}"#.utf8 : #", "speaking": false}"#.utf8)
     }
 
+    /// An event record, as one line (without its newline): `event`, `t`, then its own fields.
     public static func event(_ e: AnalysisEvent) -> String {
         JSONValue.object(eventFields(e)).encoded
     }

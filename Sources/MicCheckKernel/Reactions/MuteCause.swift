@@ -6,8 +6,11 @@
 /// - ``pushToTalk``: the user talks by holding (or pressing) a key; between presses they know they are
 ///   muted, and no notice shows (Jitsi's push-to-talk users got one on every release of the key).
 public enum MuteCause: Sendable, Hashable {
+    /// The user muted themselves.
     case selfMuted
+    /// A host muted the user; `name`: who.
     case host(name: String)
+    /// The user talks by push-to-talk: muted between presses of the key.
     case pushToTalk
 
     /// The cause's name in the protocols: `self`, `host` or `push-to-talk`.

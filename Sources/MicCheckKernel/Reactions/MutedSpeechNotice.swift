@@ -6,19 +6,23 @@
 /// analysis times of the events (seconds); the model reads no clock of its own. The mute's ``cause``
 /// decides whether it may show at all: never while the user talks by push-to-talk.
 public struct MutedSpeechNotice: Sendable, Equatable {
+    /// How long the notice stays, and the quiet time before another (seconds).
     public struct Configuration: Sendable, Equatable {
         /// How long the notice stays (seconds).
         public var displayDuration: Double
         /// Quiet time after a notice has gone before another may appear (seconds).
         public var cooldown: Double
 
+        /// Settings; by default the notice stays 2 s and another may follow 5 s after it has gone.
         public init(displayDuration: Double = 2, cooldown: Double = 5) {
             self.displayDuration = displayDuration
             self.cooldown = cooldown
         }
+        /// The default settings.
         public static let `default` = Configuration()
     }
 
+    /// The notice's timing.
     public let configuration: Configuration
     /// Whether the user's microphone is muted (in the call, not on the device).
     public var isMuted: Bool {
@@ -33,6 +37,7 @@ public struct MutedSpeechNotice: Sendable, Equatable {
     /// How many notices have appeared.
     public private(set) var count = 0
 
+    /// A notice for a user who is muted or not, with this timing; none has shown yet.
     public init(isMuted: Bool, configuration: Configuration = .default) {
         self.isMuted = isMuted
         self.configuration = configuration

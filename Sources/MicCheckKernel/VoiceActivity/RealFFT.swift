@@ -27,8 +27,10 @@ public struct RealFFT: Sendable {
     private var zi: [Float]
     /// Real and imaginary parts of bins 0 ... size/2 after ``transform(_:)``.
     public private(set) var real: [Float]
+    /// Imaginary parts of bins 0 ... size/2 after `transform(_:)`.
     public private(set) var imaginary: [Float]
 
+    /// A transform of `size` real samples: a power of two, at least 4.
     public init(size: Int) {
         precondition(size >= 4 && size & (size - 1) == 0, "FFT size must be a power of two, at least 4")
         self.size = size

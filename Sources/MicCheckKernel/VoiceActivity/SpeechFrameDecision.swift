@@ -6,12 +6,14 @@
 /// analysis; ``SpeechEventDetector`` decides utterances (`speech_started` / `speech_ended`) from the
 /// same probabilities, so a pause inside an utterance has frames that are not speech.
 public struct SpeechFrameDecision: Sendable {
+    /// The threshold a frame's probability must reach, and how long it holds (seconds).
     public struct Configuration: Sendable, Equatable {
         /// Probability at or above which a frame is speech.
         public var threshold: Float
         /// How long a frame at or above the threshold keeps the following frames speech (seconds).
         public var hold: Double
 
+        /// Settings; by default a frame at 0.5 or more is speech and keeps the next 30 ms speech.
         public init(threshold: Float = 0.5, hold: Double = 0.03) {
             self.threshold = threshold
             self.hold = hold
@@ -21,11 +23,13 @@ public struct SpeechFrameDecision: Sendable {
         public static let `default` = Configuration()
     }
 
+    /// The decision's settings.
     public let configuration: Configuration
     private let holdFrames: Int
     /// Frames since the last frame at or above the threshold (capped).
     private var sinceSpeech: Int
 
+    /// A decision with these settings, fed `framesPerSecond` frames a second (100: 10 ms frames).
     public init(configuration: Configuration = .default, framesPerSecond: Int = LevelMeter.framesPerSecond) {
         self.configuration = configuration
         holdFrames = max(0, Int((configuration.hold * Double(framesPerSecond)).rounded()))

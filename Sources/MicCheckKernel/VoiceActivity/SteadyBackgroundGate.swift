@@ -25,6 +25,7 @@
 /// - Complexity: O(bands) per frame, and the percentiles every 10 frames (16 histograms of 121 bins);
 ///   nothing is allocated after `init`.
 public struct SteadyBackgroundGate: Sendable {
+    /// The gate's settings: levels in dB, durations in seconds, counts in bands or frames.
     public struct Configuration: Sendable, Equatable {
         /// Whether the gate is used at all (off: the model's probabilities as they are).
         public var enabled: Bool
@@ -49,6 +50,7 @@ public struct SteadyBackgroundGate: Sendable {
         /// The probability a frame of the steady background is given at most.
         public var ceiling: Float
 
+        /// Settings; the defaults are those the analysis uses (`default`).
         public init(
             enabled: Bool = true, window: Double = 5, maximumSpread: Float = 10, unsteadyBands: Int = 2,
             minimumRise: Float = 3, standoutBands: Int = 2, standoutFrames: Int = 2, settle: Double = 1,
@@ -66,6 +68,7 @@ public struct SteadyBackgroundGate: Sendable {
             self.ceiling = ceiling
         }
 
+        /// The default settings: the gate on.
         public static let `default` = Configuration()
         /// The model's probabilities as they are.
         public static let off = Configuration(enabled: false)
@@ -75,6 +78,7 @@ public struct SteadyBackgroundGate: Sendable {
     static let bins = 121  // -120...0 dBFS, 1 dB each
     static let refreshFrames = 10
 
+    /// The gate's settings.
     public let configuration: Configuration
     private let bands = VoiceFeatureExtractor.bands
     private let length: Int
@@ -101,6 +105,7 @@ public struct SteadyBackgroundGate: Sendable {
     /// Whether the gate held the last frame's probability down.
     public private(set) var isGating = false
 
+    /// A gate with these settings, fed `framesPerSecond` frames a second (100: 10 ms frames).
     public init(configuration: Configuration = .default, framesPerSecond: Int = LevelMeter.framesPerSecond) {
         self.configuration = configuration
         let fps = Double(framesPerSecond)

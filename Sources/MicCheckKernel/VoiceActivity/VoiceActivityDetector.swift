@@ -8,7 +8,9 @@
 /// - Complexity: O(1) per frame; nothing is allocated after `init`. Look-ahead: the model's
 ///   (``VoiceActivityModel/lookahead``, at most 3 frames): `process` then answers for an earlier frame.
 public struct VoiceActivityDetector: Sendable {
+    /// The feature extractor, which holds the last frame's level, band levels, flatness and harmonicity.
     public private(set) var features: VoiceFeatureExtractor
+    /// The model that maps the features to a probability.
     public let model: VoiceActivityModel
     private var state: VoiceActivityModel.State
     private var vector: [Float]

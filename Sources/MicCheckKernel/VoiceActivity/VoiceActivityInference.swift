@@ -24,6 +24,7 @@ extension VoiceActivityModel {
         var aPairs: [Int16]
         var hPairs: [Int16]
 
+        /// State for running `model` from the start of a stream (a zero GRU state).
         public init(for model: VoiceActivityModel) {
             x = [Float](repeating: 0, count: model.featureCount)
             a = [Float](repeating: 0, count: model.dense.height)

@@ -81,6 +81,7 @@ public struct VoiceActivityModel: Sendable, Equatable {
         return out
     }
 
+    /// Features a frame the model reads (`VoiceFeatureExtractor.count` or `coreCount`).
     public let featureCount: Int
     /// Frames (10 ms each) of audio after a frame that the model hears before deciding it, 0...3: its
     /// output after frame n is frame n − lookahead's probability.
@@ -89,7 +90,9 @@ public struct VoiceActivityModel: Sendable, Equatable {
     public static let maximumLookahead = 3
     /// The widest layer a model file may have (a model of 1 MB is far narrower).
     public static let maximumWidth = 4_096
+    /// Units of the dense layer.
     public let denseWidth: Int
+    /// Units of the GRU layer: the size of its state.
     public let hiddenWidth: Int
     let inputMean: [Float]
     let inputScale: [Float]
@@ -104,10 +107,15 @@ public struct VoiceActivityModel: Sendable, Equatable {
 
     /// What can be wrong with a model file.
     public enum LoadError: Error, Equatable, CustomStringConvertible {
+        /// The file could not be read; why.
         case unreadable(String)
+        /// The data is not a model (not JSON of format `miccheck-vad`, version 1); why.
         case notAModel(String)
+        /// The weights do not fit: a layer's size, a weight that is not finite, the features or the
+        /// look-ahead; which.
         case shape(String)
 
+        /// The error in words.
         public var description: String {
             switch self {
             case .unreadable(let why): "the voice activity model could not be read: \(why)"
@@ -130,27 +138,47 @@ public struct VoiceActivityModel: Sendable, Equatable {
 
     /// A model's weights, as `training/train_vad.py` writes them (row-major, PyTorch's GRU gate order r, z, n).
     public struct Weights: Sendable {
+        /// Features a frame the model reads.
         public var features: Int
         /// The feature layout the model was trained on (older files have none).
         public var featureNames: [String]?
+        /// Frames (10 ms each) the model hears after a frame before deciding it, 0...3.
         public var lookahead: Int
+        /// Per feature, the mean subtracted before the dense layer.
         public var inputMean: [Float]
+        /// Per feature, the factor applied after the mean is subtracted (1 / its standard deviation in
+        /// training).
         public var inputScale: [Float]
+        /// Inputs of the dense layer: `features`.
         public var denseInputs: Int
+        /// Units of the dense layer.
         public var denseOutputs: Int
+        /// The dense layer's weights, `denseOutputs` × `denseInputs`.
         public var denseWeights: [Float]
+        /// The dense layer's bias, one a unit.
         public var denseBias: [Float]
+        /// Inputs of the GRU layer: `denseOutputs`.
         public var gruInputs: Int
+        /// Units of the GRU layer.
         public var hidden: Int
+        /// The GRU's input weights, 3·`hidden` × `gruInputs` (gates r, z, n).
         public var gruInputWeights: [Float]
+        /// The GRU's recurrent weights, 3·`hidden` × `hidden` (gates r, z, n).
         public var gruRecurrentWeights: [Float]
+        /// The GRU's input bias, 3·`hidden`.
         public var gruInputBias: [Float]
+        /// The GRU's recurrent bias, 3·`hidden`.
         public var gruRecurrentBias: [Float]
+        /// Inputs of the output layer: `hidden`.
         public var outputInputs: Int
+        /// Outputs of the output layer: 1, the speech probability's logit.
         public var outputOutputs: Int
+        /// The output layer's weights, one a GRU unit.
         public var outputWeights: [Float]
+        /// The output layer's bias, one value.
         public var outputBias: [Float]
 
+        /// Weights from their parts; `VoiceActivityModel(weights:)` checks their shapes.
         public init(
             features: Int, featureNames: [String]?, lookahead: Int, inputMean: [Float], inputScale: [Float],
             denseInputs: Int, denseOutputs: Int, denseWeights: [Float], denseBias: [Float], gruInputs: Int,

@@ -57,6 +57,7 @@ public struct VoiceFeatureExtractor: Sendable {
     public static let frameLength = 160
     /// Analysis window (32 ms at 16 kHz).
     public static let windowLength = 512
+    /// Sample rate of the frames, Hz (16 kHz).
     public static let sampleRate = 16_000
     static let bandCount = 16
 
@@ -124,6 +125,7 @@ public struct VoiceFeatureExtractor: Sendable {
     static let minLag = 32  // 500 Hz
     static let maxLag = 200  // 80 Hz
 
+    /// An extractor at the start of a stream: no history, its noise floors not yet learnt.
     public init() {
         let n = Self.windowLength
         window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n))) }

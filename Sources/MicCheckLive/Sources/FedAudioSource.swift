@@ -42,6 +42,7 @@ public final class FedAudioSource: AudioSource, Sendable {
             (self.label, self.refused, self.room) = (label, refused, room)
         }
 
+        /// The refusal as one sentence, naming the source.
         public var description: String {
             "\(label): a block of \(refused) samples was refused: the analysis is behind and has room for \(room)"
         }
@@ -84,7 +85,9 @@ public final class FedAudioSource: AudioSource, Sendable {
             State(storage: [Float](repeating: 0, count: max(1, capacity ?? 2 * sampleRate)), rate: sampleRate))
     }
 
+    /// The rate of the samples the reader gets now, in Hz; it changes at the `restarted` after `changeRate(to:)`.
     public var sampleRate: Int { state.withLock { $0.rate } }
+    /// Samples `feed(_:)` could not take because the buffer was full.
     public var droppedSamples: Int { state.withLock { $0.dropped } }
     /// Samples fed and not yet read: how far the analysis is behind the feeder.
     public var bufferedSamples: Int { state.withLock { $0.count } }
@@ -202,6 +205,8 @@ public final class FedAudioSource: AudioSource, Sendable {
         wake.signal()
     }
 
+    /// Stops the source from any thread: the next read returns `AudioRead.stopped`, feeds take nothing more,
+    /// and feeders waiting for room return.
     public func stop() {
         let waiters = state.withLock { s in
             s.stopped = true
@@ -211,6 +216,7 @@ public final class FedAudioSource: AudioSource, Sendable {
         wake.signal()
     }
 
+    /// Waits up to `timeout` for fed samples and copies them into `buffer`, up to the next change of rate.
     public func read(
         into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
     ) throws(AudioSourceError) -> AudioRead {

@@ -27,6 +27,7 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     public let sampleRate: Int
     /// What the user is listening to (the file's name unless given).
     public let label: String
+    /// Always 0: a file waits for its reader, so nothing is dropped.
     public var droppedSamples: Int { 0 }
     /// The file's format.
     public let format: AudioFormat
@@ -61,11 +62,14 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
         }
     }
 
+    /// Makes the current or next read return `AudioRead.stopped`; callable from any thread.
     public func stop() {
         stopping.store(true, ordering: .releasing)
         wake.signal()
     }
 
+    /// Copies the next block into `buffer`: in real time a 10 ms block once it is due (`idle` when `timeout`
+    /// passes first), otherwise as much as fits; `ended` at the end of the file (unless it is reopened).
     public func read(
         into buffer: UnsafeMutableBufferPointer<Float>, timeout: Duration
     ) throws(AudioSourceError) -> AudioRead {

@@ -39,6 +39,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// has 64 KiB or more of its own waiting is closed with 1008 (honest readers hold a few KiB).
     public var maxQueuedBytes: Int
 
+    /// Limits with the defaults: 64 KiB messages, a 10 s idle timeout, an outbox of 1,024 messages and 4 MiB, 64
+    /// frames a message, audio at 4 times real time, 5 presence changes a second, 12 joins a minute per connection
+    /// and 60 per address, and 256 MiB waiting in all.
     public init(
         maxMessageBytes: Int = 65_536, idleTimeout: Double = 10, outboxLimit: Int = 1_024, outboxBytes: Int = 4 << 20,
         maxFramesPerMessage: Int = 64, maxAudioSpeed: Double = 4, presenceChangesPerSecond: Double = 5,
@@ -69,12 +72,15 @@ public enum Connection {
     /// A message for the client, of either endpoint. Levels may be coalesced (a newer one replaces an
     /// unsent one); the others must all arrive, in order.
     public struct Message: Sendable, Equatable {
+        /// The message's text: one JSON object.
         public var text: String
+        /// A level: a newer one replaces it while it is unsent.
         public var isLevel: Bool
         /// A change of the call's presence (joined, updated, left): while the client reads too slowly for them,
         /// they are dropped for one snapshot (`ConnectionEndpoint.resendPresence(send:)`).
         public var isPresence: Bool
 
+        /// A message; not a presence change by default.
         public init(text: String, isLevel: Bool, isPresence: Bool = false) {
             self.text = text
             self.isLevel = isLevel
@@ -432,9 +438,12 @@ extension Connection {
     /// When a connection's invitation ends: at `at` (on `Connection.now()`'s clock) it is closed with 4401
     /// and `reason`, and the page reconnects with a fresh token.
     public struct Expiry: Sendable, Equatable {
+        /// When the connection closes, in seconds on the connection's monotonic clock.
         public var at: Double
+        /// The close frame's reason.
         public var reason: String
 
+        /// An expiry at `at` seconds on the connection's monotonic clock.
         public init(at: Double, reason: String) {
             self.at = at
             self.reason = reason
@@ -454,9 +463,11 @@ extension Connection {
 public final class QueuedBytes: Sendable {
     /// What a connection holds before it counts as a slow reader: honest readers hold a few KiB.
     static let shareOfASlowReader = 64 << 10
+    /// Bytes that may wait in all before slow readers are closed (`ConnectionLimits.maxQueuedBytes`).
     public let limit: Int
     private let total = Atomic<Int>(0)
 
+    /// A count of nothing waiting, with `limit`.
     public init(limit: Int) { self.limit = limit }
 
     /// Adds `delta` (negative: takes away); returns the new total.

@@ -26,6 +26,8 @@ public struct AdmissionLimits: Sendable, Equatable {
     /// whole /64 and could otherwise open the cap's worth from each of its addresses.
     public var ipv6Prefix: Int
 
+    /// Limits with the defaults: `defaultMaxConnections()` in all and 1,024 from one address, 10 s and 32 KiB for a
+    /// request's head, and an IPv4 /32 or an IPv6 /64 as one address.
     public init(
         maxConnections: Int = AdmissionLimits.defaultMaxConnections(), maxConnectionsPerAddress: Int = 1_024,
         headTimeout: Double = 10, maxHeadBytes: Int = 32_768, ipv4Prefix: Int = 32, ipv6Prefix: Int = 64

@@ -8,8 +8,11 @@ public import MicCheckCall
 /// others only. What a call grants (``CallServer/Configuration/call``) bounds what every role sends; muting
 /// others is a host's whatever the call grants.
 public enum CallRole: String, Sendable, Codable, CaseIterable {
+    /// `host`: sends audio, video and a screen, and mutes others; `speaker`: sends audio and video; `listener`:
+    /// sends nothing.
     case host, speaker, listener
 
+    /// What the role may do: send audio, video or a screen, and mute others.
     public var capabilities: Set<OwnCapability> {
         switch self {
         case .host: [.sendAudio, .sendVideo, .screenshare, .muteUsers]
@@ -21,11 +24,16 @@ public enum CallRole: String, Sendable, Codable, CaseIterable {
 
 /// What a valid join token lets its bearer do: join `call` as `name` with `role`, until `expires`.
 public struct Invitation: Sendable, Equatable {
+    /// The id of the call.
     public var call: String
+    /// The participant's name in the call.
     public var name: String
+    /// The role, which bounds what the page may send.
     public var role: CallRole
+    /// When the token expires (its `exp` claim).
     public var expires: Date
 
+    /// An invitation to `call` for `name` with `role`, until `expires`.
     public init(call: String, name: String, role: CallRole, expires: Date) {
         (self.call, self.name, self.role, self.expires) = (call, name, role, expires)
     }
@@ -33,10 +41,16 @@ public struct Invitation: Sendable, Equatable {
 
 /// Why a join token was refused, in a sentence for the HTTP answer and the log.
 public struct InvitationError: MicCheckError, Sendable, Equatable {
+    /// What is wrong with the token.
     public enum Kind: String, Sendable {
+        /// `missing`: none given; `malformed`: not a token, or too long; `badSignature`: not signed with this server's
+        /// secret, or a header other than HS256 with no key id; `expired`, `notYetValid`: outside its times;
+        /// `otherCall`: for another call; `badClaims`: claims MicCheck does not know, or the wrong kind of token.
         case missing, malformed, badSignature, expired, notYetValid, otherCall, badClaims
     }
+    /// What is wrong, for code.
     public var kind: Kind
+    /// The sentence, for the HTTP answer and the log.
     public var description: String
 
     init(_ kind: Kind, _ description: String) { (self.kind, self.description) = (kind, description) }

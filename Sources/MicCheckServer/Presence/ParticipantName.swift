@@ -7,8 +7,11 @@ public import MicCheck
 /// UTF-8, no control characters, line separators or bidirectional overrides (a NUL cannot be stored in
 /// PostgreSQL's text; an override turns the text after it around), and something visible.
 public enum ParticipantName {
+    /// The most characters a name may have, after trimming.
     public static let maxCharacters = 64
+    /// The most Unicode scalars (code points) a name may have: combining marks count.
     public static let maxScalars = 128
+    /// The most bytes of UTF-8 a name may have.
     public static let maxBytes = 256
     /// The bidirectional embeddings, overrides and isolates: a name could turn the text after it around
     /// (U+202A-U+202E, U+2066-U+2069).
@@ -41,15 +44,21 @@ public enum ParticipantName {
         return .success(name)
     }
 
+    /// Why a name was refused; its description completes "Expected …".
     public enum NameError: MicCheckError, Sendable, Equatable {
+        /// Nothing visible after trimming: empty, or only spaces, marks or format characters.
         case empty
+        /// A control character, a line or paragraph separator, or a bidirectional override or isolate.
         case controlCharacters
+        /// More than `maxCharacters` characters.
         case tooLong
+        /// More than `maxScalars` code points or `maxBytes` bytes of UTF-8.
         case tooHeavy
 
         /// "Expected a name that is not empty."
         public var errorDescription: String? { "Expected \(description)." }
 
+        /// What was expected, as a phrase ("a name that is not empty").
         public var description: String {
             switch self {
             case .empty: "a name that is not empty"

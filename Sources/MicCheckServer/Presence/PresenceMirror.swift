@@ -8,9 +8,13 @@
 ///
 /// The page's script follows the same rule (`Guides/Browser.md`, "Presence").
 public enum PresenceVersionRule {
+    /// What to do with a change.
     public enum Step: Sendable, Equatable {
+        /// The next version: apply it.
         case apply
+        /// A version already seen: drop it, the snapshot taken holds it.
         case alreadySeen
+        /// Changes were missed: take a new snapshot, and drop the change.
         case gap
     }
 
@@ -23,15 +27,22 @@ public enum PresenceVersionRule {
 
 /// A change of one call's members at one version, as a store publishes it.
 public struct PresenceDelta: Sendable, Equatable {
+    /// What changed.
     public enum Change: Sendable, Equatable {
+        /// A member joined.
         case joined(PresenceMember)
+        /// A member's audio, video or speaking changed.
         case updated(PresenceMember)
+        /// The member with this id left.
         case left(String)
     }
 
+    /// The call's version after the change.
     public var version: Int
+    /// What changed.
     public var change: Change
 
+    /// A change at `version`.
     public init(version: Int, change: Change) {
         self.version = version
         self.change = change
@@ -58,6 +69,7 @@ public struct PresenceDelta: Sendable, Equatable {
 ///      │                            └──── resync ─── alone ◀──┘  own members only; deltas dropped
 /// ```
 public struct PresenceMirror: Sendable, Equatable {
+    /// Where the mirror stands with the store.
     public enum State: Sendable, Equatable {
         /// A snapshot is being read. Deltas wait in `pending`; `again`: a resync was asked for during
         /// the read, whose result may predate it, so read once more.
@@ -69,6 +81,7 @@ public struct PresenceMirror: Sendable, Equatable {
         case alone
     }
 
+    /// What the node must do after a transition.
     public enum Action: Sendable, Equatable {
         /// Hand `event` to every connection following the call.
         case publish(PresenceEvent)
@@ -79,8 +92,11 @@ public struct PresenceMirror: Sendable, Equatable {
         case readSnapshot
     }
 
+    /// Where the mirror stands with the store: loading, live or alone.
     public private(set) var state: State
+    /// The version of the members the mirror holds.
     public private(set) var version = 0
+    /// The members the mirror holds.
     public private(set) var members: [PresenceMember] = []
     /// Its connections have had no snapshot yet: the next one reaches them even when it tells nothing new.
     public private(set) var fresh = true
@@ -195,6 +211,7 @@ public struct PresenceMirror: Sendable, Equatable {
 /// it, which may miss some (a subscription that fell behind drops the newest). The connection relays
 /// what ``take(_:)`` passes and fetches a snapshot on a gap.
 public struct PresenceFollower: Sendable, Equatable {
+    /// What the connection does with an event.
     public enum Step: Sendable, Equatable {
         /// Relay the event.
         case relay
@@ -207,8 +224,11 @@ public struct PresenceFollower: Sendable, Equatable {
     /// The version the connection has relayed up to; nil before its first snapshot.
     public private(set) var version: Int?
 
+    /// A follower before its first snapshot: a change before one asks for a snapshot.
     public init() {}
 
+    /// Applies the version rule to `event`: a snapshot or a signal is relayed; a change is relayed, dropped, or
+    /// asks for a snapshot.
     public mutating func take(_ event: PresenceEvent) -> Step {
         guard let v = event.version else { return .relay }  // a signal: no version
         if case .snapshot = event {

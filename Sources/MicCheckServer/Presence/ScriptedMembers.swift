@@ -4,14 +4,19 @@ public import ServiceLifecycle
 /// The members of a call description (`serve --call FILE`), present in the call from the start, their
 /// speaking following the file's script: a call to try the pages against with one browser.
 public struct ScriptedMembers: Service {
+    /// The call description: its members and the script of their speaking.
     public let call: CallDescription
+    /// The store the members join, change in and leave.
     public let presence: any PresenceStore
 
+    /// The members of `call`, kept in `presence`.
     public init(call: CallDescription, presence: any PresenceStore) {
         self.call = call
         self.presence = presence
     }
 
+    /// Joins the members, updates their speaking by the script every 100 ms until a graceful shutdown, then has
+    /// them leave.
     public func run() async throws {
         for m in call.participants {
             await presence.join(

@@ -33,10 +33,15 @@ public import MicCheckCall
 public struct CallChannel: Sendable {
     /// What the connection must do in the call's presence.
     public enum Action: Sendable, Equatable {
+        /// Join the call as this member.
         case join(PresenceMember)
+        /// Publish the member's new state.
         case update(PresenceMember)
+        /// Leave the call.
         case leave
+        /// Pass `payload` to the participant `to`: a WebRTC signal, or a host's mute.
         case signal(to: String, payload: JSONValue)
+        /// Send the page the presence snapshot again.
         case resync
     }
 
@@ -47,6 +52,7 @@ public struct CallChannel: Sendable {
     public let capabilities: Set<OwnCapability>
     /// The name an invitation gives, which a join's name does not replace.
     public let invitedName: String?
+    /// The page's toggles, bounded by `capabilities`.
     public private(set) var settings: CallSettings
     /// The member, once joined.
     public private(set) var member: PresenceMember?
@@ -59,12 +65,17 @@ public struct CallChannel: Sendable {
         case server
     }
 
+    /// Where the page's microphone is analysed (the server by default).
     public let analysis: Analysis
     /// The microphone as the page shows it (server analysis): the same value the page's WebAssembly runs.
     public private(set) var microphone: MicrophoneChannel
+    /// The microphone's rules: the check, the notices, and whether the participant speaks.
     public var rules: MicrophoneRules { microphone.rules }
+    /// The microphone check: the level, and whether the microphone seems not to work.
     public var check: MicrophoneCheck { rules.check }
+    /// "You are muted.": whether it shows.
     public var indicator: MutedIndicator { rules.notices.mutedIndicator }
+    /// "Your typing can be heard.": whether it shows.
     public var typing: TypingNotice { rules.notices.typingNotice }
     private var pcm: [Float] = []
     /// What the page said of its speaking (device analysis), and when it last said it: a page that speaks says

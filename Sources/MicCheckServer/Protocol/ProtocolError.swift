@@ -20,14 +20,18 @@ public struct ProtocolError: MicCheckError, Sendable, Equatable {
         case invitationExpired = 4401
     }
 
+    /// The WebSocket close code the connection closes with.
     public var code: Code
+    /// The close frame's reason: at most 123 bytes.
     public var reason: String
 
+    /// A protocol error that closes with `code` (1008 by default); a longer `reason` is cut to 123 bytes, ending "...".
     public init(_ reason: String, code: Code = .policyViolation) {
         self.code = code
         self.reason = Self.fit(reason)
     }
 
+    /// The reason.
     public var description: String { reason }
 
     /// A close frame carries at most 123 bytes of reason: cut at a character boundary.

@@ -41,6 +41,7 @@ public struct VADSession: Sendable {
         /// The user is muted: speech comes as `muted_speech_started` / `muted_speech_stopped`.
         public var muted = false
 
+        /// The defaults: 16 kHz, the detector's default threshold and times, not muted.
         public init() {}
 
         static let names: Set<String> = [
@@ -120,13 +121,16 @@ public struct VADSession: Sendable {
 
     /// What a text message asks of the connection.
     public enum Request: Sendable, Equatable {
+        /// Nothing: the stream goes on.
         case none
         /// `close_stream`: the last events are out; close normally.
         case close
     }
 
+    /// Milliseconds of audio a `level` message covers (announced as `level_interval_ms`).
     public static let levelIntervalMs = 100
 
+    /// The effective settings, from the connection or the last `session.update`.
     public private(set) var settings: Settings
     /// Limits the connection announces in `session.created`.
     public let limits: [(String, JSONValue)]
