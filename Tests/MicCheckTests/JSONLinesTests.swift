@@ -104,6 +104,31 @@ import Testing
         #expect(events.contains { $0.name == "speech_started" })
     }
 
+    /// Two summaries are equal when they say the same: the same records, in any block sizes; a louder level, a
+    /// later first warning or a first dead verdict of another kind makes them differ.
+    @Test func summariesAreEqualWhenTheySayTheSame() {
+        let voice = Signals.voice(rmsDB: -24, seconds: 1.5, sampleRate: 16_000)
+        let samples = [Float](repeating: 0, count: 48_000) + voice + [Float](repeating: 0, count: 24_000)
+        func summary(_ x: [Float], extra: [AnalysisOutput] = []) -> AnalysisSummary {
+            var analyzer = Analyzer(inputRate: 16_000)
+            var s = AnalysisSummary()
+            x.withUnsafeBufferPointer { analyzer.process($0) { s.add($0) } }
+            analyzer.finish { s.add($0) }
+            for r in extra { s.add(r) }
+            return s
+        }
+        let a = summary(samples)
+        #expect(a.firstSilent != nil, "the silence at the start is a dead verdict")
+        #expect(a == summary(samples))
+        // The same audio 10 dB down: the same speech, a lower loudest level and peak.
+        #expect(a != summary(samples.map { $0 * 0.316 }))
+        let clip = AnalysisOutput.event(.clipping(time: 3, ceilingDB: -0.1, share: 0.02))
+        let laterClip = AnalysisOutput.event(.clipping(time: 3.5, ceilingDB: -0.1, share: 0.02))
+        #expect(summary(samples, extra: [clip]) == summary(samples, extra: [clip]))
+        #expect(summary(samples, extra: [clip]) != summary(samples, extra: [laterClip]), "the first warning's time")
+        #expect(summary(samples, extra: [clip]) != a)
+    }
+
     /// `fixed` writes digits itself (no `printf`, no locale); this holds it to the plain rule it states,
     /// written out here with strings: half away from zero, the sign only when a digit survives rounding.
     @Test func fixedDecimalsFollowTheRule() {

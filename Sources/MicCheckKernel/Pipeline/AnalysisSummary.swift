@@ -84,11 +84,19 @@ public struct AnalysisSummary: Sendable, Equatable {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
-    /// Compares the counts (frames, speech frames, utterances, dead verdicts, warnings) and the loudest
-    /// peak; not the loudest level nor the first verdicts and warnings.
+    /// Whether two summaries say the same: every count, the loudest level and peak, and the first dead verdict
+    /// and warnings with their times.
     public static func == (a: AnalysisSummary, b: AnalysisSummary) -> Bool {
-        a.frames == b.frames && a.speechFrames == b.speechFrames && a.utterances == b.utterances
-            && a.silentEvents == b.silentEvents && a.loudestPeakDB == b.loudestPeakDB && a.warnings == b.warnings
+        guard
+            a.frames == b.frames && a.speechFrames == b.speechFrames && a.utterances == b.utterances
+                && a.silentEvents == b.silentEvents && a.endsSilent == b.endsSilent && a.warnings == b.warnings
+                && a.loudestPeakDB == b.loudestPeakDB && a.loudestLevelDB == b.loudestLevelDB
+                && a.firstSilent?.time == b.firstSilent?.time && a.firstSilent?.signature == b.firstSilent?.signature
+                && a.firstWarnings.count == b.firstWarnings.count
+        else { return false }
+        return a.firstWarnings.allSatisfy { kind, first in
+            b.firstWarnings[kind].map { $0.time == first.time && $0.warning == first.warning } ?? false
+        }
     }
 }
 
