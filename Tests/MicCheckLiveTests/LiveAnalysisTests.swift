@@ -337,3 +337,38 @@ extension LiveAnalysis {
         #expect(Duration.wait(seconds: 1e300) == .seconds(1_000_000_000))
     }
 }
+
+/// The deprecated seconds forms, called through a protocol whose witnesses are deprecated: the test compiles
+/// without deprecation warnings, and checks the forms themselves, not just the rule they share.
+private protocol SecondsForms {
+    func configuration(duration: Double?, readTimeout: Double) -> LiveAnalysis.Configuration
+    func record(from source: any AudioSource, timeout: Double) throws(AudioSourceError) -> MicrophoneTestResult
+}
+
+private struct DeprecatedSecondsForms: SecondsForms {
+    @available(*, deprecated)
+    func configuration(duration: Double?, readTimeout: Double) -> LiveAnalysis.Configuration {
+        LiveAnalysis.Configuration(duration: duration, readTimeout: readTimeout)
+    }
+
+    @available(*, deprecated)
+    func record(from source: any AudioSource, timeout: Double) throws(AudioSourceError) -> MicrophoneTestResult {
+        try LiveMicrophoneTest.record(from: source, timeout: timeout)
+    }
+}
+
+extension DeprecatedSecondsTests {
+    @Test func theDeprecatedFormsTakeNaNAndInfinityWithoutTrapping() throws {
+        let forms: any SecondsForms = DeprecatedSecondsForms()
+        let nan = forms.configuration(duration: .nan, readTimeout: .infinity)
+        #expect(nan.duration == .zero)
+        #expect(nan.readTimeout == .seconds(1_000_000_000))
+        let usual = forms.configuration(duration: 5, readTimeout: 0.1)
+        #expect(usual.duration == .seconds(5) && usual.readTimeout == .milliseconds(100))
+        #expect(forms.configuration(duration: nil, readTimeout: -1).duration == nil)
+        // A NaN timeout is no wait: a source that has nothing yet gives a dead verdict at once, without a trap.
+        let silent = FakeAudioSource(sampleRate: 16_000, steps: [.quiet(count: 1_000)])
+        let result = try forms.record(from: silent, timeout: .nan)
+        #expect(result.verdict.kind == .dead)
+    }
+}
