@@ -276,7 +276,7 @@ export function stateSpeaking(client: MicCheckClient, send: (text: string) => vo
   options?: { restateMs?: number; now?: () => number }): () => void;
 /**
  * The others' speaking statements, by the app's id for each. A statement holds `holdMs` (1200 by default) after
- * it came and never past `maxAgeMs` (`holdMs` + 800) after it was said (on the sender's clock, learnt from the
+ * it came and never past `maxAgeMs` (`holdMs` + 800, and at least `holdMs`) after it was said (on the sender's clock, learnt from the
  * fastest of its last 32): a page that stops sending (frozen, gone) stops speaking then, even when its last
  * statements come late. `onChange` is called when somebody starts or stops.
  */
