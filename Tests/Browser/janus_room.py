@@ -241,6 +241,35 @@ class Room:
           };
           window.__lateTimer = setTimeout(tick, 50);""")
 
+    def unwatch_lateness(self, name):
+        js(self.pages[name], "clearTimeout(window.__lateTimer); window.__late = [];")
+
+    def watch_statements(self, name):
+        """From now on the page logs each speaking statement it hears: [sender, at, Date.now()] (`at`: the sender's
+        clock, Date.now()'s on one machine), through its RemoteSpeaking (the glue's `others`)."""
+        js(self.pages[name], """
+          window.__said = [];
+          const others = window.miccheckJanus.others;
+          if (!others.__heard) {
+            others.__heard = others.heard.bind(others);
+            others.heard = (id, text) => {
+              try {
+                const s = JSON.parse(text);
+                const who = (window.feeds || []).find((f) => f && f.rfid === id)?.rfdisplay;
+                if (who && typeof s.at === 'number') window.__said.push([who, s.at, Date.now()]);
+              } catch { /* not a statement: the SDK says so */ }
+              return others.__heard(id, text);
+            };
+          }""")
+
+    def statements(self, name, who):
+        """The statements from `who` that the page heard since watch_statements: (at, arrived), ms."""
+        return [(at, arrived) for sender, at, arrived in js(self.pages[name], "return window.__said || []")
+                if sender == who]
+
+    def late_log(self, name):
+        return js(self.pages[name], "return window.__late || []")
+
     def lateness(self, name, start, end):
         """The most the page's event loop ran late between `start` and `end` (ms on `Date.now()`; see
         watch_lateness)."""
@@ -293,11 +322,16 @@ class Room:
         return found
 
     def freeze(self, name, on=True):
-        for pid in self.processes(name):
+        """Stops (SIGSTOP) or continues every process of the page's Chromium; returns when the signals went, ms on
+        time.time() (after the processes are listed, which on a loaded machine takes a good part of a second)."""
+        pids = self.processes(name)
+        sent = time.time() * 1000
+        for pid in pids:
             try:
                 os.kill(pid, signal.SIGSTOP if on else signal.SIGCONT)
             except ProcessLookupError:
                 pass
+        return sent
 
     def cpu_seconds(self, name):
         """User and system CPU seconds of the page's Chromium so far."""
