@@ -6,7 +6,7 @@ public import MicCheckLive
 public protocol ReportOutput: AnyObject {
     /// A record: one line (a newline follows).
     func line(_ s: String)
-    /// A frame record as a JSON Lines line (``JSONLines/appendFrame(_:to:)``).
+    /// A frame record as a JSON Lines line (`JSONLines.appendFrame(_:to:)`).
     func write(frame: AnalysisFrame)
     /// Text as it is, with no newline, shown at once: a line redrawn in place.
     func raw(_ s: String)
@@ -16,7 +16,7 @@ public protocol ReportOutput: AnyObject {
 
 /// What `miccheck listen` shows of a live session: JSON Lines records, or a timeline with a live meter redrawn
 /// in place below it on a terminal (``LiveMeterLine``), and "You are muted." when a muted person starts to
-/// speak (``MutedSpeechNotice``). Feed it the session's records, the microphones that come and go, and the
+/// speak (`MutedSpeechNotice`). Feed it the session's records, the microphones that come and go, and the
 /// sentences for the person; it writes each where it belongs, keeping the meter clear of everything else.
 ///
 /// ```swift
