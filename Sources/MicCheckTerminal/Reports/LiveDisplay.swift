@@ -1,4 +1,5 @@
 public import MicCheck
+import MicCheckCall
 public import MicCheckLive
 
 /// Where a report goes: records on standard output, sentences for the person on standard error. `miccheck`'s
@@ -105,11 +106,7 @@ public final class LiveDisplay {
         switch change {
         case .appeared(let d):
             if format == .jsonl {
-                output.line(
-                    JSONLines.object([
-                        ("event", .string("source_added")), t, ("name", .string(d.id)),
-                        ("description", .string(d.name)),
-                    ]))
+                output.line(JSONLines.object([("event", .string("source_added")), t] + described(d)))
             } else {
                 message(
                     "miccheck: a new microphone is available: \(d.label); `miccheck listen --source \(d.id)` listens to it."
@@ -117,11 +114,7 @@ public final class LiveDisplay {
             }
         case .removed(let d):
             if format == .jsonl {
-                output.line(
-                    JSONLines.object([
-                        ("event", .string("source_removed")), t, ("name", .string(d.id)),
-                        ("description", .string(d.name)),
-                    ]))
+                output.line(JSONLines.object([("event", .string("source_removed")), t] + described(d)))
             } else {
                 message("miccheck: the microphone \(d.label) was removed.")
             }
@@ -138,6 +131,11 @@ public final class LiveDisplay {
         case .switched, .switchFailed:
             break  // listen never switches
         }
+    }
+
+    /// A microphone's fields in a device record: its system name and the name people read.
+    private func described(_ d: MicrophoneDevice) -> [(String, JSONValue)] {
+        [("name", .string(d.id)), ("description", .string(d.name))]
     }
 
     /// Nothing arrived for a while: the meter is redrawn, so that it stays honest.
