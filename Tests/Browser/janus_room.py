@@ -268,13 +268,13 @@ class Room:
                 if sender == who]
 
     def late_log(self, name):
+        """The page's log of its event loop's lateness: [Date.now(), ms late] (see watch_lateness)."""
         return js(self.pages[name], "return window.__late || []")
 
     def lateness(self, name, start, end):
         """The most the page's event loop ran late between `start` and `end` (ms on `Date.now()`; see
         watch_lateness)."""
-        return max([late for t, late in js(self.pages[name], "return window.__late || []") if start <= t <= end],
-                   default=0)
+        return max([late for t, late in self.late_log(name) if start <= t <= end], default=0)
 
     def watch_onsets(self, name):
         """From now on the page logs the onsets of its own microphone (the track Janus sends, as it reaches the
