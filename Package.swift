@@ -35,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         // Already in Hummingbird's graph; named for WebSocket close codes, logging and the service protocol.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Join tokens (HS256 JWT) for calls that only those invited may join.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
@@ -65,14 +65,21 @@ let package = Package(
         // reports of analyze and listen (the timeline, the live display).
         // Pure Swift; the executable paints the canvas with ncurses.
         .target(
-            name: "MicCheckTerminal", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive"], swiftSettings: strict),
+            name: "MicCheckTerminal",
+            dependencies: [
+                "MicCheck", "MicCheckCall", "MicCheckLive", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         // ncurses (Debian's libncurses-dev) behind a small C API, with the signal handlers that give the
         // terminal back on a signal or a crash. Not API of MicCheck.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw", .when(platforms: [.linux]))]),
         // Signal generators, in-memory WAV files and a manual clock for tests and benchmarks.
         // Its voice.wav is written by scripts/make_test_voice.py.
         .target(
-            name: "MicCheckTesting", dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive"],
+            name: "MicCheckTesting",
+            dependencies: [
+                "MicCheck", "MicCheckCall", "MicCheckLive", .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Resources/voice.wav")], swiftSettings: strict),
         // libpulse (PulseAudio, and PipeWire's Pulse server): a system library, not API.
         // Headers and library from Debian's libpulse-dev (scripts/setup.sh installs it). No pkgConfig: its
@@ -101,7 +108,10 @@ let package = Package(
         // Live capture and devices on Linux over libpulse.
         .target(
             name: "MicCheckPulse",
-            dependencies: ["MicCheck", .target(name: "CPulseAudio", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "MicCheck", "MicCheckKernel", .target(name: "CPulseAudio", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Live analysis: audio sources (WAV files, the bundled sample, fed blocks) and the session that reads
@@ -121,6 +131,7 @@ let package = Package(
                 "MicCheck", "MicCheckCall", "MicCheckLive",
                 .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
                 .target(name: "MicCheckVoiceProcessing", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -194,12 +205,16 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckTerminalTests",
-            dependencies: ["MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckTesting"],
+            dependencies: [
+                "MicCheck", "MicCheckCall", "MicCheckLive", "MicCheckTerminal", "MicCheckTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "MicCheckPulseTests",
             dependencies: [
                 "MicCheck", "MicCheckTesting", .target(name: "MicCheckPulse", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 #if canImport(MicCheckPulse)
+    public import Logging
     public import MicCheck
     public import MicCheckLive
     public import MicCheckPulse
@@ -33,15 +34,17 @@
         public init(microphone: PulseMicrophone) { self.microphone = microphone }
 
         /// Opens `source` (default: the server's default source) on `server` (default: PULSE_SERVER, then the
-        /// user's own server); `notice` hears of reconnections and fallbacks, on the reading thread.
+        /// user's own server); `notice` hears of reconnections and fallbacks, on the reading thread, and
+        /// `logger` logs them (`PulseMicrophone.init(source:server:reconnectWindow:logger:notify:)`).
         public convenience init(
-            source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
+            source: String? = nil, server: String? = nil, reconnectWindow: Double = 10, logger: Logger? = nil,
             notice: @escaping (PulseMicrophone.Notice) -> Void = { _ in }
         ) throws(AudioSourceError) {
             do {
                 self.init(
                     microphone: try PulseMicrophone(
-                        source: source, server: server, reconnectWindow: reconnectWindow, notify: notice))
+                        source: source, server: server, reconnectWindow: reconnectWindow, logger: logger,
+                        notify: notice))
             } catch {
                 throw AudioSourceError(error)
             }

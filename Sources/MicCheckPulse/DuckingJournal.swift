@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    public import Logging
     public import MicCheck
     import Glibc
 
@@ -111,16 +112,39 @@
         public func remove(forProcess pid: Int32) { storage.remove(path(forProcess: pid)) }
 
         /// A journal file, or nil when it is gone. A file that does not parse is renamed to
-        /// `NAME.corrupt` and reported through `warn`.
-        public func load(path: String, warn: (String) -> Void) -> DuckingJournal? {
+        /// `NAME.corrupt`, and `logger` warns of it ("the ducking journal PATH is damaged; it was set aside as
+        /// PATH.corrupt", with `ducking.journal`: the path).
+        public func load(path: String, logger: Logger) -> DuckingJournal? {
+            read(path, warn: warning(to: logger, about: path))
+        }
+
+        /// A journal file, or nil when it is gone; a damaged one is set aside and reported through `warn`.
+        @available(*, deprecated, message: "Pass a swift-log Logger: load(path:logger:)")
+        public func load(path: String, warn: (String) -> Void) -> DuckingJournal? { read(path, warn: warn) }
+
+        private func read(_ path: String, warn: (String) -> Void) -> DuckingJournal? {
             JSONStateFile.read(DuckingJournal.self, from: path, what: "the ducking journal", in: storage, warn: warn)
         }
 
-        /// Journals left by processes that no longer run, with their paths.
+        /// Journals left by processes that no longer run, with their paths; each damaged one is set aside
+        /// and logged, as ``load(path:logger:)`` does.
+        public func abandoned(logger: Logger) -> [(path: String, journal: DuckingJournal)] {
+            abandonedJournals(loading: { load(path: $0, logger: logger) })
+        }
+
+        /// Journals left by processes that no longer run, with their paths; damaged ones are reported through
+        /// `warn`.
+        @available(*, deprecated, message: "Pass a swift-log Logger: abandoned(logger:)")
         public func abandoned(warn: (String) -> Void) -> [(path: String, journal: DuckingJournal)] {
+            abandonedJournals(loading: { read($0, warn: warn) })
+        }
+
+        private func abandonedJournals(
+            loading: (String) -> DuckingJournal?
+        ) -> [(path: String, journal: DuckingJournal)] {
             storage.names(in: directory).filter { $0.hasSuffix(".json") }.compactMap { name in
                 let path = "\(directory)/\(name)"
-                guard let journal = load(path: path, warn: warn), !journal.ownerIsRunning else { return nil }
+                guard let journal = loading(path), !journal.ownerIsRunning else { return nil }
                 return (path, journal)
             }
         }
@@ -161,18 +185,39 @@
             return outcome
         }
 
-        /// Restores `journals` (from ``DuckingJournalStore/abandoned(warn:)``, or one whose run is known
+        /// Restores `journals` (from ``DuckingJournalStore/abandoned(logger:)``, or one whose run is known
         /// to have ended) and removes them from `storage`. Journals of a previous instance of the server
         /// at the same address are removed (their streams went with it); journals of other servers are
-        /// left alone.
+        /// left alone. A journal whose volumes cannot be restored is kept, and `logger` warns of it.
+        public static func recover(
+            _ journals: [(path: String, journal: DuckingJournal)], on connection: PulseConnection,
+            server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
+            logger: Logger
+        ) -> Outcome {
+            recoverAll(journals, on: connection, server: server, in: storage) { warning(to: logger, about: $0) }
+        }
+
+        /// Restores `journals` and removes them; failures are reported through `warn`.
+        @available(*, deprecated, message: "Pass a swift-log Logger: recover(_:on:server:in:logger:)")
         public static func recover(
             _ journals: [(path: String, journal: DuckingJournal)], on connection: PulseConnection,
             server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
             warn: (String) -> Void
         ) -> Outcome {
+            withoutActuallyEscaping(warn) { warn in
+                recoverAll(journals, on: connection, server: server, in: storage) { _ in warn }
+            }
+        }
+
+        private static func recoverAll(
+            _ journals: [(path: String, journal: DuckingJournal)], on connection: PulseConnection,
+            server: PulseConnection.ServerDefaults, in storage: any StateStorage,
+            warn: (String) -> (String) -> Void
+        ) -> Outcome {
             var total = Outcome()
             for (path, journal) in journals {
-                let outcome = recover(journal, at: path, on: connection, server: server, in: storage, warn: warn)
+                let outcome = recoverOne(
+                    journal, at: path, on: connection, server: server, in: storage, warn: warn(path))
                 total.restored += outcome.restored
                 total.keptChanged += outcome.keptChanged
                 total.gone += outcome.gone
@@ -181,12 +226,30 @@
         }
 
         /// Restores one journal whose run has ended and removes it, when it belongs to this server (see
-        /// ``recover(_:on:server:in:warn:)``). The caller vouches that the run has ended: a process that is
-        /// exiting can still look alive for an instant.
+        /// ``recover(_:on:server:in:logger:)``). The caller vouches that the run has ended: a process that
+        /// is exiting can still look alive for an instant.
+        public static func recover(
+            _ journal: DuckingJournal, at path: String, on connection: PulseConnection,
+            server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
+            logger: Logger
+        ) -> Outcome {
+            recoverOne(
+                journal, at: path, on: connection, server: server, in: storage, warn: warning(to: logger, about: path))
+        }
+
+        /// Restores one journal whose run has ended and removes it; a failure is reported through `warn`.
+        @available(*, deprecated, message: "Pass a swift-log Logger: recover(_:at:on:server:in:logger:)")
         public static func recover(
             _ journal: DuckingJournal, at path: String, on connection: PulseConnection,
             server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
             warn: (String) -> Void
+        ) -> Outcome {
+            recoverOne(journal, at: path, on: connection, server: server, in: storage, warn: warn)
+        }
+
+        private static func recoverOne(
+            _ journal: DuckingJournal, at path: String, on connection: PulseConnection,
+            server: PulseConnection.ServerDefaults, in storage: any StateStorage, warn: (String) -> Void
         ) -> Outcome {
             guard journal.serverAddress == server.address else { return Outcome() }
             var outcome = Outcome()
@@ -201,5 +264,10 @@
             storage.remove(path)
             return outcome
         }
+    }
+
+    /// A `warn` closure that logs each sentence as a warning about the journal at `path`.
+    private func warning(to logger: Logger, about path: String) -> (String) -> Void {
+        { logger.warning("\($0)", metadata: ["ducking.journal": "\(path)"]) }
     }
 #endif

@@ -2,6 +2,7 @@
     import CPulseAudio
     import Foundation
     import Glibc
+    public import Logging
     public import MicCheck
 
     /// Lowers the volume of other applications' playback streams (PulseAudio sink inputs) during a call,
@@ -36,15 +37,20 @@
         private var journalFailed = false
         private var notes: [String] = []
         private let ownProcess = getpid()
+        private let logger: Logger
 
         /// Connects to the server (its own connection, so that journal writes never delay capture).
+        /// - Parameter logger: where each stream ducked and restored is logged (debug), a stream the user
+        ///   turned up (info) and a journal that cannot be written (error), with the stream as metadata.
+        ///   nil: nowhere.
         public init(
             level: DuckingLevel, advanced: Bool, server: String? = nil,
-            store: DuckingJournalStore = .standard()
+            store: DuckingJournalStore = .standard(), logger: Logger? = nil
         ) throws(PulseError) {
             self.level = level
             self.advanced = advanced
             self.store = store
+            self.logger = logger ?? Logger(label: "miccheck.ducking", factory: { _ in SwiftLogNoOpLogHandler() })
             connection = try PulseConnection(applicationName: "miccheck ducking", server: server)
             let defaults = try connection.serverDefaults()
             journal = DuckingJournal(serverAddress: defaults.address, serverCookie: defaults.cookie)
@@ -64,7 +70,8 @@
         public var duckedStreams: [UInt32] { (try? connection.locked { journal.entries.map(\.index) }) ?? [] }
 
         /// Sentences about what happened on the event thread since the last call (a stream the user
-        /// turned up while ducked, a journal that could not be written).
+        /// turned up while ducked, a journal that could not be written), without a final stop. Each was
+        /// logged too.
         public func takeNotes() -> [String] {
             (try? connection.locked { () -> [String] in
                 defer { notes = [] }
@@ -125,6 +132,12 @@
             }
             let outcome = try DuckingRestore.restore(entries, on: connection)
             store.remove(forProcess: journal.processID)
+            logger.debug(
+                "ducking stopped",
+                metadata: [
+                    "ducking.restored": "\(outcome.restored)", "ducking.kept_changed": "\(outcome.keptChanged)",
+                    "ducking.gone": "\(outcome.gone)",
+                ])
             return outcome
         }
 
@@ -173,9 +186,10 @@
             journal.entries.remove(at: k)
             generation[stream.index] = nil
             saveJournal()
-            notes.append(
-                "miccheck: the volume of \(name) was changed during ducking; it is kept, and that stream is no longer ducked."
-            )
+            let note =
+                "the volume of \(name) was changed during ducking; it is kept, and that stream is no longer ducked"
+            logger.info("\(note)", metadata: ["ducking.stream": "\(stream.index)"])
+            notes.append(note)
         }
 
         private func adopt(_ stream: SinkInput) {
@@ -187,6 +201,8 @@
                 index: stream.index, name: stream.applicationName.map { "\($0) (\(stream.name))" } ?? stream.name,
                 original: stream.volume, applied: SinkInput.attenuated(stream.volume, by: attenuation))
             journal.entries.append(entry)
+            logger.debug(
+                "ducking \(entry.name) by \(Int(attenuation)) dB", metadata: ["ducking.stream": "\(stream.index)"])
             saveJournal()
             apply(entry)
         }
@@ -204,9 +220,10 @@
         private func saveJournal() {
             do { try store.write(journal) } catch {
                 if !journalFailed {
-                    notes.append(
-                        "miccheck: cannot write the ducking journal (\(error.localizedDescription)); ducking stops changing volumes."
-                    )
+                    let note =
+                        "cannot write the ducking journal (\(error.localizedDescription)); ducking stops changing volumes"
+                    logger.error("\(note)", metadata: ["ducking.journal": "\(journalPath)"])
+                    notes.append(note)
                 }
                 journalFailed = true
             }

@@ -1,9 +1,12 @@
 import Dispatch
+public import Logging
+import MicCheckKernel
 import Synchronization
 
 /// A microphone on a PulseAudio server that keeps delivering through faults: when the server goes away
 /// it reconnects with backoff for a while, and when the source disappears it falls back to the
-/// server's default source. It reports each such change as a ``Notice``.
+/// server's default source. It reports each such change as a ``Notice``, to the app's `notify` closure (for the
+/// user) and to its swift-log `Logger` (for the operator), with the attempts in between at debug level.
 ///
 /// The capture runs on libpulse's event thread and never waits for the consumer (see
 /// ``PulseRecordStream``); the consumer calls ``read(into:timeout:)-(_,Duration)`` from one thread of its own.
@@ -47,6 +50,7 @@ public final class PulseMicrophone: @unchecked Sendable {
     /// How long to keep trying to reconnect, in seconds.
     public let reconnectWindow: Double
     private let notify: (Notice) -> Void
+    private let logger: Logger
     private let dataReady = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     private let switchRequest = Mutex<String?>(nil)
@@ -58,9 +62,12 @@ public final class PulseMicrophone: @unchecked Sendable {
     private var holesBefore = 0
 
     /// Connects and starts capturing from `source` (nil: the default source).
-    /// - Parameter notify: called on the consumer thread, inside `read`, for each fault and recovery.
+    /// - Parameters:
+    ///   - logger: where each ``Notice`` is logged (a loss or a fallback as a warning, a recovery as info) and
+    ///     each failed reconnection attempt (debug), with the source and server as metadata. nil: nowhere.
+    ///   - notify: called on the consumer thread, inside `read`, for each fault and recovery.
     public init(
-        source: String? = nil, server: String? = nil, reconnectWindow: Double = 10,
+        source: String? = nil, server: String? = nil, reconnectWindow: Double = 10, logger: Logger? = nil,
         notify: @escaping (Notice) -> Void = { _ in }
     ) throws(PulseError) {
         requestedSource = source
@@ -68,6 +75,9 @@ public final class PulseMicrophone: @unchecked Sendable {
         self.server = server
         self.reconnectWindow = reconnectWindow
         self.notify = notify
+        var logger = logger ?? Logger(label: "miccheck.pulse", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger[metadataKey: "pulse.server"] = "\(server ?? "default")"
+        self.logger = logger
         let connection = try makeConnection()
         self.connection = connection
         stream = try PulseRecordStream(
@@ -142,6 +152,12 @@ public final class PulseMicrophone: @unchecked Sendable {
     /// Call it from the reading thread.
     public func discardBuffered() { stream?.ring.discardAll() }
 
+    /// Tells the app and the log of a fault or a recovery.
+    private func report(_ notice: Notice) {
+        logger.log(level: notice.logLevel, "\(notice)", metadata: notice.metadata)
+        notify(notice)
+    }
+
     private func makeConnection() throws(PulseError) -> PulseConnection {
         let ready = dataReady
         return try PulseConnection(server: server, onLost: { ready.signal() })
@@ -166,7 +182,7 @@ public final class PulseMicrophone: @unchecked Sendable {
             return try connection.source(named: wantedSource)
         } catch let error where error.kind == .noSuchSource && wantedSource != nil {
             let fallback = try connection.source(named: nil)
-            notify(.sourceLost(lost: wantedSource ?? "", fallback: fallback))
+            report(.sourceLost(lost: wantedSource ?? "", fallback: fallback))
             return fallback
         }
     }
@@ -175,7 +191,7 @@ public final class PulseMicrophone: @unchecked Sendable {
         endStream()
         connection?.close()
         connection = nil
-        notify(.serverLost(window: reconnectWindow))
+        report(.serverLost(window: reconnectWindow))
         let started = DispatchTime.now()
         let deadline = started + reconnectWindow
         var backoff = 0.1
@@ -187,10 +203,11 @@ public final class PulseMicrophone: @unchecked Sendable {
                 self.connection = connection
                 stream = try PulseRecordStream(connection: connection, source: source, dataReady: dataReady)
                 let gap = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                notify(.reconnected(source: source, gap: gap))
+                report(.reconnected(source: source, gap: gap))
                 return
             } catch {
                 if error.kind == .accessDenied { throw error }
+                logger.debug("reconnecting: \(error.message)", metadata: ["pulse.retry_in_s": "\(backoff)"])
                 lastError = error
                 endStream()
                 connection?.close()
@@ -208,7 +225,7 @@ public final class PulseMicrophone: @unchecked Sendable {
     /// Opens `name` and, once it runs, closes the current stream. Returns whether it switched.
     private func trySwitch(to name: String) -> Bool {
         guard let connection, !connection.isLost else {
-            notify(.switchFailed(source: name, reason: "the PulseAudio server is not connected"))
+            report(.switchFailed(source: name, reason: "the PulseAudio server is not connected"))
             return false
         }
         if let current = stream, current.source.name == name, !current.hasEnded { return false }
@@ -218,10 +235,10 @@ public final class PulseMicrophone: @unchecked Sendable {
             endStream()
             stream = next
             wantedSource = name
-            notify(.switched(to: source))
+            report(.switched(to: source))
             return true
         } catch {
-            notify(.switchFailed(source: name, reason: error.message))
+            report(.switchFailed(source: name, reason: error.message))
             return false
         }
     }
@@ -237,7 +254,7 @@ public final class PulseMicrophone: @unchecked Sendable {
                 let fallback = try connection.source(named: nil)
                 if fallback.name != lost {
                     stream = try PulseRecordStream(connection: connection, source: fallback, dataReady: dataReady)
-                    notify(.sourceLost(lost: lost, fallback: fallback))
+                    report(.sourceLost(lost: lost, fallback: fallback))
                     return
                 }
             } catch {
@@ -249,6 +266,44 @@ public final class PulseMicrophone: @unchecked Sendable {
         if stopping.load(ordering: .acquiring) { return }
         throw PulseError(
             .noSuchSource, "the source \(lost) disappeared and no other source took its place (\(lastError.message))")
+    }
+}
+
+extension PulseMicrophone.Notice: CustomStringConvertible {
+    /// The notice as a sentence for the user, without a final stop: "the PulseAudio server went away;
+    /// reconnecting for up to 10 s".
+    public var description: String {
+        switch self {
+        case .serverLost(let window):
+            "the PulseAudio server went away; reconnecting for up to \(formatWindow(window))"
+        case .reconnected(let source, let gap):
+            "reconnected after \(formatSeconds(gap)); listening to \(source.description) (\(source.name)) again"
+        case .sourceLost(let lost, let fallback):
+            "the source \(lost) disappeared; listening to the default source \(fallback.description) (\(fallback.name)) instead"
+        case .switched(let source):
+            "listening to \(source.description) (\(source.name)) now"
+        case .switchFailed(let name, let reason):
+            "could not switch to \(name) (\(reason)); listening on"
+        }
+    }
+
+    /// How it is logged: a loss or a failure as a warning, a recovery or a switch asked for as info.
+    public var logLevel: Logger.Level {
+        switch self {
+        case .serverLost, .sourceLost, .switchFailed: .warning
+        case .reconnected, .switched: .info
+        }
+    }
+
+    /// The source it is about, as log metadata (`pulse.source`, and `pulse.gap_s` after a reconnection).
+    public var metadata: Logger.Metadata {
+        switch self {
+        case .serverLost: [:]
+        case .reconnected(let source, let gap): ["pulse.source": "\(source.name)", "pulse.gap_s": "\(fixed(gap, 2))"]
+        case .sourceLost(let lost, let fallback): ["pulse.source": "\(fallback.name)", "pulse.lost": "\(lost)"]
+        case .switched(let source): ["pulse.source": "\(source.name)"]
+        case .switchFailed(let name, _): ["pulse.source": "\(name)"]
+        }
     }
 }
 

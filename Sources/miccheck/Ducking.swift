@@ -51,7 +51,9 @@ struct DuckingOptions: ParsableArguments {
             }
             do {
                 let outcome = try ducker.stop()
-                let notes = ducker.takeNotes() + [restoreSentence(outcome, after: nil)].compactMap { $0 }
+                let notes =
+                    ducker.takeNotes().map { "miccheck: \($0)." }
+                    + [restoreSentence(outcome, after: nil)].compactMap { $0 }
                 return notes.isEmpty ? nil : notes.joined(separator: "\n")
             } catch {
                 return "miccheck: could not restore the ducked volumes (\(error)); the next miccheck command will."
@@ -106,7 +108,7 @@ struct DuckingOptions: ParsableArguments {
                 session = try? DuckingSession(level: level, advanced: advanced, server: server)
             }
             session?.ducker.consume(record)
-            for note in session?.ducker.takeNotes() ?? [] { display.message(note) }
+            for note in session?.ducker.takeNotes() ?? [] { display.message("miccheck: \(note).") }
         }
 
         /// Restores the volumes; returns a sentence to show, if any.
@@ -128,7 +130,7 @@ struct DuckingOptions: ParsableArguments {
     /// Restores what earlier runs killed while ducking left behind on this server, if anything.
     /// Cheap when there is nothing to do: the server is asked only if a journal is there.
     func recoverAbandonedDucking(server: String?, connection: PulseConnection? = nil) {
-        let journals = DuckingJournalStore.standard().abandoned(warn: { printError("miccheck: \($0).") })
+        let journals = DuckingJournalStore.standard().abandoned(logger: .sentences())
         restoreDucking(journals, server: server, connection: connection, owner: "an earlier miccheck run")
     }
 
@@ -140,9 +142,7 @@ struct DuckingOptions: ParsableArguments {
         guard !journals.isEmpty, let connection = existing ?? (try? PulseConnection(server: server)) else { return }
         defer { if existing == nil { connection.close() } }
         guard let defaults = try? connection.serverDefaults() else { return }
-        let outcome = DuckingRestore.recover(journals, on: connection, server: defaults) {
-            printError("miccheck: \($0).")
-        }
+        let outcome = DuckingRestore.recover(journals, on: connection, server: defaults, logger: .sentences())
         if let sentence = restoreSentence(outcome, after: owner) { printError(sentence) }
     }
 #endif
@@ -173,7 +173,7 @@ struct DuckGuard: ParsableCommand {
             // The parent has ended (only it held the pipe), though for an instant it may still look
             // alive in /proc. If it restored the volumes itself, its journal is gone.
             let store = DuckingJournalStore(directory: (journal as NSString).deletingLastPathComponent)
-            guard let entries = store.load(path: journal, warn: { printError("miccheck: \($0).") }) else { return }
+            guard let entries = store.load(path: journal, logger: .sentences()) else { return }
             restoreDucking([(journal, entries)], server: server, owner: "miccheck (process \(entries.processID))")
         #endif
     }

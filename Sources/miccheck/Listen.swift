@@ -138,7 +138,7 @@ struct Listen: ParsableCommand {
                 let mic = try PulseAudioSource(
                     source: microphone.source, server: microphone.server, reconnectWindow: reconnect
                 ) { notice in
-                    display.message(noticeSentence(notice))
+                    display.message("miccheck: \(notice).")
                     devices?.noticed(notice)
                 }
                 devices?.noticed(inUse: mic.microphone.source)
@@ -214,20 +214,3 @@ final class StopSignals {
 final class CaughtSignal: Sendable {
     let value = Atomic<Int32>(0)
 }
-
-#if canImport(MicCheckPulse)
-    func noticeSentence(_ notice: PulseMicrophone.Notice) -> String {
-        switch notice {
-        case .serverLost(let window):
-            "miccheck: the PulseAudio server went away; reconnecting for up to \(formatSeconds(window))."
-        case .reconnected(let source, let gap):
-            "miccheck: reconnected after \(formatSeconds(gap)); listening to \(source.description) (\(source.name)) again."
-        case .sourceLost(let lost, let fallback):
-            "miccheck: the source \(lost) disappeared; listening to the default source \(fallback.description) (\(fallback.name)) instead."
-        case .switched(let source):
-            "miccheck: listening to \(source.description) (\(source.name)) now."
-        case .switchFailed(let name, let reason):
-            "miccheck: could not switch to \(name) (\(reason)); listening on."
-        }
-    }
-#endif

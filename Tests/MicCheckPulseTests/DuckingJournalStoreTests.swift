@@ -1,7 +1,9 @@
 #if os(Linux)
     import Foundation
+    import Logging
     import MicCheck
     import MicCheckPulse
+    import MicCheckTesting
     import Testing
 
     @Suite("DuckingJournalStore: journals through a StateStorage")
@@ -26,32 +28,42 @@
                 storage.names(in: "/nowhere/ducking")
                     == ["\(mine.processID).json", "4194999.json", "notes.txt"].sorted())
 
-            var warnings: [String] = []
-            let abandoned = store.abandoned { warnings.append($0) }
+            let log = LogRecorder()
+            let abandoned = store.abandoned(logger: log.logger())
             #expect(abandoned.map(\.path) == [store.path(forProcess: 4_194_999)])
             #expect(abandoned.first?.journal == gone)
-            #expect(warnings.isEmpty)
+            #expect(log.entries.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: "/nowhere"))
 
             store.remove(forProcess: 4_194_999)
-            #expect(store.abandoned { warnings.append($0) }.isEmpty)
-            #expect(store.load(path: store.path(forProcess: mine.processID)) { warnings.append($0) } == mine)
+            #expect(store.abandoned(logger: log.logger()).isEmpty)
+            #expect(store.load(path: store.path(forProcess: mine.processID), logger: log.logger()) == mine)
+            #expect(log.entries.isEmpty)
         }
 
-        @Test("a damaged journal is set aside, reported once, and not taken for one")
+        @Test("a damaged journal is set aside, logged once as a warning with its path, and not taken for one")
         func damagedJournal() throws {
             let storage = MemoryStateStorage(["/s/ducking/12.json": Data("{\"version\": 1, \"entr".utf8)])
             let store = DuckingJournalStore(directory: "/s/ducking", storage: storage)
-            var warnings: [String] = []
-            #expect(store.abandoned { warnings.append($0) }.isEmpty)
+            let log = LogRecorder()
+            #expect(store.abandoned(logger: log.logger()).isEmpty)
             #expect(
-                warnings == [
-                    "the ducking journal /s/ducking/12.json is damaged; it was set aside as /s/ducking/12.json.corrupt"
+                log.entries == [
+                    LogRecorder.Entry(
+                        level: .warning,
+                        message:
+                            "the ducking journal /s/ducking/12.json is damaged; it was set aside as /s/ducking/12.json.corrupt",
+                        metadata: ["ducking.journal": "/s/ducking/12.json"])
                 ])
             #expect(storage.contents(at: "/s/ducking/12.json") == nil)
             #expect(storage.contents(at: "/s/ducking/12.json.corrupt") == Data("{\"version\": 1, \"entr".utf8))
-            #expect(store.abandoned { warnings.append($0) }.isEmpty)
-            #expect(warnings.count == 1)
+            #expect(store.abandoned(logger: log.logger()).isEmpty)
+            #expect(log.entries.count == 1)
+            // An app that logs only errors hears nothing of it.
+            let quiet = LogRecorder()
+            try storage.write(Data("{".utf8), to: "/s/ducking/13.json")
+            #expect(store.abandoned(logger: quiet.logger(level: .error)).isEmpty)
+            #expect(quiet.entries.isEmpty && storage.contents(at: "/s/ducking/13.json.corrupt") != nil)
         }
 
         @Test("the file store writes what the memory store holds, byte for byte")

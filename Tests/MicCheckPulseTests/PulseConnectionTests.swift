@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import Logging
     import MicCheck
     import MicCheckPulse
     import MicCheckTesting
@@ -48,7 +49,10 @@
                         interleaved: tone, sampleRate: 16_000,
                         channels: 1, encoding: .signedInt16)))
             let notices = NoticeLog()
-            let mic = try PulseMicrophone(server: server.address, reconnectWindow: 0.5) { notices.add($0) }
+            let log = LogRecorder()
+            let mic = try PulseMicrophone(server: server.address, reconnectWindow: 0.5, logger: log.logger()) {
+                notices.add($0)
+            }
             defer { mic.close() }
             try server.play(wav)
             var buffer = [Float](repeating: 0, count: 4096)
@@ -80,6 +84,15 @@
                 (error as? PulseError)?.kind == .connectionLost
             }
             #expect(notices.all == [.serverLost(window: 0.5)])
+            // The same notice in the log, as a warning with the server; then each attempt to reconnect, at debug.
+            let warning = LogRecorder.Entry(
+                level: .warning, message: "the PulseAudio server went away; reconnecting for up to 0.5 s",
+                metadata: ["pulse.server": server.address])
+            #expect(log.entries.first == warning)
+            let attempts = log.entries.dropFirst()
+            #expect(
+                !attempts.isEmpty
+                    && attempts.allSatisfy { $0.level == .debug && $0.message.hasPrefix("reconnecting: ") })
         }
     }
 

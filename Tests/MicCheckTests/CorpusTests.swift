@@ -120,6 +120,7 @@ struct CorpusTests {
         var noiseSeconds = 0.0
         var health: [String] = []
         var noisyInSpeech: [String] = []
+        var outsideUtterances: [String] = []
         for file in files {
             let json = corpusDirectory + "/" + file.dropLast(4) + ".json"
             let label = try JSONDecoder().decode(Label.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
@@ -128,6 +129,9 @@ struct CorpusTests {
             tp += c.tp
             fp += c.fp
             fn += c.fn
+            // Frame decisions agree with the events: a speech frame lies inside an utterance.
+            let outside = frames.filter { $0.isSpeech && !$0.isSpeaking }.count
+            if outside > 0 { outsideUtterances.append("\(file): \(outside)") }
             // Microphone health (issue 36): no dead verdict on a live file, no clipping anywhere, quiet
             // speech flagged on every quiet file and on no clean one, no noisy warning decided over speech.
             let scenario = label.scenario ?? ""
@@ -160,6 +164,7 @@ struct CorpusTests {
         #expect(f1 >= 0.85, "F1 \(f1)")  // published: 0.868
         #expect(starts <= 2, "\(starts) false starts in \(Int(noiseSeconds)) s (\(perHour) an hour)")  // published: 2
         #expect(health.isEmpty, "\(health)")
+        #expect(outsideUtterances.isEmpty, "speech frames outside every utterance: \(outsideUtterances)")
         // Published: one, snr05_crowd_applause, whose voice the detector does not hear under the crowd.
         #expect(noisyInSpeech.count <= 1, "noisy_microphone raised inside speech in \(noisyInSpeech)")
     }
