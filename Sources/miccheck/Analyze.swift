@@ -60,6 +60,12 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: "Seconds a frame at or above --frame-threshold keeps the frames after it speech.")
     var frameHold: Double = SpeechFrameDecision.Configuration.default.hold
 
+    @Option(
+        help:
+            "Seconds after an utterance ends in which frames may still be speech; outside utterances and this time no frame is (0: inside utterances only)."
+    )
+    var frameAfterUtterance: Double = SpeechFrameDecision.Configuration.default.afterUtterance
+
     @Flag(
         inversion: .prefixedNo,
         help:
@@ -86,7 +92,7 @@ struct SpeechOptions: ParsableArguments {
         }
         for (name, v) in [
             ("--hangover", hangover ?? 0), ("--prefix-padding", prefixPadding), ("--min-speech", minSpeech ?? 0),
-            ("--frame-hold", frameHold),
+            ("--frame-hold", frameHold), ("--frame-after-utterance", frameAfterUtterance),
         ] {
             guard v.isFinite, (0...60).contains(v) else {
                 throw ValidationError("\(name) must be between 0 and 60 seconds.")
@@ -108,7 +114,8 @@ struct SpeechOptions: ParsableArguments {
                 hangover: hangover ?? base.hangover,
                 prefixPadding: prefixPadding,
                 minimumLevelDB: minSpeechLevel ?? base.minimumLevelDB),
-            frame: SpeechFrameDecision.Configuration(threshold: frameThreshold, hold: frameHold),
+            frame: SpeechFrameDecision.Configuration(
+                threshold: frameThreshold, hold: frameHold, afterUtterance: frameAfterUtterance),
             background: backgroundGate ? SteadyBackgroundGate.Configuration.default : .off)
     }
 }

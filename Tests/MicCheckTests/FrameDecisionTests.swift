@@ -17,7 +17,7 @@ private func constantModel(_ p: Double) throws -> VoiceActivityModel {
 }
 
 @Suite("Frame decisions agree with the events")
-struct FrameDecisionTests {
+struct FramesAgreeWithEventsTests {
     @Test(
         "a probability above the frame threshold that never starts speech marks no frame speech, so a summary never has speech time without an utterance",
         arguments: [0.55, 0.65, 0.75])
@@ -38,11 +38,11 @@ struct FrameDecisionTests {
         let x = Signals.voice(rmsDB: -26, seconds: 6, sampleRate: 16_000)
         let (frames, events) = analyse(x, rate: 16_000, model: try constantModel(0.9))
         #expect(events.filter { $0.name == "speech_started" }.count == 1)
-        #expect(frames.allSatisfy(\.isSpeech))
+        #expect(frames.allSatisfy { $0.isSpeech })
     }
 
     @Test(
-        "on speech, every speech frame lies inside an utterance, from its start decision to its end",
+        "on speech, every speech frame lies inside an utterance or in the 5 s after one; with 0 s, inside only",
         arguments: [-20.0, -35.0, -50.0])
     func insideUtterances(level: Double) {
         var x = [Float](repeating: 0, count: 16_000)
@@ -50,15 +50,37 @@ struct FrameDecisionTests {
             x += Signals.voice(rmsDB: level, seconds: 3, sampleRate: 16_000)
             x += Signals.pinkNoise(rmsDB: level - 25, seconds: 2, sampleRate: 16_000, seed: 3)
         }
-        let (frames, events) = analyse(x, rate: 16_000)
-        #expect(frames.contains(where: \.isSpeech))
-        #expect(frames.allSatisfy { !$0.isSpeech || $0.isSpeaking })
-        let utterances = spans(events, until: Double(frames.count) / 100)
-        // A frame's record goes out up to the model's look-ahead (30 ms) after the frame.
-        let outside = frames.filter { f in
-            f.isSpeech && !utterances.contains { f.time >= $0.0 - 0.031 && f.time <= $0.1 }
+        for after in [5.0, 0] {
+            let configuration = AnalysisConfiguration(frame: .init(afterUtterance: after))
+            var a = Analyzer(inputRate: 16_000, configuration: configuration)
+            var records: [AnalysisOutput] = []
+            forEachBlock(of: x, sizes: [333]) { a.process($0) { records.append($0) } }
+            a.finish { records.append($0) }
+            let (frames, events) = records.split
+            #expect(frames.contains { $0.isSpeech })
+            if after == 0 { #expect(frames.allSatisfy { !$0.isSpeech || $0.isSpeaking }) }
+            let utterances = spans(events, until: Double(frames.count) / 100)
+            // A frame's record goes out up to the model's look-ahead (30 ms) after the frame.
+            let outside = frames.filter { f in
+                f.isSpeech && !utterances.contains { f.time >= $0.0 - 0.031 && f.time <= $0.1 + after }
+            }
+            #expect(outside.isEmpty, "after \(after) s: speech frames outside at \(outside.prefix(5).map(\.time))")
         }
-        #expect(outside.isEmpty, "speech frames outside every utterance at \(outside.prefix(5).map(\.time))")
+    }
+
+    @Test("the rule alone: a frame is speech by its probability while an utterance is open and for the time after")
+    func ruleAlone() {
+        var d = SpeechFrameDecision(configuration: .init(threshold: 0.5, hold: 0, afterUtterance: 0.03))
+        let p: [Float] = [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.2, 0.9]
+        let speaking = [false, true, true, false, false, false, false, false, false, false]
+        #expect(
+            zip(p, speaking).map { d.process(probability: $0, speaking: $1) }
+                == [false, true, true, true, true, true, false, false, false, false])
+        // Not finite or negative: inside utterances only.
+        for after in [-1, Double.nan] {
+            var strict = SpeechFrameDecision(configuration: .init(hold: 0, afterUtterance: after))
+            #expect([true, false].map { strict.process(probability: 0.9, speaking: $0) } == [true, false])
+        }
     }
 }
 

@@ -18,7 +18,8 @@ public struct AnalysisFrame: Sendable, Equatable {
     public var peakDB: Float
     /// Speech probability (for the level rule: the display value of the loudest of the last levels).
     public var probability: Float
-    /// Whether this frame is speech (``SpeechFrameDecision``; for the level rule, its verdict).
+    /// Whether this frame is speech: ``SpeechFrameDecision``'s verdict inside an utterance (``isSpeaking``) or in
+    /// the seconds after one, never where no utterance has started (for the level rule, its verdict).
     public var isSpeech: Bool
     /// Whether an utterance is in progress: on from the frame with `speech_started` until the frame
     /// before `speech_ended`. It stays on through the pauses inside an utterance; a speaking

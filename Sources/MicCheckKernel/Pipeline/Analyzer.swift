@@ -241,11 +241,12 @@ package struct Analyzer: Sendable {
         awaitingCount -= 1
         let index = recordIndex
         recordIndex += 1
+        // Frames held to the events: speech only inside an utterance or just after one (SpeechFrameDecision).
+        let isSpeech = frameDecision.process(probability: probability, speaking: speech.isSpeaking)
         emit(
             .frame(
                 AnalysisFrame(
                     index: index, time: time(ofFrame: index), levelDB: level.rmsDB, peakDB: level.peakDB,
-                    probability: probability, isSpeech: frameDecision.process(probability: probability),
-                    isSpeaking: speech.isSpeaking)))
+                    probability: probability, isSpeech: isSpeech, isSpeaking: speech.isSpeaking)))
     }
 }
