@@ -40,9 +40,10 @@
         private let logger: Logger
 
         /// Connects to the server (its own connection, so that journal writes never delay capture).
-        /// - Parameter logger: where each stream ducked and restored is logged (debug), a stream the user
-        ///   turned up (info) and a journal that cannot be written (error), with the stream as metadata.
-        ///   nil: nowhere.
+        /// - Parameter logger: where each stream ducked is logged (debug), a stream the user turned up (info),
+        ///   a journal that cannot be written (error), with the stream or the journal as metadata, and what
+        ///   ``stop()`` restored (debug). nil: nowhere. Its handler is called with the server connection's lock
+        ///   held, often on libpulse's event thread: it must not block, and must not call this ducker.
         public init(
             level: DuckingLevel, advanced: Bool, server: String? = nil,
             store: DuckingJournalStore = .standard(), logger: Logger? = nil
@@ -124,14 +125,15 @@
         /// journal is removed. Safe to call more than once.
         @discardableResult
         public func stop() throws(PulseError) -> DuckingRestore.Outcome {
-            let entries = try connection.locked { () throws(PulseError) -> [DuckingJournal.Entry] in
-                if stopped { return [] }
+            let (entries, first) = try connection.locked { () throws(PulseError) -> ([DuckingJournal.Entry], Bool) in
+                if stopped { return ([], false) }
                 stopped = true
                 pa_context_set_subscribe_callback(connection.context, nil, nil)
-                return journal.entries
+                return (journal.entries, true)
             }
             let outcome = try DuckingRestore.restore(entries, on: connection)
             store.remove(forProcess: journal.processID)
+            guard first else { return outcome }
             logger.debug(
                 "ducking stopped",
                 metadata: [
@@ -201,9 +203,11 @@
                 index: stream.index, name: stream.applicationName.map { "\($0) (\(stream.name))" } ?? stream.name,
                 original: stream.volume, applied: SinkInput.attenuated(stream.volume, by: attenuation))
             journal.entries.append(entry)
-            logger.debug(
-                "ducking \(entry.name) by \(Int(attenuation)) dB", metadata: ["ducking.stream": "\(stream.index)"])
             saveJournal()
+            if !journalFailed {
+                logger.debug(
+                    "ducking \(entry.name) by \(Int(attenuation)) dB", metadata: ["ducking.stream": "\(stream.index)"])
+            }
             apply(entry)
         }
 

@@ -154,7 +154,7 @@ public final class PulseMicrophone: @unchecked Sendable {
 
     /// Tells the app and the log of a fault or a recovery.
     private func report(_ notice: Notice) {
-        logger.log(level: notice.logLevel, "\(notice)", metadata: notice.metadata)
+        logger.log(level: notice.logLevel, "\(notice)", metadata: notice.logMetadata)
         notify(notice)
     }
 
@@ -296,7 +296,7 @@ extension PulseMicrophone.Notice: CustomStringConvertible {
     }
 
     /// The source it is about, as log metadata (`pulse.source`, and `pulse.gap_s` after a reconnection).
-    public var metadata: Logger.Metadata {
+    public var logMetadata: Logger.Metadata {
         switch self {
         case .serverLost: [:]
         case .reconnected(let source, let gap): ["pulse.source": "\(source.name)", "pulse.gap_s": "\(fixed(gap, 2))"]
@@ -307,6 +307,8 @@ extension PulseMicrophone.Notice: CustomStringConvertible {
     }
 }
 
+/// "10 s", "2.5 s"; a window too long for whole seconds (retrying for ever) as Swift writes the number.
 private func formatWindow(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    guard seconds.isFinite, abs(seconds) < 1e15, seconds == seconds.rounded() else { return "\(seconds) s" }
+    return "\(Int(seconds)) s"
 }

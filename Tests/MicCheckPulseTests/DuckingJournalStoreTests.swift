@@ -66,6 +66,22 @@
             #expect(quiet.entries.isEmpty && storage.contents(at: "/s/ducking/13.json.corrupt") != nil)
         }
 
+        @Test("the deprecated warn: forms still hear of a damaged journal, in the same sentence")
+        func deprecatedWarnForms() {
+            let storage = MemoryStateStorage(["/s/ducking/12.json": Data("{".utf8)])
+            let store = DuckingJournalStore(directory: "/s/ducking", storage: storage)
+            let forms: any WarnForms = DeprecatedWarnForms()
+            var warnings: [String] = []
+            #expect(forms.abandoned(store) { warnings.append($0) }.isEmpty)
+            #expect(
+                warnings == [
+                    "the ducking journal /s/ducking/12.json is damaged; it was set aside as /s/ducking/12.json.corrupt"
+                ])
+            try? storage.write(Data("[".utf8), to: "/s/ducking/13.json")
+            #expect(forms.load(store, path: "/s/ducking/13.json") { warnings.append($0) } == nil)
+            #expect(warnings.count == 2 && storage.contents(at: "/s/ducking/13.json.corrupt") != nil)
+        }
+
         @Test("the file store writes what the memory store holds, byte for byte")
         func filesAndMemoryAgree() throws {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -82,6 +98,29 @@
             #expect(FileStateStorage().names(in: dir) == ["\(journal.processID).json"])
             files.remove(forProcess: journal.processID)
             #expect(FileStateStorage().names(in: dir).isEmpty)
+        }
+    }
+
+    /// The deprecated `warn:` forms, called through a protocol whose witnesses are deprecated: the test compiles
+    /// without deprecation warnings.
+    private protocol WarnForms {
+        func abandoned(
+            _ store: DuckingJournalStore, warn: (String) -> Void
+        ) -> [(path: String, journal: DuckingJournal)]
+        func load(_ store: DuckingJournalStore, path: String, warn: (String) -> Void) -> DuckingJournal?
+    }
+
+    private struct DeprecatedWarnForms: WarnForms {
+        @available(*, deprecated)
+        func abandoned(
+            _ store: DuckingJournalStore, warn: (String) -> Void
+        ) -> [(path: String, journal: DuckingJournal)] {
+            store.abandoned(warn: warn)
+        }
+
+        @available(*, deprecated)
+        func load(_ store: DuckingJournalStore, path: String, warn: (String) -> Void) -> DuckingJournal? {
+            store.load(path: path, warn: warn)
         }
     }
 #endif

@@ -49,6 +49,9 @@
 
             let outcome = try ducker.stop()
             #expect(outcome.restored == 0 && outcome.keptChanged == 0 && outcome.gone == 0)
+            let logged = log.entries.count
+            _ = try ducker.stop()
+            #expect(log.entries.count == logged, "a second stop restores nothing and logs nothing")
             #expect(
                 log.entries.last
                     == LogRecorder.Entry(

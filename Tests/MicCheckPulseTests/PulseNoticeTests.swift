@@ -17,6 +17,15 @@
                     "the PulseAudio server went away; reconnecting for up to 10 s", Logger.Level.warning,
                     [String: String]()
                 ),
+                // Retrying for ever, or longer than whole seconds can count: the number as Swift writes it.
+                (
+                    .serverLost(window: .infinity), "the PulseAudio server went away; reconnecting for up to inf s",
+                    .warning, [:]
+                ),
+                (
+                    .serverLost(window: 2.5), "the PulseAudio server went away; reconnecting for up to 2.5 s",
+                    .warning, [:]
+                ),
                 (
                     .reconnected(source: usb, gap: 2.034),
                     "reconnected after 2.03 s; listening to USB Microphone (alsa_input.usb) again",
@@ -41,7 +50,7 @@
         {
             #expect(notice.description == sentence)
             #expect(notice.logLevel == level)
-            #expect(notice.metadata.mapValues(\.description) == metadata)
+            #expect(notice.logMetadata.mapValues(\.description) == metadata)
         }
     }
 #endif

@@ -76,7 +76,7 @@ struct FramesAgreeWithEventsTests {
         #expect(
             zip(p, speaking).map { d.process(probability: $0, speaking: $1) }
                 == [false, true, true, true, true, true, false, false, false, false])
-        // Not finite or negative: inside utterances only.
+        // Negative or NaN: inside utterances only.
         for after in [-1, Double.nan] {
             var strict = SpeechFrameDecision(configuration: .init(hold: 0, afterUtterance: after))
             #expect([true, false].map { strict.process(probability: 0.9, speaking: $0) } == [true, false])

@@ -18,7 +18,8 @@ public struct SpeechFrameDecision: Sendable {
         public var threshold: Float
         /// How long a frame at or above the threshold keeps the following frames speech (seconds).
         public var hold: Double
-        /// How long after an utterance ends frames may still be speech (seconds).
+        /// How long after an utterance ends frames may still be speech (seconds). 0, a negative value or NaN:
+        /// inside utterances only; an infinite one counts as a billion frames (about 115 days).
         public var afterUtterance: Double
 
         /// Settings; by default a frame at 0.5 or more is speech and keeps the next 30 ms speech, inside an
@@ -62,7 +63,9 @@ public struct SpeechFrameDecision: Sendable {
 
     /// Feeds one frame's probability and whether an utterance is open on it (the analysis's
     /// `SpeechEventDetector.isSpeaking`); returns whether the frame is speech: by the probability, inside
-    /// an utterance or within ``Configuration/afterUtterance`` of one.
+    /// an utterance or within ``Configuration/afterUtterance`` of one. Feed every frame through this one
+    /// method: a frame fed through ``process(probability:)`` does not count towards the time since an
+    /// utterance.
     public mutating func process(probability p: Float, speaking: Bool) -> Bool {
         sinceUtterance = speaking ? 0 : min(sinceUtterance + 1, afterFrames + 1)
         return process(probability: p) && sinceUtterance <= afterFrames
