@@ -37,7 +37,8 @@
         /// user's own server); `notice` hears of reconnections and fallbacks, on the reading thread, and
         /// `logger` logs them (`PulseMicrophone.init(source:server:reconnectWindow:logger:notify:)`).
         public convenience init(
-            source: String? = nil, server: String? = nil, reconnectWindow: Double = 10, logger: Logger? = nil,
+            source: String? = nil, server: String? = nil, reconnectWindow: Duration = .seconds(10),
+            logger: Logger? = nil,
             notice: @escaping (PulseMicrophone.Notice) -> Void = { _ in }
         ) throws(AudioSourceError) {
             do {
@@ -48,6 +49,17 @@
             } catch {
                 throw AudioSourceError(error)
             }
+        }
+
+        /// Opens `source` on `server`, reconnecting for up to `reconnectWindow` seconds.
+        @available(*, deprecated, message: "Pass a Duration: reconnectWindow: .seconds(10)")
+        public convenience init(
+            source: String? = nil, server: String? = nil, reconnectWindow: Double, logger: Logger? = nil,
+            notice: @escaping (PulseMicrophone.Notice) -> Void = { _ in }
+        ) throws(AudioSourceError) {
+            try self.init(
+                source: source, server: server, reconnectWindow: .wait(seconds: reconnectWindow), logger: logger,
+                notice: notice)
         }
 
         /// The source being captured, as "Description (name)" ("no source" when there is none).

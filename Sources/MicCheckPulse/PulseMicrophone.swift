@@ -18,10 +18,10 @@ public final class PulseMicrophone: @unchecked Sendable {
 
     /// A change the user should hear about.
     public enum Notice: Sendable, Equatable {
-        /// The server went away; reconnecting for up to `window` seconds.
-        case serverLost(window: Double)
-        /// Connected again after `gap` seconds, capturing from `source`.
-        case reconnected(source: PulseSource, gap: Double)
+        /// The server went away; reconnecting for up to `window`.
+        case serverLost(window: Duration)
+        /// Connected again after `gap`, capturing from `source`.
+        case reconnected(source: PulseSource, gap: Duration)
         /// The source named `lost` disappeared; capturing from `fallback` instead.
         case sourceLost(lost: String, fallback: PulseSource)
         /// Capturing from `source` now, as ``PulseMicrophone/switchSource(to:)`` asked.
@@ -47,8 +47,8 @@ public final class PulseMicrophone: @unchecked Sendable {
     public let requestedSource: String?
     /// The server address asked for (nil: libpulse's default lookup).
     public let server: String?
-    /// How long to keep trying to reconnect, in seconds.
-    public let reconnectWindow: Double
+    /// How long to keep trying to reconnect.
+    public let reconnectWindow: Duration
     private let notify: (Notice) -> Void
     private let logger: Logger
     private let dataReady = DispatchSemaphore(value: 0)
@@ -67,7 +67,7 @@ public final class PulseMicrophone: @unchecked Sendable {
     ///     each failed reconnection attempt (debug), with the source and server as metadata. nil: nowhere.
     ///   - notify: called on the consumer thread, inside `read`, for each fault and recovery.
     public init(
-        source: String? = nil, server: String? = nil, reconnectWindow: Double = 10, logger: Logger? = nil,
+        source: String? = nil, server: String? = nil, reconnectWindow: Duration = .seconds(10), logger: Logger? = nil,
         notify: @escaping (Notice) -> Void = { _ in }
     ) throws(PulseError) {
         requestedSource = source
@@ -83,6 +83,17 @@ public final class PulseMicrophone: @unchecked Sendable {
         stream = try PulseRecordStream(
             connection: connection, source: try connection.source(named: source),
             dataReady: dataReady)
+    }
+
+    /// Connects and starts capturing from `source`, reconnecting for up to `reconnectWindow` seconds.
+    @available(*, deprecated, message: "Pass a Duration: reconnectWindow: .seconds(10)")
+    public convenience init(
+        source: String? = nil, server: String? = nil, reconnectWindow: Double, logger: Logger? = nil,
+        notify: @escaping (Notice) -> Void = { _ in }
+    ) throws(PulseError) {
+        try self.init(
+            source: source, server: server, reconnectWindow: .wait(seconds: reconnectWindow), logger: logger,
+            notify: notify)
     }
 
     deinit { close() }
@@ -193,7 +204,7 @@ public final class PulseMicrophone: @unchecked Sendable {
         connection = nil
         report(.serverLost(window: reconnectWindow))
         let started = DispatchTime.now()
-        let deadline = started + reconnectWindow
+        let deadline = started + reconnectWindow.seconds
         var backoff = 0.1
         var lastError = PulseError(.noServer, "no PulseAudio server is running")
         while !stopping.load(ordering: .acquiring) && DispatchTime.now() < deadline {
@@ -202,7 +213,7 @@ public final class PulseMicrophone: @unchecked Sendable {
                 let source = try pickSource(on: connection)
                 self.connection = connection
                 stream = try PulseRecordStream(connection: connection, source: source, dataReady: dataReady)
-                let gap = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                let gap = Duration.nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds))
                 report(.reconnected(source: source, gap: gap))
                 return
             } catch {
@@ -219,7 +230,8 @@ public final class PulseMicrophone: @unchecked Sendable {
         if stopping.load(ordering: .acquiring) { return }
         throw PulseError(
             .connectionLost,
-            "the PulseAudio server did not come back within \(formatWindow(reconnectWindow)) (\(lastError.message))")
+            "the PulseAudio server did not come back within \(formatWindow(reconnectWindow.seconds)) (\(lastError.message))"
+        )
     }
 
     /// Opens `name` and, once it runs, closes the current stream. Returns whether it switched.
@@ -246,7 +258,7 @@ public final class PulseMicrophone: @unchecked Sendable {
     private func fallBack(from lost: String) throws(PulseError) {
         endStream()
         guard let connection else { return try reconnect() }
-        let deadline = DispatchTime.now() + reconnectWindow
+        let deadline = DispatchTime.now() + reconnectWindow.seconds
         var lastError = PulseError(.noSuchSource, "the PulseAudio server has no source to capture from")
         while !stopping.load(ordering: .acquiring) && DispatchTime.now() < deadline {
             if connection.isLost { return try reconnect() }
@@ -275,9 +287,9 @@ extension PulseMicrophone.Notice: CustomStringConvertible {
     public var description: String {
         switch self {
         case .serverLost(let window):
-            "the PulseAudio server went away; reconnecting for up to \(formatWindow(window))"
+            "the PulseAudio server went away; reconnecting for up to \(formatWindow(window.seconds))"
         case .reconnected(let source, let gap):
-            "reconnected after \(formatSeconds(gap)); listening to \(source.description) (\(source.name)) again"
+            "reconnected after \(formatSeconds(gap.seconds)); listening to \(source.description) (\(source.name)) again"
         case .sourceLost(let lost, let fallback):
             "the source \(lost) disappeared; listening to the default source \(fallback.description) (\(fallback.name)) instead"
         case .switched(let source):
@@ -299,7 +311,8 @@ extension PulseMicrophone.Notice: CustomStringConvertible {
     public var logMetadata: Logger.Metadata {
         switch self {
         case .serverLost: [:]
-        case .reconnected(let source, let gap): ["pulse.source": "\(source.name)", "pulse.gap_s": "\(fixed(gap, 2))"]
+        case .reconnected(let source, let gap):
+            ["pulse.source": "\(source.name)", "pulse.gap_s": "\(fixed(gap.seconds, 2))"]
         case .sourceLost(let lost, let fallback): ["pulse.source": "\(fallback.name)", "pulse.lost": "\(lost)"]
         case .switched(let source): ["pulse.source": "\(source.name)"]
         case .switchFailed(let name, _): ["pulse.source": "\(name)"]

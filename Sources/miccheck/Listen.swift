@@ -136,7 +136,7 @@ struct Listen: ParsableCommand {
                 // Reporting new microphones is a bonus: without a watcher listen still listens.
                 let devices = try? MicrophoneDevices(server: microphone.server)
                 let mic = try PulseAudioSource(
-                    source: microphone.source, server: microphone.server, reconnectWindow: reconnect
+                    source: microphone.source, server: microphone.server, reconnectWindow: .wait(seconds: reconnect)
                 ) { notice in
                     display.message("miccheck: \(notice).")
                     devices?.noticed(notice)

@@ -96,7 +96,8 @@ struct MicTest: ParsableCommand {
             if let input { return (try WAVFileSource(path: input, pacing: .asFastAsPossible), false) }
             #if canImport(MicCheckPulse)
                 return (
-                    try PulseAudioSource(source: microphone.source, server: microphone.server, reconnectWindow: 2), true
+                    try PulseAudioSource(
+                        source: microphone.source, server: microphone.server, reconnectWindow: .seconds(2)), true
                 )
             #else
                 throw AudioSourceError(

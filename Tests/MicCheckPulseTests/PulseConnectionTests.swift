@@ -50,7 +50,9 @@
                         channels: 1, encoding: .signedInt16)))
             let notices = NoticeLog()
             let log = LogRecorder()
-            let mic = try PulseMicrophone(server: server.address, reconnectWindow: 0.5, logger: log.logger()) {
+            let mic = try PulseMicrophone(
+                server: server.address, reconnectWindow: .milliseconds(500), logger: log.logger()
+            ) {
                 notices.add($0)
             }
             defer { mic.close() }
@@ -83,7 +85,7 @@
             } throws: { error in
                 (error as? PulseError)?.kind == .connectionLost
             }
-            #expect(notices.all == [.serverLost(window: 0.5)])
+            #expect(notices.all == [.serverLost(window: .milliseconds(500))])
             // The same notice in the log, as a warning with the server; then each attempt to reconnect, at debug.
             let warning = LogRecorder.Entry(
                 level: .warning, message: "the PulseAudio server went away; reconnecting for up to 0.5 s",

@@ -13,21 +13,23 @@
             "each notice reads as one sentence, and a fault logs as a warning, a recovery as info",
             arguments: [
                 (
-                    PulseMicrophone.Notice.serverLost(window: 10),
+                    PulseMicrophone.Notice.serverLost(window: .seconds(10)),
                     "the PulseAudio server went away; reconnecting for up to 10 s", Logger.Level.warning,
                     [String: String]()
                 ),
-                // Retrying for ever, or longer than whole seconds can count: the number as Swift writes it.
+                // A long window in whole seconds, a short one with its decimals.
                 (
-                    .serverLost(window: .infinity), "the PulseAudio server went away; reconnecting for up to inf s",
+                    .serverLost(window: .seconds(86_400)),
+                    "the PulseAudio server went away; reconnecting for up to 86400 s",
                     .warning, [:]
                 ),
                 (
-                    .serverLost(window: 2.5), "the PulseAudio server went away; reconnecting for up to 2.5 s",
+                    .serverLost(window: .milliseconds(2_500)),
+                    "the PulseAudio server went away; reconnecting for up to 2.5 s",
                     .warning, [:]
                 ),
                 (
-                    .reconnected(source: usb, gap: 2.034),
+                    .reconnected(source: usb, gap: .milliseconds(2_034)),
                     "reconnected after 2.03 s; listening to USB Microphone (alsa_input.usb) again",
                     .info, ["pulse.source": "alsa_input.usb", "pulse.gap_s": "2.03"]
                 ),

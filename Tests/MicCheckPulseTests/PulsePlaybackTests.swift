@@ -12,7 +12,7 @@
         /// on a thread of its own, while `body` runs; returns the samples and their rate.
         func capturing(seconds: Double, server: PrivatePulseServer, _ body: () throws -> Void) throws -> ([Float], Int)
         {
-            let mic = try PulseMicrophone(server: server.address, reconnectWindow: 0.5) { _ in }
+            let mic = try PulseMicrophone(server: server.address, reconnectWindow: .milliseconds(500)) { _ in }
             defer { mic.close() }
             let captured = Mutex<[Float]>([])
             let finished = DispatchSemaphore(value: 0)

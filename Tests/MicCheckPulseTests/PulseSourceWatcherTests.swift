@@ -76,7 +76,7 @@
             defer { server.stop() }
             _ = try server.addMicrophone(name: "newmic", description: "NewMic")
             let notices = NoticeLog()
-            let mic = try PulseMicrophone(server: server.address, reconnectWindow: 1) { notices.add($0) }
+            let mic = try PulseMicrophone(server: server.address, reconnectWindow: .seconds(1)) { notices.add($0) }
             defer { mic.close() }
             #expect(mic.source?.name == "virtmic")
             var buffer = [Float](repeating: 0, count: 4096)

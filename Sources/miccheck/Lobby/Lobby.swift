@@ -130,7 +130,7 @@ struct Lobby: ParsableCommand {
                 // Watching is a bonus: a lobby whose watcher cannot connect still has its microphone.
                 let devices = try? MicrophoneDevices(server: microphone.server)
                 let mic = try PulseAudioSource(
-                    source: microphone.source, server: microphone.server, reconnectWindow: 10
+                    source: microphone.source, server: microphone.server, reconnectWindow: .seconds(10)
                 ) {
                     devices?.noticed($0)
                 }
