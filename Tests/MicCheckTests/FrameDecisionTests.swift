@@ -33,6 +33,20 @@ struct FramesAgreeWithEventsTests {
         #expect(summary.utterances == 0 && summary.speechTime == 0)
     }
 
+    @Test("the microphone test counts a frame the model half believes neither as the voice nor as the room")
+    func microphoneTestRoom() throws {
+        var test = try MicrophoneTest(sampleRate: 16_000, model: try constantModel(0.65))
+        test.append(Signals.voice(rmsDB: -26, seconds: 5, sampleRate: 16_000))
+        let verdict = test.finish()
+        #expect(verdict.speechSeconds == 0 && verdict.kind == .noVoice)
+        // Counted as the room, the voice itself would be the room's level (about -30 dBFS).
+        #expect(verdict.noiseLevelDB == nil, "room \(String(describing: verdict.noiseLevelDB))")
+        // At 0.3 the model takes nothing for speech: every frame is the room.
+        var doubted = try MicrophoneTest(sampleRate: 16_000, model: try constantModel(0.3))
+        doubted.append(Signals.voice(rmsDB: -26, seconds: 5, sampleRate: 16_000))
+        #expect(doubted.finish().noiseLevelDB.map { $0 > -40 } == true)
+    }
+
     @Test("a probability that starts speech at once keeps every frame of the utterance speech")
     func everyFrameOfAnUtterance() throws {
         let x = Signals.voice(rmsDB: -26, seconds: 6, sampleRate: 16_000)

@@ -151,10 +151,14 @@ extension MicrophoneTest.Tally {
     mutating func add(_ record: AnalysisOutput) {
         switch record {
         case .frame(let f):
+            // The voice is the analysis's speech frames; the room, the frames the model does not take for
+            // speech at all. A frame it half believes outside an utterance (a voice's onset before speech
+            // starts, a voice under noise that never starts it) is neither: counted as the room, a voice's
+            // onsets would make the room sound louder than it is.
             if f.isSpeech {
                 speechFrames += 1
                 speechPower += Double(Decibels.power(f.levelDB))
-            } else {
+            } else if f.probability < SpeechFrameDecision.Configuration.default.threshold {
                 otherLevels.append(f.levelDB)
             }
         case .event(let e):

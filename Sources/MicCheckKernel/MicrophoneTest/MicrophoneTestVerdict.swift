@@ -43,8 +43,8 @@ public struct MicrophoneTestVerdict: Sendable, Hashable {
     public var speechSeconds: Double
     /// The speech's active level (the mean power of its frames), dBFS; nil without speech.
     public var speechLevelDB: Float?
-    /// The room's level between words (the median of the frames that are not speech), dBFS; nil when
-    /// every frame was speech.
+    /// The room's level between words (the median of the frames the model does not take for speech:
+    /// probability under 0.5), dBFS; nil when there were none.
     public var noiseLevelDB: Float?
     /// The noise's kind, where the noise detector named it.
     public var noise: NoiseKind?
