@@ -105,12 +105,14 @@ final class TmuxPane {
         #expect(pane.wait(for: "EXIT=", timeout: 5) != nil, sourceLocation: sourceLocation)
         #expect(pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
         #expect(pane.value("#{cursor_flag}") == "1", sourceLocation: sourceLocation)
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("after").path), Date() < deadline {
-            usleep(20_000)
+        // The shell creates `after` before stty writes its line into it: wait for the whole line.
+        let read = { (name: String) in
+            (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
         }
-        let before = try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8)
-        let after = try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8)
+        let deadline = Date().addingTimeInterval(5)
+        while !read("after").hasSuffix("\n"), Date() < deadline { usleep(20_000) }
+        let before = read("before")
+        let after = read("after")
         #expect(!before.isEmpty && before == after, "stty modes", sourceLocation: sourceLocation)
     }
 
