@@ -194,7 +194,7 @@
             server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
             logger: Logger
         ) -> Outcome {
-            recoverAll(journals, on: connection, server: server, in: storage) { warning(to: logger, about: $0) }
+            recoverAll(journals, on: connection, server: server, in: storage) { warning(to: logger, about: $0)($1) }
         }
 
         /// Restores `journals` and removes them; failures are reported through `warn`.
@@ -204,20 +204,18 @@
             server: PulseConnection.ServerDefaults, in storage: any StateStorage = FileStateStorage(),
             warn: (String) -> Void
         ) -> Outcome {
-            withoutActuallyEscaping(warn) { warn in
-                recoverAll(journals, on: connection, server: server, in: storage) { _ in warn }
-            }
+            recoverAll(journals, on: connection, server: server, in: storage) { warn($1) }
         }
 
         private static func recoverAll(
             _ journals: [(path: String, journal: DuckingJournal)], on connection: PulseConnection,
             server: PulseConnection.ServerDefaults, in storage: any StateStorage,
-            warn: (String) -> (String) -> Void
+            warn: (_ path: String, _ sentence: String) -> Void
         ) -> Outcome {
             var total = Outcome()
             for (path, journal) in journals {
                 let outcome = recoverOne(
-                    journal, at: path, on: connection, server: server, in: storage, warn: warn(path))
+                    journal, at: path, on: connection, server: server, in: storage, warn: { warn(path, $0) })
                 total.restored += outcome.restored
                 total.keptChanged += outcome.keptChanged
                 total.gone += outcome.gone
