@@ -128,6 +128,16 @@
             return r.output
         }
 
+        /// Writes mono `samples` at `sampleRate` as a 16-bit WAV file named `name` in the server's folder (removed
+        /// with the server), and returns its path, for ``play(_:sink:)``.
+        public func writeWAV(_ samples: [Float], sampleRate: Int, named name: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            let bytes = WAVWriter.file(
+                interleaved: samples, sampleRate: sampleRate, channels: 1, encoding: .signedInt16)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
         /// Starts playing the WAV file at `path` into `sink` (default `micsink`: the virtual microphone).
         @discardableResult
         public func play(_ path: String, sink: String = "micsink") throws -> Process {

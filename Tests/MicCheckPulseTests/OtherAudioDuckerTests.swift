@@ -12,16 +12,9 @@
         func logsWhatItDoes() throws {
             let server = try PrivatePulseServer()
             defer { server.stop() }
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "miccheck-duck-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let wav = dir.appendingPathComponent("tone.wav").path
-            let tone = Signals.sine(frequency: 440, rmsDB: -20, seconds: 30, sampleRate: 16_000)
-            _ = FileManager.default.createFile(
-                atPath: wav,
-                contents: Data(
-                    WAVWriter.file(interleaved: tone, sampleRate: 16_000, channels: 1, encoding: .signedInt16)))
+            let wav = try server.writeWAV(
+                Signals.sine(frequency: 440, rmsDB: -20, seconds: 30, sampleRate: 16_000), sampleRate: 16_000,
+                named: "tone.wav")
             let connection = try PulseConnection(server: server.address)
             defer { connection.close() }
             try server.play(wav, sink: "speaker")

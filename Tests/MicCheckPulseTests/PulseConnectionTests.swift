@@ -37,17 +37,9 @@
         func capture() throws {
             let server = try PrivatePulseServer()
             defer { server.stop() }
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "miccheck-cap-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let wav = dir.appendingPathComponent("tone.wav").path
-            let tone = Signals.sine(frequency: 440, rmsDB: -15, seconds: 3, sampleRate: 16_000)
-            _ = FileManager.default.createFile(
-                atPath: wav,
-                contents: Data(
-                    WAVWriter.file(
-                        interleaved: tone, sampleRate: 16_000,
-                        channels: 1, encoding: .signedInt16)))
+            let wav = try server.writeWAV(
+                Signals.sine(frequency: 440, rmsDB: -15, seconds: 3, sampleRate: 16_000), sampleRate: 16_000,
+                named: "tone.wav")
             let notices = NoticeLog()
             let log = LogRecorder()
             let mic = try PulseMicrophone(
