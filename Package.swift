@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "MicCheckTesting",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckLive", .product(name: "Logging", package: "swift-log"),
+                "MicCheck", "MicCheckLive", .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources/voice.wav")], swiftSettings: strict),
         // libpulse (PulseAudio, and PipeWire's Pulse server): a system library, not API.

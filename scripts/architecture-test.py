@@ -40,7 +40,7 @@ ALLOWED = {
                           "MicCheckVoiceProcessing"},
     "MicCheckServer": {"MicCheck", "MicCheckKernel", "MicCheckCall"},
     "MicCheckPresencePostgres": {"MicCheck", "MicCheckKernel", "MicCheckServer"},
-    "MicCheckTesting": {"MicCheck", "MicCheckKernel", "MicCheckCall", "MicCheckLive"},
+    "MicCheckTesting": {"MicCheck", "MicCheckKernel", "MicCheckLive"},
 }
 # Modules from outside that a library must never import: the server holds no capture or database client, the
 # core and the models no I/O framework (the native libraries only where they are used).

@@ -1,3 +1,5 @@
+internal import MicCheck
+
 /// A microphone as the models see it: the system's name for it and the name people read.
 public struct MicrophoneDevice: Sendable, Hashable {
     /// The system's name ("alsa_input.usb-…", "virtmic"): what switching to it asks for.
@@ -24,15 +26,25 @@ public struct MicrophoneDevice: Sendable, Hashable {
 public struct MicrophoneChoice: Sendable, Hashable {
     /// How long offers and notices stay up.
     public struct Configuration: Sendable, Hashable {
-        /// Seconds an offer stays up when the user does not answer it.
-        public var offerTimeout: Double
-        /// Seconds the disconnection notice stays up.
-        public var noticeDuration: Double
+        /// How long an offer stays up when the user does not answer it.
+        public var offerTimeout: Duration
+        /// How long the disconnection notice stays up.
+        public var noticeDuration: Duration
 
-        /// Timings in seconds (defaults: an offer stays up 20 s, a notice 10 s).
-        public init(offerTimeout: Double = 20, noticeDuration: Double = 10) {
+        /// Timings (defaults: an offer stays up 20 s, a notice 10 s).
+        public init(offerTimeout: Duration = .seconds(20), noticeDuration: Duration = .seconds(10)) {
             self.offerTimeout = offerTimeout
             self.noticeDuration = noticeDuration
+        }
+
+        /// Timings in seconds.
+        @available(
+            *, deprecated,
+            message: "Pass Durations: Configuration(offerTimeout: .seconds(20), noticeDuration: .seconds(10))"
+        )
+        @_disfavoredOverload
+        public init(offerTimeout: Double, noticeDuration: Double = 10) {
+            self.init(offerTimeout: .wait(seconds: offerTimeout), noticeDuration: .wait(seconds: noticeDuration))
         }
         /// An offer stays up 20 s, a notice 10 s.
         public static let `default` = Configuration()
@@ -101,7 +113,7 @@ public struct MicrophoneChoice: Sendable, Hashable {
     @discardableResult
     public mutating func appeared(_ device: MicrophoneDevice, at time: Double) -> Bool {
         guard device.id != inUse?.id else { return false }
-        offer = Offer(device: device, since: time, until: time + configuration.offerTimeout)
+        offer = Offer(device: device, since: time, until: time + configuration.offerTimeout.seconds)
         return true
     }
 
@@ -138,7 +150,7 @@ public struct MicrophoneChoice: Sendable, Hashable {
     public mutating func fellBack(lost: MicrophoneDevice, to fallback: MicrophoneDevice, at time: Double) {
         inUse = fallback
         if offer?.device.id == lost.id || offer?.device.id == fallback.id { offer = nil }
-        notice = Notice(lost: lost, fallback: fallback, since: time, until: time + configuration.noticeDuration)
+        notice = Notice(lost: lost, fallback: fallback, since: time, until: time + configuration.noticeDuration.seconds)
     }
 
     /// Moves time on: an unanswered offer and an old notice go. Returns what went.

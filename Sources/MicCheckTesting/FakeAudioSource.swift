@@ -54,17 +54,8 @@ public final class FakeAudioSource: AudioSource, Sendable {
     /// A clock that reads the source's time (``now``): it moves only as the source delivers, idles and
     /// restarts, so a test's session sees exactly the gaps the test scripted.
     public struct SourceClock: Clock {
-        /// A reading of the source's clock.
-        public struct Instant: InstantProtocol {
-            /// Time since the source began.
-            public var offset: Duration
-            /// The instant `duration` later.
-            public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-            /// The time from this instant to `other`.
-            public func duration(to other: Instant) -> Duration { other.offset - offset }
-            /// Whether `a` comes before `b`.
-            public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
-        }
+        /// A reading of the source's clock: the time since the source began.
+        public typealias Instant = OffsetInstant
 
         let source: FakeAudioSource
         /// The source's time now (the source's `now`).

@@ -5,12 +5,12 @@ import MicCheckTesting
 import Testing
 
 @Suite struct LobbyModelTests {
-    static func lobby(others: Int, audioOn: Bool = true, clock: ManualClock = ManualClock()) -> LobbyModel {
+    static func lobby(others: Int, audioOn: Bool = true, at start: Double = 0) -> LobbyModel {
         let people = (0..<others).map { Participant(id: "p\($0)", name: "Person \($0)") }
         let me = Participant(id: "me", name: "Me", isLocalUser: true)
         return LobbyModel(
             callID: "c", localUser: me, participants: people + [me], settings: CallSettings(audioOn: audioOn),
-            at: clock.now)
+            at: start)
     }
 
     @Test(
@@ -27,16 +27,17 @@ import Testing
     }
 
     @Test func joinOnceWithTheChosenSettingsAndNothingAfter() {
-        var clock = ManualClock()
-        var lobby = Self.lobby(others: 2, clock: clock)
-        lobby.toggle(.microphone, at: clock.now)
-        lobby.toggle(.speaker, at: clock.now)
-        clock.advance(by: 1)
+        let clock = ManualClock()
+        let time = CallTimeline(clock: clock)
+        var lobby = Self.lobby(others: 2, at: time.now)
+        lobby.toggle(.microphone, at: time.now)
+        lobby.toggle(.speaker, at: time.now)
+        clock.advance(by: .seconds(1))
         let joined = lobby.join()
         #expect(joined == CallSettings(audioOn: false, videoOn: true, speakerOn: false))
         #expect(lobby.phase == .joined(CallSettings(audioOn: false, videoOn: true, speakerOn: false)))
         #expect(lobby.join() == nil)
-        lobby.toggle(.camera, at: clock.now)
+        lobby.toggle(.camera, at: time.now)
         #expect(lobby.settings.videoOn, "toggles do nothing once joined")
         lobby.close()
         #expect(lobby.phase != .closed)
@@ -106,16 +107,17 @@ import Testing
             ),
         ] as [(String, Bool, [Step])])
     func silentWarning(name: String, startOn: Bool, steps: [Step]) {
-        var clock = ManualClock(now: 100)
-        var lobby = Self.lobby(others: 1, audioOn: startOn, clock: clock)
+        let clock = ManualClock(now: .seconds(100))
+        let time = CallTimeline(clock: clock, start: .zero)
+        var lobby = Self.lobby(others: 1, audioOn: startOn, at: time.now)
         for (k, step) in steps.enumerated() {
             switch step {
-            case .advance(let s): clock.advance(by: s)
-            case .level(let db): lobby.microphoneLevel(db, at: clock.now)
-            case .dead(let d): lobby.microphoneDeadSignal(d, at: clock.now)
-            case .toggleMicrophone: lobby.toggle(.microphone, at: clock.now)
+            case .advance(let s): clock.advance(by: .seconds(s))
+            case .level(let db): lobby.microphoneLevel(db, at: time.now)
+            case .dead(let d): lobby.microphoneDeadSignal(d, at: time.now)
+            case .toggleMicrophone: lobby.toggle(.microphone, at: time.now)
             case .expect(let shown):
-                #expect(lobby.showsSilentWarning(at: clock.now) == shown, "step \(k) of \(name)")
+                #expect(lobby.showsSilentWarning(at: time.now) == shown, "step \(k) of \(name)")
             }
         }
         #expect(
@@ -124,11 +126,12 @@ import Testing
     }
 
     @Test func theMeterKeepsRecentLevels() {
-        var clock = ManualClock()
-        var check = MicrophoneCheck(isOn: true, at: clock.now, configuration: .init(historyLength: 3))
+        let clock = ManualClock()
+        let time = CallTimeline(clock: clock)
+        var check = MicrophoneCheck(isOn: true, at: time.now, configuration: .init(historyLength: 3))
         for db: Float in [-60, -40, -30, -20] {
-            clock.advance(by: 0.01)
-            check.received(levelDB: db, at: clock.now)
+            clock.advance(by: .seconds(0.01))
+            check.received(levelDB: db, at: time.now)
         }
         #expect(check.history == [-40, -30, -20])
         #expect(abs(check.displayLevel - 0.6) < 1e-6)
@@ -169,28 +172,29 @@ import Testing
     }
 
     @Test func showsForTwoSecondsOncePerUtteranceThenCoolsDown() {
-        var clock = ManualClock(now: 10)
+        let clock = ManualClock(now: .seconds(10))
+        let time = CallTimeline(clock: clock, start: .zero)
         var indicator = MutedIndicator()
         indicator.update(settings: CallSettings(audioOn: false), capabilities: [.sendAudio], microphone: Self.granted)
-        #expect(!indicator.isVisible(at: clock.now))
+        #expect(!indicator.isVisible(at: time.now))
         do {
-            let shown = indicator.speechStarted(at: clock.now)
+            let shown = indicator.speechStarted(at: time.now)
             #expect(shown)
         }
         #expect(MutedIndicator.text == "You are muted.")
-        clock.advance(by: 1.99)
-        #expect(indicator.isVisible(at: clock.now))
-        #expect(indicator.hidesAt(after: clock.now) == 12)
-        clock.advance(by: 0.02)
-        #expect(!indicator.isVisible(at: clock.now), "gone after 2 s")
-        clock.advance(by: 2)
+        clock.advance(by: .seconds(1.99))
+        #expect(indicator.isVisible(at: time.now))
+        #expect(indicator.hidesAt(after: time.now) == 12)
+        clock.advance(by: .seconds(0.02))
+        #expect(!indicator.isVisible(at: time.now), "gone after 2 s")
+        clock.advance(by: .seconds(2))
         do {
-            let shown = indicator.speechStarted(at: clock.now)
+            let shown = indicator.speechStarted(at: time.now)
             #expect(!shown, "the next utterance inside the cooldown stays quiet")
         }
-        clock.advance(by: 3.1)
+        clock.advance(by: .seconds(3.1))
         do {
-            let shown = indicator.speechStarted(at: clock.now)
+            let shown = indicator.speechStarted(at: time.now)
             #expect(shown, "after the cooldown it shows again")
         }
         #expect(indicator.notice.count == 2)

@@ -19,6 +19,18 @@ import Testing
         #expect(choice.inUse == Self.virtmic, "an offer nobody answered changes nothing")
     }
 
+    @Test func theTimingsAreDurations() {
+        let configuration = MicrophoneChoice.Configuration(
+            offerTimeout: .milliseconds(2500), noticeDuration: .seconds(4))
+        var choice = MicrophoneChoice(inUse: Self.virtmic, configuration: configuration)
+        choice.appeared(Self.usb, at: 10)
+        #expect(choice.offer?.until == 12.5)
+        #expect(choice.advance(to: 12.49).isEmpty)
+        #expect(choice.advance(to: 12.5) == [.offer(Self.usb)])
+        choice.fellBack(lost: Self.usb, to: Self.virtmic, at: 20)
+        #expect(choice.notice?.until == 24)
+    }
+
     @Test func theMicrophoneInUseIsNeverNew() {
         var choice = MicrophoneChoice(inUse: Self.virtmic)
         let offered = choice.appeared(Self.virtmic, at: 1)

@@ -42,89 +42,92 @@ import Testing
     }
 
     @Test func showsForFiveSecondsThenAtMostOnceEveryTwoMinutes() {
-        var clock = ManualClock(now: 30)
+        let clock = ManualClock(now: .seconds(30))
+        let time = CallTimeline(clock: clock, start: .zero)
         var n = Self.notice()
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(shown)
         }
-        clock.advance(by: 4.99)
-        #expect(n.isVisible(at: clock.now))
-        clock.advance(by: 0.02)
-        #expect(!n.isVisible(at: clock.now), "gone after 5 s")
+        clock.advance(by: .seconds(4.99))
+        #expect(n.isVisible(at: time.now))
+        clock.advance(by: .seconds(0.02))
+        #expect(!n.isVisible(at: time.now), "gone after 5 s")
         // The detector repeats its event every 10 s of typing: the notice stays quiet for 2 minutes.
         for _ in 0..<11 {
-            clock.advance(by: 10)
-            let shown = n.keyboardNoise(at: clock.now)
-            #expect(!shown, "at \(clock.now)")
+            clock.advance(by: .seconds(10))
+            let shown = n.keyboardNoise(at: time.now)
+            #expect(!shown, "at \(time.now)")
         }
-        clock.advance(by: 120 - (clock.now - 30) - 0.01)
+        clock.advance(by: .seconds(120 - (time.now - 30) - 0.01))
         do {
-            let shown = n.keyboardNoise(at: clock.now)
-            #expect(!shown, "still inside the two minutes at \(clock.now)")
+            let shown = n.keyboardNoise(at: time.now)
+            #expect(!shown, "still inside the two minutes at \(time.now)")
         }
-        clock.advance(by: 0.02)
+        clock.advance(by: .seconds(0.02))
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(shown, "two minutes after the last notice")
         }
         #expect(n.count == 2)
     }
 
     @Test func neverWhileSpeaking() {
-        var clock = ManualClock(now: 5)
+        let clock = ManualClock(now: .seconds(5))
+        let time = CallTimeline(clock: clock, start: .zero)
         var n = Self.notice()
-        n.speechStarted(at: clock.now)
-        clock.advance(by: 1)
+        n.speechStarted(at: time.now)
+        clock.advance(by: .seconds(1))
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(!shown, "the user speaks")
         }
-        clock.advance(by: 1)
-        n.speechEnded(at: clock.now)
-        clock.advance(by: 1.5)
+        clock.advance(by: .seconds(1))
+        n.speechEnded(at: time.now)
+        clock.advance(by: .seconds(1.5))
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(shown, "typing in the pause after speaking")
         }
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         do {
-            let hidden = n.speechStarted(at: clock.now)
+            let hidden = n.speechStarted(at: time.now)
             #expect(hidden, "speaking takes the notice down")
         }
-        #expect(!n.isVisible(at: clock.now + 0.1))
+        #expect(!n.isVisible(at: time.now + 0.1))
     }
 
     @Test func mutingHidesItAndUnmutingDoesNotRearmIt() {
-        var clock = ManualClock()
+        let clock = ManualClock()
+        let time = CallTimeline(clock: clock)
         var n = Self.notice()
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(shown)
         }
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         do {
             let hidden = n.update(
                 settings: CallSettings(audioOn: false), capabilities: [.sendAudio], microphone: Self.granted,
-                at: clock.now)
+                at: time.now)
             #expect(hidden, "the user took the action: muted")
         }
-        #expect(!n.isVisible(at: clock.now))
-        clock.advance(by: 1)
+        #expect(!n.isVisible(at: time.now))
+        clock.advance(by: .seconds(1))
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(!shown, "muted: the call hears no typing")
         }
-        clock.advance(by: 20)
+        clock.advance(by: .seconds(20))
         n.update(
-            settings: CallSettings(audioOn: true), capabilities: [.sendAudio], microphone: Self.granted, at: clock.now)
+            settings: CallSettings(audioOn: true), capabilities: [.sendAudio], microphone: Self.granted, at: time.now)
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(!shown, "unmuting does not re-arm it (Jitsi's does): still within the two minutes")
         }
-        clock.advance(by: 100)
+        clock.advance(by: .seconds(100))
         do {
-            let shown = n.keyboardNoise(at: clock.now)
+            let shown = n.keyboardNoise(at: time.now)
             #expect(shown)
         }
     }

@@ -51,10 +51,10 @@ import Testing
         return p
     }()
 
-    static func session(camera: Permission = denied, clock: ManualClock = ManualClock()) -> CallSession {
+    static func session(camera: Permission = denied, at start: Double = 0) -> CallSession {
         CallSession(
             call: .demo, localUser: Participant(id: "me", name: "Jo Doe", isLocalUser: true),
-            permissions: Permissions(microphone: granted, camera: camera), microphoneName: "test mic", at: clock.now)
+            permissions: Permissions(microphone: granted, camera: camera), microphoneName: "test mic", at: start)
     }
 
     @Test(arguments: [(100, 30), (80, 24), (60, 40), (76, 26), (200, 60)])
@@ -97,14 +97,15 @@ import Testing
     }
 
     @Test func theSilentWarningAppearsAfterTheGracePeriodWithoutAudio() {
-        var clock = ManualClock()
-        var s = Self.session(clock: clock)
-        clock.advance(by: 2.5)
-        _ = s.advance(to: clock.now)
+        let clock = ManualClock()
+        let time = CallTimeline(clock: clock)
+        var s = Self.session(at: time.now)
+        clock.advance(by: .seconds(2.5))
+        _ = s.advance(to: time.now)
         #expect(
             !render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 40).text.contains("doesn't seem"))
-        clock.advance(by: 1)
-        _ = s.advance(to: clock.now)
+        clock.advance(by: .seconds(1))
+        _ = s.advance(to: time.now)
         // Narrow, so that the warning's column is the whole width and its wrapped lines join up.
         let text = render(s.view(factory: DefaultCallViewFactory()), width: 60, height: 40).text
         let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
@@ -115,44 +116,45 @@ import Testing
 @Suite struct CallSessionTests {
     /// The whole flow as a person goes through it, on a manual clock.
     @Test func lobbyMuteJoinSpeakAndLeave() {
-        var clock = ManualClock()
-        var s = LobbyViewTests.session(clock: clock)
-        #expect(s.advance(to: clock.now) == [.promptShown(.camera)])
-        clock.advance(by: 1)
-        #expect(s.handle(.character("m"), at: clock.now) == [.toggled(.microphone, on: false)])
+        let clock = ManualClock()
+        let time = CallTimeline(clock: clock)
+        var s = LobbyViewTests.session(at: time.now)
+        #expect(s.advance(to: time.now) == [.promptShown(.camera)])
+        clock.advance(by: .seconds(1))
+        #expect(s.handle(.character("m"), at: time.now) == [.toggled(.microphone, on: false)])
         let lobbyText = render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 30).text
         #expect(lobbyText.contains("Microphone: off") && lobbyText.contains("Microphone off: press m"))
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         #expect(
-            s.handle(.enter, at: clock.now) == [.joined(CallSettings(audioOn: false, videoOn: false, speakerOn: true))])
+            s.handle(.enter, at: time.now) == [.joined(CallSettings(audioOn: false, videoOn: false, speakerOn: true))])
         guard case .inCall = s.phase else {
             Issue.record("not in the call")
             return
         }
 
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         let speech = AnalysisEvent.speechStarted(time: 3, audioStart: 2.8)
-        #expect(s.microphoneEvent(speech, at: clock.now) == [.mutedNoticeShown])
+        #expect(s.microphoneEvent(speech, at: time.now) == [.mutedNoticeShown])
         var text = render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 30).text
         #expect(text.contains("You are muted."))
         #expect(text.contains("In the call · 4 participants"))
-        clock.advance(by: 1.9)
-        #expect(s.advance(to: clock.now).isEmpty)
-        clock.advance(by: 0.2)
-        #expect(s.advance(to: clock.now) == [.mutedNoticeHidden])
+        clock.advance(by: .seconds(1.9))
+        #expect(s.advance(to: time.now).isEmpty)
+        clock.advance(by: .seconds(0.2))
+        #expect(s.advance(to: time.now) == [.mutedNoticeHidden])
         text = render(s.view(factory: DefaultCallViewFactory()), width: 100, height: 30).text
         #expect(!text.contains("You are muted."))
 
         // After the cooldown the next utterance shows it again; "n" silences it for the call.
-        clock.advance(by: 6)
-        #expect(s.microphoneEvent(.speechStarted(time: 12, audioStart: 11.8), at: clock.now) == [.mutedNoticeShown])
-        #expect(s.handle(.character("n"), at: clock.now) == [.mutedNoticeSilenced, .mutedNoticeHidden])
-        clock.advance(by: 10)
-        #expect(s.microphoneEvent(.speechStarted(time: 22, audioStart: 21.8), at: clock.now).isEmpty)
+        clock.advance(by: .seconds(6))
+        #expect(s.microphoneEvent(.speechStarted(time: 12, audioStart: 11.8), at: time.now) == [.mutedNoticeShown])
+        #expect(s.handle(.character("n"), at: time.now) == [.mutedNoticeSilenced, .mutedNoticeHidden])
+        clock.advance(by: .seconds(10))
+        #expect(s.microphoneEvent(.speechStarted(time: 22, audioStart: 21.8), at: time.now).isEmpty)
 
-        #expect(s.handle(.character("q"), at: clock.now) == [.left])
+        #expect(s.handle(.character("q"), at: time.now) == [.left])
         #expect(s.isFinished)
-        #expect(s.handle(.enter, at: clock.now).isEmpty)
+        #expect(s.handle(.enter, at: time.now).isEmpty)
     }
 
     @Test(arguments: [TerminalKey.character("q"), .escape])

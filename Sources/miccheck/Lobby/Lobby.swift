@@ -67,7 +67,7 @@ struct Lobby: ParsableCommand {
     func run() throws {
         let description = try loadCall()
         let log = try openLog()
-        let clock = ContinuousCallClock()
+        let clock = CallTimeline()
         var permissions = Permissions(camera: CameraProbe.probe())
         let (source, microphonePermission, microphones) = try openSource()
         permissions.microphone = microphonePermission

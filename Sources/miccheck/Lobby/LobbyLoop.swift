@@ -19,7 +19,7 @@ struct MicrophoneTester {
 struct LobbyLoop {
     let call: CallDescription
     let log: EventLog?
-    let clock: ContinuousCallClock
+    let clock: CallTimeline<ContinuousClock>
     let factory: any CallViewFactory
     let store: any PromptDismissalStore
     /// Sentences for stderr once the screen is gone.
@@ -31,7 +31,7 @@ struct LobbyLoop {
     private var stopPlayback: (@Sendable () -> Void)?
 
     init(
-        call: CallDescription, log: EventLog?, clock: ContinuousCallClock, factory: any CallViewFactory,
+        call: CallDescription, log: EventLog?, clock: CallTimeline<ContinuousClock>, factory: any CallViewFactory,
         store: any PromptDismissalStore = PermissionPromptDismissals.standard()
     ) {
         (self.call, self.log, self.clock, self.factory, self.store) = (call, log, clock, factory, store)
