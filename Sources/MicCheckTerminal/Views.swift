@@ -218,3 +218,18 @@ public struct Meter: TerminalView {
         canvas.write(label, x: rect.x + barWidth + 1, y: rect.y, clip: rect)
     }
 }
+
+/// A view given exactly `rows` rows.
+public struct FixedHeight: TerminalView {
+    let content: any TerminalView
+    let rows: Int
+    /// Gives `content` exactly `rows` rows.
+    public init(_ content: any TerminalView, rows: Int) {
+        self.content = content
+        self.rows = rows
+    }
+    /// `rows`, at any width.
+    public func height(forWidth width: Int) -> Int { rows }
+    /// Draws the content in `rect`.
+    public func draw(in rect: Rect, on canvas: inout Canvas) { content.draw(in: rect, on: &canvas) }
+}
