@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MicCheckVoiceProcessing", targets: ["MicCheckVoiceProcessing"]),
         .library(name: "MicCheckCall", targets: ["MicCheckCall"]),
         .library(name: "MicCheckTerminal", targets: ["MicCheckTerminal"]),
+        .library(name: "MicCheckPresence", targets: ["MicCheckPresence"]),
         .library(name: "MicCheckServer", targets: ["MicCheckServer"]),
         .library(name: "MicCheckPresencePostgres", targets: ["MicCheckPresencePostgres"]),
         .library(name: "MicCheckTesting", targets: ["MicCheckTesting"]),
@@ -135,13 +136,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Who is in each call: the store protocol, its events, the in-memory store, the mirror of a shared store and
+        // the one version rule. Pure Swift on the kernel's JSONValue: no server, no database, no Foundation.
+        .target(name: "MicCheckPresence", dependencies: ["MicCheckKernel"], swiftSettings: strict),
         // The browser server (miccheck serve): the lobby and the call as pages, a WebSocket per browser with
         // a live analysis of its audio, presence, WebRTC signalling, and the streaming VAD endpoint /v1/vad.
         // The pages and scripts are resources (Resources/web), served as they are: no build step.
         .target(
             name: "MicCheckServer",
             dependencies: [
-                "MicCheck", "MicCheckCall",
+                "MicCheck", "MicCheckCall", "MicCheckPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server's child channel (HTTPServerBuilder, ServerChildChannel): the connection guard.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -154,12 +158,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // Presence shared by several serve nodes through PostgreSQL: the I/O only (the listener, the lease
-        // and the reaper, the queries). What each node's connections are told is decided by the server's
-        // pure PresenceMirror.
+        // and the reaper, the queries). What each node's connections are told is decided by MicCheckPresence's
+        // pure PresenceMirror; the server checks every signal it relays, so the store needs no server.
         .target(
             name: "MicCheckPresencePostgres",
             dependencies: [
-                "MicCheck", "MicCheckServer",
+                "MicCheck", "MicCheckPresence",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -240,8 +244,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "MicCheckPresenceTests", dependencies: ["MicCheckKernel", "MicCheckPresence"], swiftSettings: strict),
+        .testTarget(
             name: "MicCheckPresencePostgresTests",
-            dependencies: ["MicCheck", "MicCheckServer", "MicCheckPresencePostgres", "MicCheckTesting"],
+            dependencies: ["MicCheck", "MicCheckPresence", "MicCheckPresencePostgres", "MicCheckTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -38,8 +38,9 @@ ALLOWED = {
     "MicCheckLive": {"MicCheck", "MicCheckKernel", "MicCheckCall"},
     "MicCheckLivePulse": {"MicCheck", "MicCheckKernel", "MicCheckCall", "MicCheckLive", "MicCheckPulse",
                           "MicCheckVoiceProcessing"},
-    "MicCheckServer": {"MicCheck", "MicCheckKernel", "MicCheckCall"},
-    "MicCheckPresencePostgres": {"MicCheck", "MicCheckKernel", "MicCheckServer"},
+    "MicCheckPresence": {"MicCheckKernel"},
+    "MicCheckServer": {"MicCheck", "MicCheckKernel", "MicCheckCall", "MicCheckPresence"},
+    "MicCheckPresencePostgres": {"MicCheck", "MicCheckKernel", "MicCheckPresence"},
     "MicCheckTesting": {"MicCheck", "MicCheckKernel", "MicCheckLive"},
 }
 # Modules from outside that a library must never import: the server holds no capture or database client, the
@@ -49,6 +50,7 @@ FORBIDDEN_OUTSIDE = {
     "MicCheckCall": {"NIOCore", "Hummingbird", "PostgresNIO"},
     "MicCheckLive": {"NIOCore", "Hummingbird", "PostgresNIO"},
     "MicCheckServer": {"PostgresNIO", "NIOSSL"},
+    "MicCheckPresence": {"Foundation", "NIOCore", "Hummingbird", "PostgresNIO"},
 }
 # The kernel builds with Embedded Swift for the page: beside the standard library it imports only the C library
 # (libm), never Foundation.

@@ -9,7 +9,7 @@
 # and CI stay fast. usage: bash scripts/build-docs.sh [TARGET...]   (default: every library target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(MicCheckKernel MicCheck MicCheckLive MicCheckLivePulse MicCheckPulse MicCheckVoiceProcessing MicCheckCall MicCheckTerminal MicCheckServer
+targets=(MicCheckKernel MicCheck MicCheckLive MicCheckLivePulse MicCheckPulse MicCheckVoiceProcessing MicCheckCall MicCheckTerminal MicCheckPresence MicCheckServer
          MicCheckPresencePostgres MicCheckTesting)
 if [ $# -gt 0 ]; then targets=("$@"); fi
 mkdir -p .build/docs

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MicCheckServer
+import MicCheckPresence
 import PostgresNIO
 
 /// The queries of ``PostgresPresence``: each one bounded by ``PostgresPresence/Options/writeTimeout``.

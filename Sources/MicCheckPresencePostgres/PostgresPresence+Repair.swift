@@ -1,4 +1,4 @@
-import MicCheckServer
+import MicCheckPresence
 
 /// The node's mirrors of the calls its connections follow (transitions of ``PresenceMirror``, carried out),
 /// and the repair after an outage.

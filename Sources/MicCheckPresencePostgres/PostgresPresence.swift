@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 import MicCheck
-public import MicCheckServer
+public import MicCheckPresence
 import PostgresNIO
 public import ServiceLifecycle
 

@@ -1,5 +1,5 @@
 import Foundation
-import MicCheckServer
+import MicCheckPresence
 
 /// A notification on ``PostgresSchema/channel``, as the schema's functions and a node's signals write it:
 /// `{"call": ID, "kind": "joined"|"updated"|"left"|"signal", ...}`.

@@ -1,5 +1,5 @@
 import MicCheck
-import MicCheckServer
+import MicCheckPresence
 import Testing
 
 @testable import MicCheckPresencePostgres

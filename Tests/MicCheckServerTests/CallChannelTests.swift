@@ -329,6 +329,16 @@ struct CallChannelTests {
         ] {
             #expect(throws: ProtocolError.self) { try Signal.check(ClientMessage(fields: bad, type: "signal")) }
         }
+        // What a store passes on is checked again as from another node: a mute, and the signal rebuilt.
+        #expect(Signal.recheck(Signal.mute(by: "Ada")) == Signal.mute(by: "Ada"))
+        #expect(Signal.recheck(.string("x")) == nil)
+        #expect(Signal.recheck(.object([("mute", .object([("by", .string("Ada")), ("x", .int(1))]))])) == nil)
+        let candidate = JSONValue.object([
+            ("candidate", .object([("sdpMLineIndex", .int(1)), ("sdpMid", .string("0")), ("candidate", .string("c"))]))
+        ])
+        #expect(
+            Signal.recheck(candidate)?.encoded
+                == #"{"candidate": {"candidate": "c", "sdpMid": "0", "sdpMLineIndex": 1}}"#)
     }
 
     @Test(

@@ -163,6 +163,44 @@ struct ServerLiveTests {
         }
     }
 
+    @Test("a signal from the presence store is checked again before the page hears it: a bad one is dropped")
+    func storeSignalsAreChecked() async throws {
+        let server = server()
+        let app = server.application()
+        let presence = server.presence
+        try await app.test(.live) { client in
+            _ = try await client.ws("/v1/call?call=relay") { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"type": "join", "name": "Bob"}"#))
+                var it = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                var bob: String?
+                while let message = try await it.next() {
+                    guard case .text(let s) = message, let m = try? Received(s) else { continue }
+                    if m.type == "welcome" { bob = m.string("id") }
+                    if m.type == "joined" { break }
+                }
+                let id = try #require(bob)
+                // What another node could have written into a shared store: a field no signal has, then an honest
+                // candidate with its keys in another order.
+                let forged = JSONValue.object([
+                    ("candidate", .object([("candidate", .string("c")), ("evil", .string("x"))]))
+                ])
+                let honest = JSONValue.object([
+                    ("candidate", .object([("sdpMLineIndex", .int(0)), ("candidate", .string("c"))]))
+                ])
+                #expect(await presence.signal(call: "relay", from: "ada", to: id, payload: forged))
+                #expect(await presence.signal(call: "relay", from: "ada", to: id, payload: honest))
+                while let message = try await it.next() {
+                    guard case .text(let s) = message, let m = try? Received(s), m.type == "signal" else { continue }
+                    #expect(
+                        s
+                            == #"{"type": "signal", "from": "ada", "data": {"candidate": {"candidate": "c", "sdpMLineIndex": 0}}}"#
+                    )
+                    break
+                }
+            }
+        }
+    }
+
     @Test("two pages in one call: each sees the other join, speak, and leave; nobody stays speaking")
     func twoParticipants() async throws {
         let server = server()

@@ -34,7 +34,7 @@ struct VADEndpoint: ConnectionEndpoint {
 }
 
 /// `/v1/call` on a ``Connection``: the page's ``CallChannel``, its actions carried out in the call's
-/// presence, and the call's presence events relayed by the version rule (``PresenceFollower``).
+/// presence, and the call's presence events relayed by the version rule (`PresenceFollower`).
 struct CallEndpoint: ConnectionEndpoint {
     /// Analysed here, the microphone check's stall shows within a quarter of a second. Analysed on the device,
     /// only the page's speaking stalls (a second after its last statement): half a second is close enough, and
@@ -107,13 +107,20 @@ struct CallEndpoint: ConnectionEndpoint {
     }
 
     mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {
-        // A host's mute acts on this connection's channel; the page hears of it from the channel.
-        if case .signal(let from, let payload) = event, let host = Signal.mutedBy(payload) {
-            let now = Connection.now()
-            if let action = channel.mutedByHost(name: host, from: from, now: now - start, emit: send) {
-                await perform(action, now: now, send: send)
+        var event = event
+        if case .signal(let from, let payload) = event {
+            // Checked where it entered (the sender's page, with its role) and here again, whatever the store: one
+            // that another process writes (a shared database) is not taken on trust.
+            guard let checked = Signal.recheck(payload) else { return }
+            // A host's mute acts on this connection's channel; the page hears of it from the channel.
+            if let host = Signal.mutedBy(checked) {
+                let now = Connection.now()
+                if let action = channel.mutedByHost(name: host, from: from, now: now - start, emit: send) {
+                    await perform(action, now: now, send: send)
+                }
+                return
             }
-            return
+            event = .signal(from: from, payload: checked)
         }
         switch follower.take(event) {
         case .relay:

@@ -29,7 +29,7 @@ public import MicCheckCall
 /// Out: `microphone` (the meter and the check's state, at most every 100 ms), `microphone_test`, `muted_notice`,
 /// `typing_notice` ("Your typing can be heard." with the action "Mute", by `TypingNotice`'s rules: shown
 /// on the analysis' `keyboard_noise` while unmuted and not speaking, at most every 2 minutes; hidden again
-/// when the user speaks or mutes), and the presence events (``PresenceEvent``) that the connection relays.
+/// when the user speaks or mutes), and the presence events (`PresenceEvent`) that the connection relays.
 public struct CallChannel: Sendable {
     /// What the connection must do in the call's presence.
     public enum Action: Sendable, Equatable {

@@ -1,31 +1,5 @@
 import Foundation
-
-/// A JSON value as a client sent it.
-package enum JSONInput: Decodable, Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONInput])
-    case object([String: JSONInput])
-
-    package init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? c.decode(Double.self) {
-            self = .number(n)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONInput].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: JSONInput].self))
-        }
-    }
-}
+package import MicCheckPresence
 
 /// A client's text message as a JSON object, with typed reads that fail as ``ProtocolError``s naming the
 /// field.

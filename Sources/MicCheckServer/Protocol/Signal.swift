@@ -1,5 +1,6 @@
 package import MicCheck
 package import MicCheckCall
+import MicCheckPresence
 
 /// WebRTC signalling data, checked before it is relayed: a session description or an ICE candidate.
 package enum Signal {
@@ -48,6 +49,13 @@ package enum Signal {
             return .object([("candidate", .object(fields))])
         }
         throw ProtocolError("signal data needs a \"description\" or a \"candidate\"")
+    }
+
+    /// `payload` checked again as a signal from another node (no role to check it against), or nil: what a
+    /// presence store passes on is checked again before a page hears it.
+    package static func recheck(_ payload: JSONValue) -> JSONValue? {
+        guard case .object(let fields) = JSONInput(payload) else { return nil }
+        return try? check(ClientMessage(fields: fields, type: "signal"))
     }
 
     /// The signal that carries a host's mute to the muted participant's connection.

@@ -1,5 +1,5 @@
-import MicCheck
-import MicCheckServer
+import MicCheckKernel
+import MicCheckPresence
 import Testing
 
 @Suite("The version rule")

@@ -1,4 +1,4 @@
-public import MicCheck
+public import MicCheckKernel
 
 /// One person in a call, as everyone in it sees them.
 public struct PresenceMember: Sendable, Equatable {
@@ -21,13 +21,6 @@ public struct PresenceMember: Sendable, Equatable {
         self.video = video
         self.speaking = speaking
     }
-
-    var json: JSONValue {
-        .object([
-            ("id", .string(id)), ("name", .string(name)), ("audio", .bool(audio)), ("video", .bool(video)),
-            ("speaking", .bool(speaking)),
-        ])
-    }
 }
 
 /// What a connection hears about its call.
@@ -40,7 +33,8 @@ public enum PresenceEvent: Sendable, Equatable {
     case updated(version: Int, PresenceMember)
     /// The member `id` left the call at `version`.
     case left(version: Int, id: String)
-    /// A WebRTC signalling message from another participant (its JSON, already checked).
+    /// A WebRTC signalling message from another participant: its JSON, as the sender's server checked it. A
+    /// store passes it on as it was given; the server that relays it to a page checks it again.
     case signal(from: String, payload: JSONValue)
 
     /// The call's version after the event; nil for a signal, which has none.
@@ -48,24 +42,6 @@ public enum PresenceEvent: Sendable, Equatable {
         switch self {
         case .snapshot(let v, _), .joined(let v, _), .updated(let v, _), .left(let v, _): v
         case .signal: nil
-        }
-    }
-
-    /// The event as the call protocol's message.
-    public var json: JSONValue {
-        switch self {
-        case .snapshot(let v, let members):
-            .object([
-                ("type", .string("presence")), ("version", .int(v)), ("participants", .array(members.map(\.json))),
-            ])
-        case .joined(let v, let m):
-            .object([("type", .string("joined")), ("version", .int(v)), ("participant", m.json)])
-        case .updated(let v, let m):
-            .object([("type", .string("updated")), ("version", .int(v)), ("participant", m.json)])
-        case .left(let v, let id):
-            .object([("type", .string("left")), ("version", .int(v)), ("id", .string(id))])
-        case .signal(let from, let payload):
-            .object([("type", .string("signal")), ("from", .string(from)), ("data", payload)])
         }
     }
 }
