@@ -12,7 +12,7 @@ struct CallChannelTests {
     private func feed(
         _ c: inout CallChannel, _ samples: [Float], from start: Double = 0
     ) throws -> ([Received], [CallChannel.Action]) {
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         var actions: [CallChannel.Action] = []
         let bytes = pcm16(samples)
         var i = 0
@@ -29,7 +29,7 @@ struct CallChannelTests {
 
     private func text(_ c: inout CallChannel, _ s: String, now: Double = 0) throws -> ([Received], [CallChannel.Action])
     {
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         let actions = try c.text(s, now: now) { out.append($0) }
         return (try out.map { try Received($0.text) }, actions)
     }
@@ -54,7 +54,7 @@ struct CallChannelTests {
     @Test("no audio at all: the stall shows on the timer")
     func stall() throws {
         var c = try CallChannel(id: "me", now: 0)
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         _ = c.tick(now: 1) { out.append($0) }
         _ = c.tick(now: 4) { out.append($0) }
         let message = try #require(out.last)
@@ -145,7 +145,7 @@ struct CallChannelTests {
         }
         #expect(started)
         let last = try #require(c.check.lastAudioAt)
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         for now in stride(from: last + 0.25, to: last + CallChannel.speechStallTimeout - 0.01, by: 0.25) {
             #expect(c.tick(now: now) { out.append($0) } == nil, "still speaking \(now - last) s after the audio")
         }
@@ -289,7 +289,7 @@ struct CallChannelTests {
         _ = try text(&c, #"{"type": "microphone_test", "action": "start"}"#)
         let (out, _) = try feed(&c, speechInRoom(onset: 0.2, speech: 1.5, seconds: 2))
         #expect(!out.contains { $0.type == "microphone_test" })
-        var ticks: [Connection.Message] = []
+        var ticks: [ServerMessage] = []
         _ = c.tick(now: 7.9) { ticks.append($0) }
         #expect(try !ticks.map { try Received($0.text) }.contains { $0.type == "microphone_test" })
         _ = c.tick(now: 8.1) { ticks.append($0) }
@@ -348,7 +348,7 @@ struct CallChannelTests {
         var c = try CallChannel(id: "me", now: 0)
         _ = try text(&c, #"{"type": "join", "name": "Ada"}"#)
         _ = try text(&c, #"{"type": "muted_notice_off"}"#)
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         let action = c.mutedByHost(name: "Grace Hopper", from: "h", now: 1) { out.append($0) }
         #expect(action == .update(PresenceMember(id: "me", name: "Ada", audio: false, video: true)))
         let told = try out.map { try Received($0.text) }
@@ -395,7 +395,7 @@ struct CallChannelTests {
         #expect(throws: ProtocolError.self) { try feed(&c, speechInRoom(onset: 0.2, speech: 0.5, seconds: 1)) }
         #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "microphone_test", "action": "start"}"#) }
         #expect(throws: ProtocolError.self) { try text(&c, #"{"type": "speaking"}"#) }
-        var ticked: [Connection.Message] = []
+        var ticked: [ServerMessage] = []
         #expect(c.tick(now: 10) { ticked.append($0) } == nil && ticked.isEmpty)
         // A page whose microphone the server analyses may not state its speaking.
         var server = try CallChannel(id: "you", now: 0)

@@ -61,8 +61,8 @@ struct PresenceTests {
 
 @Suite("The outbox of a connection")
 struct OutboxTests {
-    private func event(_ text: String) -> Connection.Message { Connection.Message(text: text, isLevel: false) }
-    private func level(_ text: String) -> Connection.Message { Connection.Message(text: text, isLevel: true) }
+    private func event(_ text: String) -> ServerMessage { ServerMessage(text: text, isLevel: false) }
+    private func level(_ text: String) -> ServerMessage { ServerMessage(text: text, isLevel: true) }
 
     @Test("levels coalesce; events are kept in order; past the count the client is too slow")
     func coalesce() {
@@ -92,8 +92,8 @@ struct OutboxTests {
     @Test("presence changes waiting are dropped whole; the rest keeps its order, and the level its place")
     func presenceDropped() {
         var box = Outbox(limit: 100)
-        func change(_ text: String) -> Connection.Message {
-            Connection.Message(text: text, isLevel: false, isPresence: true)
+        func change(_ text: String) -> ServerMessage {
+            ServerMessage(text: text, isLevel: false, isPresence: true)
         }
         var pushed: [Bool] = []
         for message in [change("j1"), event("signal"), change("u1"), level("l1"), change("left1"), event("notice")] {

@@ -57,7 +57,7 @@ struct ProtocolMutationTests {
         #"{"type": "session.update", "session": "# + String(repeating: "[", count: 20_000) + "}",
     ]
 
-    static func expectJSON(_ m: Connection.Message) {
+    static func expectJSON(_ m: ServerMessage) {
         let object = try? JSONSerialization.jsonObject(with: Data(m.text.utf8)) as? [String: Any]
         #expect(object != nil, "not a JSON object: \(m.text.prefix(200))")
     }

@@ -51,7 +51,7 @@ struct Received: @unchecked Sendable {
 
 /// Feeds `samples` to a VAD session in 20 ms messages and collects what it says.
 func run(_ session: inout VADSession, _ samples: [Float], block: Int = 320) throws -> [Received] {
-    var out: [Connection.Message] = []
+    var out: [ServerMessage] = []
     let bytes = pcm16(samples)
     var i = 0
     while i < bytes.count {

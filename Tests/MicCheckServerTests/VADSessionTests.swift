@@ -52,7 +52,7 @@ struct VADSessionTests {
     )
     func microphoneTest() throws {
         var session = try VADSession()
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         _ = try session.text(#"{"type": "microphone_test", "action": "start", "seconds": 3}"#) { out.append($0) }
         var received = try out.map { try Received($0.text) }
         received += try run(&session, [Float](repeating: 0, count: 16_000 * 4))
@@ -62,7 +62,7 @@ struct VADSessionTests {
         var short = try VADSession()
         _ = try short.text(#"{"type": "microphone_test", "action": "start"}"#) { _ in }
         _ = try run(&short, speechInRoom(onset: 0.2, speech: 1.5, seconds: 2))
-        var closing: [Connection.Message] = []
+        var closing: [ServerMessage] = []
         _ = try short.text(#"{"type": "close_stream"}"#) { closing.append($0) }
         let cut = try #require(try closing.map { try Received($0.text) }.first { $0.type == "microphone_test" })
         #expect(cut.double("recorded_seconds") == 2 && cut.string("verdict") == "clear", "\(cut.fields)")
@@ -75,7 +75,7 @@ struct VADSessionTests {
             let tone = Signals.sine(frequency: 440, rmsDB: -20, seconds: 2, sampleRate: 16_000)
             var out = try run(&session, tone, block: block)
             // The model's look-ahead holds the last frames until more audio comes, or the stream ends.
-            var last: [Connection.Message] = []
+            var last: [ServerMessage] = []
             session.finish { last.append($0) }
             out += try last.map { try Received($0.text) }
             let levels = out.filter { $0.type == "level" }
@@ -101,7 +101,7 @@ struct VADSessionTests {
         #expect(out.filter { $0.type == "muted_speech_stopped" }.count == 2)
         #expect(!out.contains { $0.type == "speech_started" })
 
-        var updates: [Connection.Message] = []
+        var updates: [ServerMessage] = []
         _ = try session.text(#"{"type": "session.update", "session": {"muted": false}}"#) { updates.append($0) }
         let update = try #require(updates.last)
         #expect(try Received(update.text).object("session")?.bool("muted") == false)
@@ -131,7 +131,7 @@ struct VADSessionTests {
     func updatePadding() throws {
         var session = try VADSession()
         _ = try run(&session, speechInRoom(onset: 0.5, speech: 1, seconds: 2.5))
-        var updated: [Connection.Message] = []
+        var updated: [ServerMessage] = []
         let request = try session.text(
             #"{"type": "session.update", "session": {"prefix_padding_ms": 100, "silence_duration_ms": 500}}"#
         ) {
@@ -162,7 +162,7 @@ struct VADSessionTests {
     func closeStream() throws {
         var session = try VADSession()
         _ = try run(&session, speechInRoom(onset: 0.2, speech: 2, seconds: 1.5))
-        var out: [Connection.Message] = []
+        var out: [ServerMessage] = []
         #expect(try session.text(#"{"type": "close_stream"}"#) { out.append($0) } == .close)
         let types = try out.map { try Received($0.text).type }
         #expect(types.suffix(2) == ["speech_stopped", "session.closed"])

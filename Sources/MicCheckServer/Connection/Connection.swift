@@ -15,24 +15,9 @@ import Synchronization
 /// buffered), and how many bytes the writer has written (what it holds decides when levels coalesce, and
 /// a client that reads nothing is found by it).
 public enum Connection {
-    /// A message for the client, of either endpoint. Levels may be coalesced (a newer one replaces an
-    /// unsent one); the others must all arrive, in order.
-    public struct Message: Sendable, Equatable {
-        /// The message's text: one JSON object.
-        public var text: String
-        /// A level: a newer one replaces it while it is unsent.
-        public var isLevel: Bool
-        /// A change of the call's presence (joined, updated, left): while the client reads too slowly for them,
-        /// they are dropped for one snapshot (`ConnectionEndpoint.resendPresence(send:)`).
-        public var isPresence: Bool
-
-        /// A message; not a presence change by default.
-        public init(text: String, isLevel: Bool, isPresence: Bool = false) {
-            self.text = text
-            self.isLevel = isLevel
-            self.isPresence = isPresence
-        }
-    }
+    /// A message for the client: the protocol's ``ServerMessage``.
+    @available(*, deprecated, renamed: "ServerMessage")
+    public typealias Message = ServerMessage
 
     /// Seconds on a monotonic clock.
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -232,7 +217,7 @@ public enum Connection {
         /// Bytes handed to the writer and not yet written.
         var unwritten: Int { handed - counters.written.load(ordering: .relaxed) }
 
-        mutating func send(_ message: Message) {
+        mutating func send(_ message: ServerMessage) {
             if behind, message.isPresence { return }  // the snapshot owed will say it
             if !outbox.push(message, inFlight: unwritten) { overflowed = true }
             count()

@@ -15,10 +15,10 @@ struct VADEndpoint: ConnectionEndpoint {
         pace = AudioPace(speed: maxAudioSpeed)
     }
 
-    mutating func opened(send: (Connection.Message) -> Void) async { send(session.created()) }
+    mutating func opened(send: (ServerMessage) -> Void) async { send(session.created()) }
 
     mutating func received(
-        _ message: InboundMessage, now: Double, send: (Connection.Message) -> Void
+        _ message: InboundMessage, now: Double, send: (ServerMessage) -> Void
     ) async throws(ProtocolError) -> Bool {
         if let text = message.text { return try session.text(text, emit: send) != .close }
         await paced(message, rate: session.settings.sampleRate, now: now, &pace)
@@ -26,9 +26,9 @@ struct VADEndpoint: ConnectionEndpoint {
         return true
     }
 
-    func tick(now: Double, send: (Connection.Message) -> Void) async {}
-    func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {}
-    func resendPresence(send: (Connection.Message) -> Void) async {}
+    func tick(now: Double, send: (ServerMessage) -> Void) async {}
+    func presence(_ event: PresenceEvent, send: (ServerMessage) -> Void) async {}
+    func resendPresence(send: (ServerMessage) -> Void) async {}
     // A client that went without close_stream gets nothing more: its last records are not analysed.
     func closed() async {}
 }
@@ -70,10 +70,10 @@ struct CallEndpoint: ConnectionEndpoint {
         self.start = start
     }
 
-    mutating func opened(send: (Connection.Message) -> Void) async { send(channel.welcome(call: call)) }
+    mutating func opened(send: (ServerMessage) -> Void) async { send(channel.welcome(call: call)) }
 
     mutating func received(
-        _ message: InboundMessage, now: Double, send: (Connection.Message) -> Void
+        _ message: InboundMessage, now: Double, send: (ServerMessage) -> Void
     ) async throws(ProtocolError) -> Bool {
         var actions: [CallChannel.Action] = []
         if let text = message.text {
@@ -100,13 +100,13 @@ struct CallEndpoint: ConnectionEndpoint {
         return true
     }
 
-    mutating func tick(now: Double, send: (Connection.Message) -> Void) async {
+    mutating func tick(now: Double, send: (ServerMessage) -> Void) async {
         if let action = channel.tick(now: now - start, emit: send) { await perform(action, now: now, send: send) }
         // A state held back by the budget goes out once it allows.
         if let member = budget.due(now: now) { await presence.update(call: call, member: member) }
     }
 
-    mutating func presence(_ event: PresenceEvent, send: (Connection.Message) -> Void) async {
+    mutating func presence(_ event: PresenceEvent, send: (ServerMessage) -> Void) async {
         var event = event
         if case .signal(let from, let payload) = event {
             // Checked where it entered (the sender's page, with its role) and here again, whatever the store: one
@@ -124,13 +124,13 @@ struct CallEndpoint: ConnectionEndpoint {
         }
         switch follower.take(event) {
         case .relay:
-            send(Connection.Message(text: event.json.encoded, isLevel: false, isPresence: event.version != nil))
+            send(.presence(event))
         case .drop: break
         case .fetchSnapshot: await sendSnapshot(send: send)
         }
     }
 
-    mutating func resendPresence(send: (Connection.Message) -> Void) async { await sendSnapshot(send: send) }
+    mutating func resendPresence(send: (ServerMessage) -> Void) async { await sendSnapshot(send: send) }
 
     /// Gone, however it went: the others see this participant leave, never stuck "speaking".
     func closed() async {
@@ -138,15 +138,15 @@ struct CallEndpoint: ConnectionEndpoint {
         await presence.unsubscribe(call: call, subscriber: channel.id)
     }
 
-    private mutating func sendSnapshot(send: (Connection.Message) -> Void) async {
+    private mutating func sendSnapshot(send: (ServerMessage) -> Void) async {
         let snapshot = await presence.snapshot(call: call)
         _ = follower.take(snapshot)
-        send(Connection.Message(text: snapshot.json.encoded, isLevel: false))
+        send(.snapshot(snapshot))
     }
 
     /// Carries out `action` in the call's presence; a join has passed the budget already, an update goes
     /// through it.
-    private mutating func perform(_ action: CallChannel.Action, now: Double, send: (Connection.Message) -> Void) async {
+    private mutating func perform(_ action: CallChannel.Action, now: Double, send: (ServerMessage) -> Void) async {
         let id = channel.id
         switch action {
         case .join(let member): await presence.join(call: call, member: member)

@@ -25,7 +25,7 @@ struct Outbox: Sendable {
 
     /// Queues `message`; false when `limit` messages or `byteLimit` bytes are waiting, counting
     /// `inFlight` bytes handed to the writer and not yet written (nothing is queued then).
-    mutating func push(_ message: Connection.Message, inFlight: Int = 0) -> Bool {
+    mutating func push(_ message: ServerMessage, inFlight: Int = 0) -> Bool {
         let size = message.text.utf8.count
         if message.isLevel, let at = levelAt {
             bytes += size - items[at].utf8.count

@@ -106,8 +106,8 @@ public struct CallChannel: Sendable {
     }
 
     /// The first message: who this connection is, and the audio it expects.
-    public func welcome(call: String) -> Connection.Message {
-        Connection.Message(
+    public func welcome(call: String) -> ServerMessage {
+        ServerMessage(
             text: JSONValue.object([
                 ("type", .string("welcome")), ("id", .string(id)), ("call", .string(call)),
                 ("analysis", .string(analysis.rawValue)),
@@ -121,7 +121,7 @@ public struct CallChannel: Sendable {
     /// A binary message: the page's microphone. Returns the presence update when the participant starts
     /// or stops speaking.
     public mutating func audio(
-        _ bytes: UnsafeRawBufferPointer, now: Double, emit: (Connection.Message) -> Void
+        _ bytes: UnsafeRawBufferPointer, now: Double, emit: (ServerMessage) -> Void
     ) throws(ProtocolError) -> Action? {
         guard analysis == .server else {
             throw ProtocolError("this connection analyses its microphone on the device: it sends no audio")
@@ -141,21 +141,21 @@ public struct CallChannel: Sendable {
         }
     }
 
-    static func message(_ m: MicrophoneChannel.Message) -> Connection.Message {
-        Connection.Message(text: m.text, isLevel: m.isLevel)
+    static func message(_ m: MicrophoneChannel.Message) -> ServerMessage {
+        ServerMessage(text: m.text, isLevel: m.isLevel)
     }
 
     /// The microphone's messages go to a page whose microphone the server analyses; a page that analyses its
     /// own makes them itself.
     private static func relay(
-        _ m: MicrophoneChannel.Message, _ analysis: Analysis, _ emit: (Connection.Message) -> Void
+        _ m: MicrophoneChannel.Message, _ analysis: Analysis, _ emit: (ServerMessage) -> Void
     ) {
         if analysis == .server { emit(message(m)) }
     }
 
     /// A text message.
     public mutating func text(
-        _ text: String, now: Double, emit: (Connection.Message) -> Void
+        _ text: String, now: Double, emit: (ServerMessage) -> Void
     ) throws(ProtocolError) -> [Action] {
         let m = try ClientMessage(text)
         switch m.type {
@@ -258,7 +258,7 @@ public struct CallChannel: Sendable {
     /// microphone goes off with the cause `host`, the page is told who, and the notice applies. Returns the
     /// presence update.
     public mutating func mutedByHost(
-        name: String, from: String, now: Double, emit: (Connection.Message) -> Void
+        name: String, from: String, now: Double, emit: (ServerMessage) -> Void
     ) -> Action? {
         let cause = MuteCause.host(name: name)
         settings.audioOn = false
@@ -266,7 +266,7 @@ public struct CallChannel: Sendable {
             Self.relay($0, analysis, emit)
         }
         emit(
-            Connection.Message(
+            ServerMessage(
                 text: JSONValue.object([
                     ("type", .string("muted_by_host")),
                     ("by", .object([("id", .string(from)), ("name", .string(name))])),
@@ -276,8 +276,8 @@ public struct CallChannel: Sendable {
         return memberChange()
     }
 
-    static func error(_ message: String) -> Connection.Message {
-        Connection.Message(
+    static func error(_ message: String) -> ServerMessage {
+        ServerMessage(
             text: JSONValue.object([("type", .string("error")), ("message", .string(message))]).encoded,
             isLevel: false)
     }
@@ -287,7 +287,7 @@ public struct CallChannel: Sendable {
 
     /// The clock moved without audio (the connection's timer): the check may now warn of a stall, and a
     /// participant whose audio stopped mid-utterance stops speaking. Returns the presence update then.
-    public mutating func tick(now: Double, emit: (Connection.Message) -> Void) -> Action? {
+    public mutating func tick(now: Double, emit: (ServerMessage) -> Void) -> Action? {
         guard analysis == .server else {
             guard statedSpeaking, now - statedAt >= Self.speechStallTimeout else { return nil }
             statedSpeaking = false

@@ -33,7 +33,7 @@ struct MicrophoneTestRequest: Sendable {
     }
 
     mutating func handle(
-        _ m: ClientMessage, sampleRate: Int, now: Double, emit: (Connection.Message) -> Void
+        _ m: ClientMessage, sampleRate: Int, now: Double, emit: (ServerMessage) -> Void
     ) throws(ProtocolError) {
         switch try Self.action(of: m) {
         case .start(let seconds):
@@ -47,17 +47,17 @@ struct MicrophoneTestRequest: Sendable {
         }
     }
 
-    mutating func feed(_ samples: UnsafeBufferPointer<Float>, emit: (Connection.Message) -> Void) {
+    mutating func feed(_ samples: UnsafeBufferPointer<Float>, emit: (ServerMessage) -> Void) {
         recording.feed(samples) { emit(Self.message($0)) }
     }
 
-    mutating func tick(now: Double, emit: (Connection.Message) -> Void) {
+    mutating func tick(now: Double, emit: (ServerMessage) -> Void) {
         recording.tick(now: now) { emit(Self.message($0)) }
     }
 
-    mutating func finish(emit: (Connection.Message) -> Void) {
+    mutating func finish(emit: (ServerMessage) -> Void) {
         recording.finish { emit(Self.message($0)) }
     }
 
-    private static func message(_ text: String) -> Connection.Message { Connection.Message(text: text, isLevel: false) }
+    private static func message(_ text: String) -> ServerMessage { ServerMessage(text: text, isLevel: false) }
 }

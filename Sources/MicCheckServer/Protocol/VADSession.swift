@@ -160,14 +160,14 @@ public struct VADSession: Sendable {
     }
 
     /// The first message: `session.created` with the effective settings.
-    public func created() -> Connection.Message {
+    public func created() -> ServerMessage {
         var session = settings.json
         if case .object(var fields) = session {
             fields.append(("level_interval_ms", .int(Self.levelIntervalMs)))
             fields += limits
             session = .object(fields)
         }
-        return Connection.Message(
+        return ServerMessage(
             text: JSONValue.object([("type", .string("session.created")), ("session", session)]).encoded, isLevel: false
         )
     }
@@ -177,7 +177,7 @@ public struct VADSession: Sendable {
 
     /// A binary message: PCM samples.
     public mutating func audio(
-        _ bytes: UnsafeRawBufferPointer, emit: (Connection.Message) -> Void
+        _ bytes: UnsafeRawBufferPointer, emit: (ServerMessage) -> Void
     ) throws(ProtocolError) {
         guard !closed else { throw ProtocolError("audio after close_stream") }
         let n = try PCM16.decode(bytes, into: &pcm)
@@ -192,13 +192,13 @@ public struct VADSession: Sendable {
     // Disjoint stored properties as inout arguments: the analysis and the translation side by side.
     private static func analyse(
         _ samples: UnsafeBufferPointer<Float>, _ stream: inout StreamingAnalysis,
-        _ messages: inout Translator, _ emit: (Connection.Message) -> Void
+        _ messages: inout Translator, _ emit: (ServerMessage) -> Void
     ) {
         stream.process(samples) { messages.translate($0, emit) }
     }
 
     /// A text message.
-    public mutating func text(_ text: String, emit: (Connection.Message) -> Void) throws(ProtocolError) -> Request {
+    public mutating func text(_ text: String, emit: (ServerMessage) -> Void) throws(ProtocolError) -> Request {
         let m = try ClientMessage(text)
         guard !closed else { throw ProtocolError("\(m.type) after close_stream") }
         switch m.type {
@@ -214,7 +214,7 @@ public struct VADSession: Sendable {
             try next.apply(session)
             try update(to: next, emit: emit)
             emit(
-                Connection.Message(
+                ServerMessage(
                     text: JSONValue.object([("type", .string("session.updated")), ("session", settings.json)]).encoded,
                     isLevel: false))
             return .none
@@ -225,7 +225,7 @@ public struct VADSession: Sendable {
             try m.only(["type"], in: "close_stream")
             finish(emit: emit)
             emit(
-                Connection.Message(
+                ServerMessage(
                     text: JSONValue.object([
                         ("type", .string("session.closed")), ("audio_ms", .int(Int(audioMs.rounded()))),
                     ]).encoded, isLevel: false))
@@ -236,7 +236,7 @@ public struct VADSession: Sendable {
     }
 
     /// The stream ends (close_stream, or the connection went): the last events go out.
-    public mutating func finish(emit: (Connection.Message) -> Void) {
+    public mutating func finish(emit: (ServerMessage) -> Void) {
         guard !closed else { return }
         closed = true
         Self.finish(&stream, &messages, emit)
@@ -244,19 +244,19 @@ public struct VADSession: Sendable {
     }
 
     private static func finish(
-        _ stream: inout StreamingAnalysis, _ messages: inout Translator, _ emit: (Connection.Message) -> Void
+        _ stream: inout StreamingAnalysis, _ messages: inout Translator, _ emit: (ServerMessage) -> Void
     ) {
         stream.finish { messages.translate($0, emit) }
     }
 
     private static func restart(
         _ stream: inout StreamingAnalysis, _ messages: inout Translator, rate: Int, at seconds: Double,
-        _ emit: (Connection.Message) -> Void
+        _ emit: (ServerMessage) -> Void
     ) throws(AnalysisError) {
         try stream.restart(sampleRate: rate, notBefore: seconds) { messages.translate($0, emit) }
     }
 
-    private mutating func update(to next: Settings, emit: (Connection.Message) -> Void) throws(ProtocolError) {
+    private mutating func update(to next: Settings, emit: (ServerMessage) -> Void) throws(ProtocolError) {
         if next.sampleRate != settings.sampleRate {
             // A new rate starts a new stream where the audio so far ends: audio time keeps counting. A
             // microphone test is judged on what it had.
@@ -288,7 +288,7 @@ extension VADSession {
         var mutedUtterance = false
 
         /// A record of the analysis as this protocol's messages.
-        mutating func translate(_ record: AnalysisOutput, _ emit: (Connection.Message) -> Void) {
+        mutating func translate(_ record: AnalysisOutput, _ emit: (ServerMessage) -> Void) {
             switch record {
             case .frame(let f):
                 levelDB = framesInLevel == 0 ? f.levelDB : max(levelDB, f.levelDB)
@@ -304,9 +304,9 @@ extension VADSession {
                     ("speech_probability", .number(Double(probability), decimals: 3)),
                     ("speaking", .bool(f.isSpeaking)),
                 ])
-                emit(Connection.Message(text: level.encoded, isLevel: true))
+                emit(ServerMessage(text: level.encoded, isLevel: true))
             case .event(let e):
-                emit(Connection.Message(text: eventMessage(e).encoded, isLevel: false))
+                emit(ServerMessage(text: eventMessage(e).encoded, isLevel: false))
             }
         }
 
