@@ -96,6 +96,23 @@ test('every AudioContext rate a browser may choose: the meter, speaking from the
     assert.ok(spread < 0.1, `the onset, answered alike at every rate: ${JSON.stringify(onsets)}`);
   });
 
+test('the kernel hears the 16 bits a microphone delivers: under half a step is digital silence, a dead microphone',
+  needsWasm, async () => {
+    const module = await compileKernel(readFileSync(wasmPath));
+    const heard = (amplitude) => {
+      const tone = new Float32Array(4 * 48000).map((_, i) => amplitude * Math.sin(i * 2 * Math.PI * 440 / 48000));
+      return texts(worklet(module, 48000).hear(tone)).filter((m) => m.type === 'microphone');
+    };
+    const step = 1 / 32768;
+    // What a browser's processing leaves on an idle converter: float noise far below one step.
+    const under = heard(0.45 * step);
+    assert.ok(under.length > 10 && under.every((m) => m.level_db < -150), `levels ${under.map((m) => m.level_db)}`);
+    assert.equal(typeof under.at(-1).not_working, 'string', 'digital silence: the dead microphone');
+    // One step at the peaks is a sound.
+    const over = heard(0.55 * step);
+    assert.ok(over.slice(5).every((m) => m.level_db > -110), `levels ${over.map((m) => m.level_db)}`);
+  });
+
 test('a new track while the participant speaks: the kernel starts afresh, no stale speaking remains', needsWasm,
   async () => {
     const module = await compileKernel(readFileSync(wasmPath));

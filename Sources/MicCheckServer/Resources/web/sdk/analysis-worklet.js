@@ -93,20 +93,21 @@ class AnalysisProcessor extends AudioWorkletProcessor {
   process(inputs) {
     const channels = inputs[0];
     if (channels && channels.length > 0) {
-      // Mono as MicCheck reads a file (the channels averaged), in the 16 bits a microphone delivers: a browser's
-      // processing leaves float noise far below one step on an idle converter's zeros (1e-7), which no device
-      // made and which would hide a dead microphone from the kernel (the server's path rounds to 16 bits too).
-      // Written straight into the kernel's input (a render quantum, 128 frames, fits its block).
+      // Mono as MicCheck reads a file (the channels averaged), written straight into the kernel's input (a render
+      // quantum, 128 frames, fits its block). The kernel rounds it to the 16 bits a microphone delivers.
       const frames = channels[0].length;
       const direct = frames <= KERNEL_BLOCK;
       if (!direct && (!this.mono || this.mono.length !== frames)) this.mono = new Float32Array(frames);
       const mono = direct ? this.microphone.inputView() : this.mono;
       const count = channels.length;
-      for (let i = 0; i < frames; i++) {
-        let x = channels[0][i];
-        for (let c = 1; c < count; c++) x += channels[c][i];
-        if (count > 1) x /= count;
-        mono[i] = Math.max(-32768, Math.min(32767, Math.round(x * 32768))) / 32768;
+      if (count === 1) {
+        mono.set(channels[0]);
+      } else {
+        for (let i = 0; i < frames; i++) {
+          let x = channels[0][i];
+          for (let c = 1; c < count; c++) x += channels[c][i];
+          mono[i] = x / count;
+        }
       }
       this.#post(direct ? this.microphone.audioWritten(frames, currentTime) : this.microphone.audio(mono, currentTime));
       if (this.testing) this.testing.push(channels);
