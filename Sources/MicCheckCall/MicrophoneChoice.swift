@@ -43,7 +43,7 @@ public struct MicrophoneChoice: Sendable, Hashable {
             message: "Pass Durations: Configuration(offerTimeout: .seconds(20), noticeDuration: .seconds(10))"
         )
         @_disfavoredOverload
-        public init(offerTimeout: Double, noticeDuration: Double = 10) {
+        public init(offerTimeout: Double = 20, noticeDuration: Double = 10) {
             self.init(offerTimeout: .wait(seconds: offerTimeout), noticeDuration: .wait(seconds: noticeDuration))
         }
         /// An offer stays up 20 s, a notice 10 s.

@@ -28,7 +28,8 @@ package enum JSONInput: Decodable, Sendable, Equatable {
 }
 
 extension JSONInput {
-    /// `value` as it would be read back from its text (an integer is a number).
+    /// `value` as JSON input: an integer is a number, a number keeps its full `Double` (not the decimals it is
+    /// written with), and of two fields with one name the last is kept.
     package init(_ value: JSONValue) {
         switch value {
         case .null: self = .null
@@ -42,7 +43,8 @@ extension JSONInput {
         }
     }
 
-    /// The value to write again: a whole number that fits an `Int` as an integer, keys in sorted order.
+    /// The value to write again: a whole number that fits an `Int` as an integer, another number with 6 decimals,
+    /// keys in sorted order.
     package var value: JSONValue {
         switch self {
         case .null: .null

@@ -228,7 +228,7 @@ public struct CallServer: Sendable {
                 id: id, capabilities: capabilities(for: invitation), invitedName: invitation?.name,
                 model: configuration.model, analysis: analysis, now: 0),
             presence: presence, start: start, limits: configuration.limits, ledger: ledger,
-            address: ConnectionCounts.key(channel.remoteAddress, limits: configuration.admission))
+            address: ConnectionCounts.key(channel.remoteAddress, limits: configuration.admission), logger: logger)
         let events = await presence.subscribe(call: call, subscriber: id)
         try await Connection.run(
             &endpoint, inbound: inbound, outbound: outbound, limits: configuration.limits, presence: events,

@@ -1,3 +1,4 @@
+import MicCheck
 import Synchronization
 
 /// A reading of a test's clock: the time since the clock began.
@@ -36,7 +37,12 @@ public final class ManualClock: Clock, Sendable {
     /// A clock that reads `now` since its start (default: zero).
     public init(now: Duration = .zero) { state.withLock { $0.now = OffsetInstant(offset: now) } }
 
-    /// The clock's reading: it moves only with ``advance(by:)``.
+    /// A clock that reads `seconds` since its start.
+    @available(*, deprecated, message: "Pass a Duration: ManualClock(now: .seconds(30))")
+    @_disfavoredOverload
+    public convenience init(now seconds: Double) { self.init(now: .wait(seconds: seconds)) }
+
+    /// The clock's reading: it moves only with `advance(by:)`.
     public var now: OffsetInstant { state.withLock { $0.now } }
     /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
@@ -46,11 +52,18 @@ public final class ManualClock: Clock, Sendable {
         let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             state.now = state.now.advanced(by: max(.zero, duration))
             let now = state.now
-            let keys = state.sleepers.filter { $0.value.deadline <= now }.map(\.key)
+            // Woken in the order of their deadlines (then of their sleeps), whatever the dictionary's order.
+            let keys = state.sleepers.filter { $0.value.deadline <= now }
+                .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map(\.key)
             return keys.compactMap { state.sleepers.removeValue(forKey: $0)?.continuation }
         }
         for continuation in due { continuation.resume() }
     }
+
+    /// Moves the clock forward by `seconds` (never back).
+    @available(*, deprecated, message: "Pass a Duration: advance(by: .seconds(1))")
+    @_disfavoredOverload
+    public func advance(by seconds: Double) { advance(by: .wait(seconds: seconds)) }
 
     /// Waits until the clock is advanced to `deadline`; throws `CancellationError` if the task is cancelled.
     public func sleep(until deadline: OffsetInstant, tolerance: Duration? = nil) async throws {

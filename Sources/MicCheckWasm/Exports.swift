@@ -213,7 +213,12 @@ public func miccheckChannelAudio(_ handle: UnsafeMutableRawPointer, _ count: Int
     let s = channelSession(handle)
     let n = max(0, min(Int(count), s.input.count))
     s.input.withUnsafeMutableBufferPointer { b in
-        for i in 0..<n { b[i] = min(32767, max(-32768, (b[i] * 32768).rounded(.toNearestOrEven))) / 32768 }
+        // A tie goes to the even step (where JavaScript's Math.round went up: one step, at exact half steps only);
+        // NaN is silence, not a full-scale sample.
+        for i in 0..<n {
+            let r = (b[i] * 32768).rounded(.toNearestOrEven)
+            b[i] = r.isNaN ? 0 : min(32767, max(-32768, r)) / 32768
+        }
     }
     return s.input.withUnsafeBufferPointer { b in
         s.run { channel, emit in channel.audio(UnsafeBufferPointer(rebasing: b[0..<n]), now: now, emit: emit) }

@@ -23,15 +23,16 @@ import Testing
         #expect(second >= first)
     }
 
-    @Test func aSleeperWakesOnlyWhenTheClockIsAdvancedPastItsDeadline() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aSleeperWakesOnlyWhenTheClockIsAdvancedPastItsDeadline() async throws {
         let clock = ManualClock()
         let woke = AsyncStream<Duration>.makeStream()
         let sleeper = Task {
-            try await clock.sleep(for: .seconds(2))
+            try await clock.sleep(until: OffsetInstant(offset: .seconds(2)))
             woke.continuation.yield(clock.now.offset)
         }
         var wakes = woke.stream.makeAsyncIterator()
-        // The sleeper may not have started yet: advancing in small steps lets it register before its deadline.
+        // Whenever the sleeper starts, its deadline is the same instant: before it, it sleeps or returns at once.
         for _ in 0..<19 {
             clock.advance(by: .milliseconds(100))
             await Task.yield()
@@ -48,6 +49,29 @@ import Testing
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func twoSleepersPassedInOneAdvanceBothWake() async throws {
+        let clock = ManualClock()
+        let woke = AsyncStream<Int>.makeStream()
+        let late = Task {
+            try await clock.sleep(until: OffsetInstant(offset: .seconds(3)))
+            woke.continuation.yield(3)
+        }
+        let early = Task {
+            try await clock.sleep(until: OffsetInstant(offset: .seconds(1)))
+            woke.continuation.yield(1)
+        }
+        // Asleep (or, if a task starts late, already due) when the clock moves past both deadlines at once.
+        try await Task.sleep(for: .milliseconds(50))
+        clock.advance(by: .seconds(5))
+        try await early.value
+        try await late.value
+        woke.continuation.finish()
+        var order: [Int] = []
+        for await k in woke.stream { order.append(k) }
+        #expect(order.sorted() == [1, 3])
     }
 
     @Test func aSleepAlreadyDueReturnsAtOnce() async throws {

@@ -165,7 +165,8 @@ struct ServerLiveTests {
 
     @Test("a signal from the presence store is checked again before the page hears it: a bad one is dropped")
     func storeSignalsAreChecked() async throws {
-        let server = server()
+        let log = LogRecorder()
+        let server = CallServer(configuration: .init(port: 0), logger: log.logger())
         let app = server.application()
         let presence = server.presence
         try await app.test(.live) { client in
@@ -199,6 +200,9 @@ struct ServerLiveTests {
                 }
             }
         }
+        let dropped = log.entries.filter { $0.message.contains("cannot read") }
+        #expect(dropped.map(\.level) == [.warning])
+        #expect(dropped.first?.metadata["from"] == "ada" && dropped.first?.metadata["call"] == "relay")
     }
 
     @Test("two pages in one call: each sees the other join, speak, and leave; nobody stays speaking")

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import MicCheck
 import NIOCore
 
@@ -53,11 +54,14 @@ struct CallEndpoint: ConnectionEndpoint {
     /// The joins of this call from this connection's address, across connections.
     let ledger: JoinLedger?
     let address: String
+    /// Where a signal the store handed over and the check refused is told (nil: nowhere).
+    let logger: Logger?
 
     init(
         call: String, channel: CallChannel, presence: any PresenceStore, start: Double, limits: ConnectionLimits,
-        ledger: JoinLedger? = nil, address: String = ""
+        ledger: JoinLedger? = nil, address: String = "", logger: Logger? = nil
     ) {
+        self.logger = logger
         self.ledger = ledger
         self.address = address
         pace = AudioPace(speed: limits.maxAudioSpeed)
@@ -111,7 +115,12 @@ struct CallEndpoint: ConnectionEndpoint {
         if case .signal(let from, let payload) = event {
             // Checked where it entered (the sender's page, with its role) and here again, whatever the store: one
             // that another process writes (a shared database) is not taken on trust.
-            guard let checked = Signal.recheck(payload) else { return }
+            guard let checked = Signal.recheck(payload) else {
+                logger?.warning(
+                    "presence: a signal for a page that MicCheck cannot read; dropped",
+                    metadata: ["call": "\(call)", "from": "\(from)", "to": "\(channel.id)"])
+                return
+            }
             // A host's mute acts on this connection's channel; the page hears of it from the channel.
             if let host = Signal.mutedBy(checked) {
                 let now = Connection.now()

@@ -5,8 +5,9 @@ import MicCheckPresence
 /// WebRTC signalling data, checked before it is relayed: a session description or an ICE candidate.
 package enum Signal {
     /// `sender`: what the sending participant may send; a description whose media sections send more is
-    /// refused (a listener's page that adds a microphone and renegotiates). Nil: not checked (a signal
-    /// from another node, which checked it).
+    /// refused (a listener's page that adds a microphone and renegotiates). Nil: a signal that comes from a
+    /// presence store (this node's or another's), checked again before a page hears it; only then may it be a
+    /// host's mute, which the server makes and a page never sends.
     package static func check(
         _ data: ClientMessage, sender: Set<OwnCapability>? = nil
     ) throws(ProtocolError) -> JSONValue {
