@@ -86,6 +86,37 @@ struct CallChannelTests {
                 && notice.int("duration_ms") == 2_000)
     }
 
+    @Test("speaking that starts or ends is in the page's microphone message at once, not with the next 100 ms")
+    func speakingReportedAtOnce() throws {
+        var c = try CallChannel(id: "me", now: 0)
+        // Three utterances whose decisions fall at different places in the meter's 100 ms.
+        let samples =
+            speechInRoom(onset: 0.5, speech: 1.5, seconds: 3) + speechInRoom(onset: 0.37, speech: 1.2, seconds: 2.5)
+            + speechInRoom(onset: 0.61, speech: 1.0, seconds: 2.5)
+        let bytes = pcm16(samples)
+        var told: Bool?
+        var changes = 0
+        var late: [Double] = []
+        var was = false
+        for i in stride(from: 0, to: bytes.count, by: 640) {
+            let now = Double(i / 2) / 16_000
+            var out: [ServerMessage] = []
+            _ = try bytes[i..<min(bytes.count, i + 640)].withUnsafeBytes { b in
+                try c.audio(b, now: now) { out.append($0) }
+            }
+            for m in out {
+                let r = try Received(m.text)
+                if r.type == "microphone" { told = r.bool("speaking") }
+            }
+            let speaking = c.rules.isSpeaking
+            if speaking != was { changes += 1 }
+            was = speaking
+            if told != nil && told != speaking { late.append(now) }
+        }
+        #expect(changes >= 4, "the voice starts and ends speaking")
+        #expect(late.isEmpty, "the page was told late, at \(late)")
+    }
+
     @Test(
         "typing while unmuted: typing_notice with its text, action and duration, once in two minutes; speech hides it")
     func typingNotice() throws {

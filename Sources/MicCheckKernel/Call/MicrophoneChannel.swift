@@ -1,7 +1,8 @@
 /// One call participant's microphone, as the page shows it: its audio analysed (``StreamingAnalysis``), the
 /// call's rules run on the records (``MicrophoneRules``), "Test your microphone" recorded and judged
 /// (``MicrophoneTest``), and everything the page must show said as the call protocol's messages:
-/// `microphone` (the meter, "not working", the warnings; at most every 100 ms), `muted_notice`,
+/// `microphone` (the meter, speaking, "not working", the warnings; every 100 ms of audio, and at once when speaking
+/// starts or ends), `muted_notice`,
 /// `typing_notice` and `microphone_test`.
 ///
 /// The page runs it in its WebAssembly on its own microphone, so no audio leaves the device; the server's
@@ -118,12 +119,13 @@ public struct MicrophoneChannel: Sendable {
         _ change: (inout MicrophoneRules, (MicrophoneRules.Action) -> Void) -> Void
     ) {
         // A frame decides at most a report, an event at most the notices: an empty array makes no allocation.
+        // Speaking that starts or ends is reported at once, not with the next 100 ms: the page's speaking ring and
+        // the server's presence follow the decision, not the meter's cadence.
         var reportDue = false
         var notices: [MicrophoneRules.Action] = []
         change(&rules) { action in
             switch action {
-            case .report: reportDue = true
-            case .speaking: break
+            case .report, .speaking: reportDue = true
             case .mutedNotice, .typingNotice: notices.append(action)
             }
         }
@@ -156,8 +158,8 @@ public struct MicrophoneChannel: Sendable {
             ]).encoded, isLevel: false)
     }
 
-    /// The meter and the check's state (`microphone`); sent when 100 ms of audio have passed, on a tick, on a
-    /// toggle, and when the owner asks. A meter at rest is not repeated.
+    /// The meter and the check's state (`microphone`); sent when 100 ms of audio have passed, when speaking starts
+    /// or ends, on a tick, on a toggle, and when the owner asks. A meter at rest is not repeated.
     public mutating func report(now: Double, emit: (Message) -> Void) {
         rules.reported()
         let check = rules.check
