@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { Backoff } from '../../Sources/MicCheckServer/Resources/web/sdk/backoff.js';
 import { BLOCK, Downsampler, lowPass, toInt16 } from '../../Sources/MicCheckServer/Resources/web/sdk/downsampler.js';
 import { meterValueText } from '../../Sources/MicCheckServer/Resources/web/sdk/components/texts.js';
+import { clientOptions, roleOf } from '../../Sources/MicCheckServer/Resources/web/sdk/options.js';
 import { Roster } from '../../Sources/MicCheckServer/Resources/web/sdk/presence.js';
 import { closeMeaning, decode, ProtocolError } from '../../Sources/MicCheckServer/Resources/web/sdk/protocol.js';
 
@@ -162,4 +163,36 @@ test('the meter tells a screen reader the level in words, not a bare fraction', 
   assert.equal(meterValueText({ on: true, display: 0.463, levelDb: -26.8 }), '46 %, -27 dBFS');
   assert.equal(meterValueText({ on: true, display: 0, levelDb: -160 }), '0 %, silence');
   assert.equal(meterValueText({ on: false, display: 0.5, levelDb: -20 }), 'Microphone off');
+});
+
+test('the client\'s options: a call analysed on the device by default, /v1/vad on the server, each bad one named',
+  () => {
+    const origin = 'https://sdk.example';
+    const call = clientOptions({ call: 'standup' }, origin);
+    assert.equal(call.endpoint, 'call');
+    assert.equal(call.analysis, 'device');
+    assert.equal(call.server.href, 'https://sdk.example/');
+    assert.deepEqual(call.choice, { deviceId: '', processing: true });
+    const vad = clientOptions({ server: 'http://127.0.0.1:8080', microphone: { processing: false } }, origin);
+    assert.equal(vad.endpoint, 'vad');
+    assert.equal(vad.analysis, 'server');
+    assert.equal(vad.choice.processing, false);
+    assert.equal(clientOptions({ endpoint: 'none' }, origin).server, null);
+    assert.equal(clientOptions({ call: 'c', capture: { start() {} } }, origin).analysis, 'server',
+      'a capture without the kernel\'s commands is a server capture');
+    for (const [options, code] of [
+      [{ endpoint: 'sip' }, 'bad-option'], [{ call: 'a b' }, 'bad-call'], [{ endpoint: 'call' }, 'bad-call'],
+      [{ call: 'c', token: 7 }, 'bad-option'], [{ call: 'c', analysis: 'cloud' }, 'bad-option'],
+      [{ analysis: 'device' }, 'bad-option'], [{ endpoint: 'none', analysis: 'server' }, 'bad-option'],
+      [{ endpoint: 'none', capture: { start() {} } }, 'bad-option'],
+    ]) {
+      assert.throws(() => clientOptions(options, origin), (e) => e.code === code, JSON.stringify(options));
+    }
+  });
+
+test('an invitation\'s role, read without checking it; none from garbage', () => {
+  const payload = btoa(JSON.stringify({ role: 'listener' })).replace(/\+/g, '-').replace(/\//g, '_');
+  assert.equal(roleOf(`x.${payload}.y`), 'listener');
+  assert.equal(roleOf('not a token'), null);
+  assert.equal(roleOf(null), null);
 });

@@ -136,3 +136,28 @@ export class DeviceCapture extends WorkletCapture {
     else this.pending.push(message);
   }
 }
+
+// The client's capture before it knows where the analysis runs: the kernel's DeviceCapture, or the server's
+// PcmCapture once the kernel could not load. Each call goes to the capture chosen (a start waits for it).
+export class SwitchedCapture {
+  #inner = null;
+  #chosen;
+  #choose;
+
+  constructor() {
+    this.onBlock = null;
+    this.#chosen = new Promise((resolve) => { this.#choose = resolve; });
+  }
+
+  use(capture) {
+    if (this.#inner) return;
+    this.#inner = capture;
+    if (capture instanceof PcmCapture) capture.onBlock = (block) => this.onBlock(block);
+    this.#choose(capture);
+  }
+
+  async start(stream) { return (await this.#chosen).start(stream); }
+  stop() { this.#inner?.stop(); }
+  resume() { this.#inner?.resume(); }
+  close() { this.#inner?.close(); }
+}

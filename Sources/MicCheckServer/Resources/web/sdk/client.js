@@ -1,31 +1,20 @@
 // MicCheckClient: a microphone's audio to `miccheck serve`, and what MicCheck decides about it back, as
 // events. No framework, no dependency. The declarations (miccheck.d.ts) document the public surface.
-import { DeviceCapture, PcmCapture } from './capture.js';
-import { compileKernel } from './kernel.js';
+import { SwitchedCapture } from './capture.js';
+import { chooseAnalysis } from './analysis-choice.js';
 import { ServerConnection, refusalOf } from './connection.js';
 import { LocalAudio } from './local-audio.js';
 import { MicCheckError } from './microphone.js';
 import { MicrophoneTestRunner, refuseTest, TEST_SECONDS } from './microphone-test.js';
 import { devicesMessage, Moderation, muteRequest } from './moderation.js';
+import { clientOptions, roleOf } from './options.js';
 import { Roster } from './presence.js';
 import { decode, encode } from './protocol.js';
 
 // How often a page that speaks says so again (device analysis; the server's stall is 1 s).
 const RESTATE_MS = 500;
 const CAUSES = ['self', 'host', 'push-to-talk'];
-const ENDPOINTS = ['call', 'vad', 'none'];
 
-/** The role an invitation (a join token given as a string) names, read without checking it; null if none. */
-function roleOf(token) {
-  if (typeof token !== 'string') return null;
-  try {
-    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-    const role = JSON.parse(atob(payload)).role;
-    return typeof role === 'string' ? role : null;
-  } catch {
-    return null;
-  }
-}
 // Audio waiting to go out beyond this (a stalled network) is dropped rather than queued without bound.
 const MAX_BUFFERED = 256 * 1024;
 // The meter's 0…1 as the phone SDK maps −50…0 dBFS (the call endpoint sends it; /v1/vad sends dB only).
@@ -58,20 +47,10 @@ export class MicCheckClient extends EventTarget {
   /** See miccheck.d.ts, `MicCheckClientOptions`. */
   constructor(options = {}) {
     super();
-    const { server, call = null, token = null, stream = null, microphone = {}, backoff = {} } = options;
-    // `none`: no server at all (a static page); the page's own analysis is all there is.
-    this.endpoint = options.endpoint || (call ? 'call' : 'vad');
-    if (!ENDPOINTS.includes(this.endpoint)) {
-      throw new MicCheckError('bad-option',
-        `endpoint must be "call", "vad" or "none", not ${JSON.stringify(this.endpoint)}`);
-    }
-    if (this.endpoint === 'call' && !/^[A-Za-z0-9_-]{1,64}$/.test(call || '')) {
-      throw new MicCheckError('bad-call', 'a call id is 1 to 64 letters, digits, "-" or "_"');
-    }
-    this.server = this.endpoint === 'none' ? null : new URL(server || new URL(import.meta.url).origin);
-    if (token !== null && typeof token !== 'string' && typeof token !== 'function') {
-      throw new MicCheckError('bad-option', 'token is a string, or a function that gives one (or a promise of one)');
-    }
+    const { endpoint, server, call, token, stream, backoff, choice, analysis } =
+      clientOptions(options, new URL(import.meta.url).origin);
+    this.endpoint = endpoint;
+    this.server = server;
     this.call = call;
     this.token = token;
     this.#given = stream;
@@ -81,24 +60,8 @@ export class MicCheckClient extends EventTarget {
       canRenew: () => typeof this.token === 'function',
       onState: (state, message, extra) => this.#stateChanged(state, message, extra),
     }, { WebSocket: options.WebSocket, backoff });
-    const choice = { deviceId: microphone.deviceId || '', processing: microphone.processing !== false };
-    // Where the microphone is analysed: on the device (MicCheck's kernel as WebAssembly, the default for a call:
-    // no audio leaves the page) or by the server (`analysis: 'server'`, and always on /v1/vad). A capture given
-    // (tests) is a server capture unless it takes the kernel's commands.
-    const analysis = options.analysis || (this.endpoint === 'vad' ? 'server' : 'device');
-    if (analysis !== 'device' && analysis !== 'server') {
-      throw new MicCheckError('bad-option', `analysis is "device" or "server", not ${JSON.stringify(analysis)}`);
-    }
-    if (analysis === 'device' && this.endpoint === 'vad') {
-      throw new MicCheckError('bad-option', '/v1/vad analyses on the server: use analysis "server" with it');
-    }
-    if (analysis === 'server' && this.endpoint === 'none') {
-      throw new MicCheckError('bad-option', 'with no server (endpoint "none") the analysis runs on the device');
-    }
-    if (this.endpoint === 'none' && options.capture && !options.capture.command) {
-      throw new MicCheckError('bad-option', 'with no server (endpoint "none") the capture must run the kernel');
-    }
-    this.analysis = options.capture && !options.capture.command ? 'server' : analysis;
+    // Where the microphone is analysed (options.js): on the device, no audio leaves the page.
+    this.analysis = analysis;
     this.#wasm = options.wasm || new URL('./miccheck.wasm', import.meta.url);
     const capture = options.capture || new SwitchedCapture();
     capture.onBlock = (block) => this.#sendAudio(block);
@@ -254,40 +217,30 @@ export class MicCheckClient extends EventTarget {
 
   // ---- Audio ---------------------------------------------------------------------------------------------
 
-  // The kernel compiled once, before the first connection (its address says where the analysis runs). A kernel
-  // that cannot load (a 404, a content policy without 'wasm-unsafe-eval', an old browser) leaves the analysis
-  // to the server, and the `analysis` event says so.
+  // Where the analysis runs, decided once before the first connection (its address says where): the kernel on
+  // the device, wired to the client, or the server (analysis-choice.js), which the `analysis` event says.
   #prepareAnalysis() {
     this.#prepared ||= (async () => {
-      const capture = this.#audio.capture;
-      if (this.analysis === 'device') {
-        try {
-          const w = this.#wasm;
-          const module = await compileKernel(typeof w === 'string' || w instanceof URL ? fetch(w) : w);
-          this.#device = capture.command ? capture : new DeviceCapture(module, {});
-          if (!capture.command) capture.use(this.#device);
-          this.#device.onMessages = (texts, speaking) => this.#onDevice(texts, speaking);
-          this.#device.onBlock = (block) => this.#test.keep(block);
-          // What the page said before the kernel had compiled (a mute, a join, "don't show again") holds.
-          if (this.muted) this.#device.command({ type: 'devices', on: false, cause: this.muteCause || 'self' });
-          if (this.joined) this.#device.command({ type: 'enter', inCall: true });
-          if (this.#noticeOff) this.#device.command({ type: 'silence' });
-          this.#emit('analysis', { mode: 'device', reason: null });
-          return;
-        } catch (error) {
-          if (this.endpoint === 'none') {
-            // Nothing could judge the microphone: the client is closed, so that a later call fails at once.
-            this.close();
-            throw new MicCheckError('no-analysis', `MicCheck's analysis could not run in this page (${error.message}),`
-              + ' and there is no server to analyse the microphone');
-          }
-          this.analysis = 'server';
-          const reason = `MicCheck's analysis could not run in this page (${error.message}); the server analyses `
-            + 'the microphone';
-          this.#emit('analysis', { mode: 'server', reason });
-        }
+      let chosen;
+      try {
+        chosen = await chooseAnalysis({ analysis: this.analysis, endpoint: this.endpoint, wasm: this.#wasm,
+          capture: this.#audio.capture });
+      } catch (error) {
+        // Nothing could judge the microphone: the client is closed, so that a later call fails at once.
+        this.close();
+        throw error;
       }
-      if (capture.use) capture.use(new PcmCapture(null));
+      this.analysis = chosen.mode;
+      if (chosen.device) {
+        this.#device = chosen.device;
+        this.#device.onMessages = (texts, speaking) => this.#onDevice(texts, speaking);
+        this.#device.onBlock = (block) => this.#test.keep(block);
+        // What the page said before the kernel had compiled (a mute, a join, "don't show again") holds.
+        if (this.muted) this.#device.command({ type: 'devices', on: false, cause: this.muteCause || 'self' });
+        if (this.joined) this.#device.command({ type: 'enter', inCall: true });
+        if (this.#noticeOff) this.#device.command({ type: 'silence' });
+      }
+      if (chosen.event) this.#emit('analysis', chosen.event);
     })();
     return this.#prepared;
   }
@@ -464,29 +417,4 @@ export class MicCheckClient extends EventTarget {
       this.#emit('speaking', { speaking: state.speaking });
     }
   }
-}
-
-// The client's capture before it knows where the analysis runs: the kernel's DeviceCapture, or the server's
-// PcmCapture once the kernel could not load. Each call goes to the capture chosen (a start waits for it).
-class SwitchedCapture {
-  #inner = null;
-  #chosen;
-  #choose;
-
-  constructor() {
-    this.onBlock = null;
-    this.#chosen = new Promise((resolve) => { this.#choose = resolve; });
-  }
-
-  use(capture) {
-    if (this.#inner) return;
-    this.#inner = capture;
-    if (capture instanceof PcmCapture) capture.onBlock = (block) => this.onBlock(block);
-    this.#choose(capture);
-  }
-
-  async start(stream) { return (await this.#chosen).start(stream); }
-  stop() { this.#inner?.stop(); }
-  resume() { this.#inner?.resume(); }
-  close() { this.#inner?.close(); }
 }

@@ -4,7 +4,7 @@
 export class MicCheckError extends Error {
   /**
    * @param {'no-audio-track' | 'bad-call' | 'bad-option' | 'closed' | 'test-busy' | 'in-call' | 'not-allowed'
-   *   | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed'} code
+   *   | 'no-microphone' | 'muted' | 'not-connected' | 'test-cancelled' | 'test-failed' | 'no-analysis'} code
    */
   constructor(code, message) {
     super(message);
