@@ -9,7 +9,8 @@ import NIOCore
 /// - 0: `/v1/vad` text messages (NUL-separated) through a `VADSession`;
 /// - 1: call page text messages (NUL-separated) through a `CallChannel` after a join, with the
 ///   capabilities the second byte's bits grant (signals' descriptions checked against them);
-/// - 2: one text message as `ClientMessage` (and its depth), then as a signal's data through `Signal.check`;
+/// - 2: one text message as `ClientMessage` (and its depth), then as a signal's data through `Signal.check` (and a
+///   checked one through `Signal.recheck`, unchanged);
 /// - 3: a query string (`key=value&...`) as `VADSession.Settings(query:)`;
 /// - 4: PCM through a `VADSession` after a `session.update` that the next bytes choose (any supported
 ///   sample rate, threshold, padding, silence, minimum speech, muted), in chunks the input sizes, then
@@ -74,7 +75,10 @@ private func message(_ bytes: [UInt8]) {
     precondition(shape.depth <= 8, "a message nested \(shape.depth) deep was decoded")
     precondition(shape.values <= 256, "a message of \(shape.values) values was decoded")
     _ = try? Signal.check(m, sender: [])
-    _ = try? Signal.check(m, sender: nil)
+    // What a store hands back is checked again: a checked signal passes that check unchanged.
+    if let checked = try? Signal.check(m, sender: nil) {
+        precondition(Signal.recheck(checked) == checked, "a checked signal changed when checked again")
+    }
 }
 
 private func query(_ bytes: [UInt8]) {
