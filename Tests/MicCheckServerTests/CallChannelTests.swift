@@ -9,8 +9,11 @@ import Testing
 @Suite("The /v1/call protocol")
 struct CallChannelTests {
     /// Feeds audio in 20 ms messages on a clock that follows the audio; returns messages and actions.
+    /// `afterEach`: called after each message with the channel, the message's time and what it said.
+    @discardableResult
     private func feed(
-        _ c: inout CallChannel, _ samples: [Float], from start: Double = 0
+        _ c: inout CallChannel, _ samples: [Float], from start: Double = 0,
+        afterEach: (CallChannel, Double, [ServerMessage]) throws -> Void = { _, _, _ in }
     ) throws -> ([Received], [CallChannel.Action]) {
         var out: [ServerMessage] = []
         var actions: [CallChannel.Action] = []
@@ -19,9 +22,12 @@ struct CallChannelTests {
         while i < bytes.count {
             let end = min(bytes.count, i + 640)
             let now = start + Double(i / 2) / 16_000
-            if let a = try bytes[i..<end].withUnsafeBytes({ b in try c.audio(b, now: now) { out.append($0) } }) {
+            var said: [ServerMessage] = []
+            if let a = try bytes[i..<end].withUnsafeBytes({ b in try c.audio(b, now: now) { said.append($0) } }) {
                 actions.append(a)
             }
+            try afterEach(c, now, said)
+            out += said
             i = end
         }
         return (try out.map { try Received($0.text) }, actions)
@@ -93,18 +99,12 @@ struct CallChannelTests {
         let samples =
             speechInRoom(onset: 0.5, speech: 1.5, seconds: 3) + speechInRoom(onset: 0.37, speech: 1.2, seconds: 2.5)
             + speechInRoom(onset: 0.61, speech: 1.0, seconds: 2.5)
-        let bytes = pcm16(samples)
         var told: Bool?
         var changes = 0
         var late: [Double] = []
         var was = false
-        for i in stride(from: 0, to: bytes.count, by: 640) {
-            let now = Double(i / 2) / 16_000
-            var out: [ServerMessage] = []
-            _ = try bytes[i..<min(bytes.count, i + 640)].withUnsafeBytes { b in
-                try c.audio(b, now: now) { out.append($0) }
-            }
-            for m in out {
+        try feed(&c, samples) { c, now, said in
+            for m in said {
                 let r = try Received(m.text)
                 if r.type == "microphone" { told = r.bool("speaking") }
             }
