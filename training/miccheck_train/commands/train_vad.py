@@ -26,7 +26,7 @@ usage: bash scripts/training-env.sh   (then its python as below)
        swift build -c release --product miccheck
        python3 training/train_vad.py --epochs 20 --fold-corpus training/work/foldA-corpus --out training/work/A1.json
        (run A1, the bundled model: fold A held out; --fold B --out training/work/B1.json is the recipe's
-        second fold; the runs before 2026-11-25 are in training/RUNLOG.md)
+        second fold; the runs before 2026-11-25 are in Guides/TrainingRunLog.md)
 
 The code is the package miccheck_train (training/miccheck_train), whose Config holds every option.
 """
