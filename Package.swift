@@ -139,13 +139,23 @@ let package = Package(
         // Who is in each call: the store protocol, its events, the in-memory store, the mirror of a shared store and
         // the one version rule. Pure Swift on the kernel's JSONValue: no server, no database, no Foundation.
         .target(name: "MicCheckPresence", dependencies: ["MicCheckKernel"], swiftSettings: strict),
-        // The browser server (miccheck serve): the lobby and the call as pages, a WebSocket per browser with
-        // a live analysis of its audio, presence, WebRTC signalling, and the streaming VAD endpoint /v1/vad.
-        // The pages and scripts are resources (Resources/web), served as they are: no build step.
+        // The browser client, in its own home (Web/): the SDK (sdk/, with its generated declarations) and
+        // MicCheck's own page (index.html, app/), as resources served as they are: no build step.
+        .target(
+            name: "MicCheckWeb", path: "Web", exclude: ["README.md"], sources: ["MicCheckWeb.swift"],
+            resources: [
+                .copy("index.html"), .copy("style.css"), .copy("favicon.svg"), .copy("package.json"), .copy("app"),
+                .copy("sdk"),
+            ],
+            swiftSettings: strict
+        ),
+        // The browser server (miccheck serve): the lobby and the call as pages (MicCheckWeb), a WebSocket per
+        // browser with a live analysis of its audio, presence, WebRTC signalling, and the streaming VAD endpoint
+        // /v1/vad.
         .target(
             name: "MicCheckServer",
             dependencies: [
-                "MicCheck", "MicCheckCall", "MicCheckPresence",
+                "MicCheck", "MicCheckCall", "MicCheckPresence", "MicCheckWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server's child channel (HTTPServerBuilder, ServerChildChannel): the connection guard.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -154,7 +164,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
-            resources: [.copy("Resources/web")],
             swiftSettings: strict
         ),
         // Presence shared by several serve nodes through PostgreSQL: the I/O only (the listener, the lease

@@ -9,12 +9,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { compileKernel, KernelAnalysis } from '../Sources/MicCheckServer/Resources/web/sdk/kernel.js';
+import { compileKernel, KernelAnalysis } from '../Web/sdk/kernel.js';
 import { decodeWAV } from '../Tests/Web/wav.mjs';
 
 const root = new URL('../', import.meta.url).pathname;
 const { values } = parseArgs({ options: {
-  wasm: { type: 'string', default: join(root, 'Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm') },
+  wasm: { type: 'string', default: join(root, 'Web/sdk/miccheck.wasm') },
   native: { type: 'string' },
   corpus: { type: 'string', default: join(root, '../shared/corpus') },
 } });

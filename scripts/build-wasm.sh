@@ -5,7 +5,7 @@
 # Debian's binaryen (wasm-opt) for the module's last optimisation. No WASI imports remain: the module imports nothing, so a page
 # instantiates it with an empty import object.
 #
-#   bash scripts/build-wasm.sh [OUT]     (default: Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm,
+#   bash scripts/build-wasm.sh [OUT]     (default: Web/sdk/miccheck.wasm,
 #                                         which `miccheck serve` serves at /sdk/miccheck.wasm)
 #
 # The module's sources: Sources/MicCheckKernel and Sources/MicCheckWasm (its C ABI), as one module. -O with
@@ -16,7 +16,7 @@
 # same speed, and -Osize 333 KB at 530x. MICCHECK_WASM_MAP=FILE writes the linker's map.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm}
+out=${1:-Web/sdk/miccheck.wasm}
 libc=/usr/lib/wasm32-wasi
 builtins=/usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a
 if [ ! -f "$libc/libc.a" ] || [ ! -f "$builtins" ] || ! command -v wasm-opt >/dev/null; then

@@ -10,7 +10,7 @@ the connection opened, to a JSON Lines file beside it. Used to see what the brow
     chromium ... 'http://127.0.0.1:8090/?call=x&name=T'    # then /tmp/capture/001-v1-call.wav, .jsonl
 
 Needs `websockets` (the security tests' venv has it: .build/security-venv). Pages come from --web (the
-package's Sources/MicCheckServer/Resources/web by default); the pages' other requests (/v1/calls/ID) are
+package's Web by default); the pages' other requests (/v1/calls/ID) are
 passed to the server over HTTP.
 """
 import argparse

@@ -1,4 +1,4 @@
-// The style of MicCheck's browser code (Sources/MicCheckServer/Resources/web, and any .js/.mjs under
+// The style of MicCheck's browser code (Web/, and any .js/.mjs under
 // Examples, Tests/Web and Tests/Browser), checked with node alone: the npm registry is not reachable here,
 // and Debian's eslint 6 does not run on the node this machine has. Each file must parse (`node --check`); lines hold
 // at most 120 columns, two-space indentation (a block comment's ` *` lines one more) and no tabs, no
@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['Sources/MicCheckServer/Resources/web', 'Examples', 'Tests/Web', 'Tests/Browser'];
+const roots = ['Web', 'Examples', 'Tests/Web', 'Tests/Browser'];
 
 function files(dir) {
   let out = [];

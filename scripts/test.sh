@@ -76,7 +76,7 @@ summary() {
 }
 # Style, checked before anything runs: Swift by the toolchain's `swift format` (.swift-format), the browser
 # code by scripts/lint-js.mjs (Python's by ruff, in training-tests.sh).
-swift format lint --strict --recursive --parallel Sources Tests Examples Benchmarks Fuzz Package.swift || failed "swift format lint"
+swift format lint --strict --recursive --parallel Sources Web Tests Examples Benchmarks Fuzz Package.swift || failed "swift format lint"
 node scripts/lint-js.mjs || failed "lint-js"
 # The arrows between the parts (ARCHITECTURE.md, "What the architecture test holds"), after a self-test.
 { python3 scripts/architecture-test.py --self-test && python3 scripts/architecture-test.py; } || failed "the architecture test"
@@ -85,7 +85,11 @@ took "the style checks and the architecture test"
 # Among them, the page's WebAssembly analysis against the native one on the public corpus (kernel.test.mjs).
 MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test --test-reporter=spec Tests/Web/ \
     || failed "the node tests (Tests/Web)"
+# The SDK's declarations: written from its JSDoc (Web/sdk/types, unchanged), used as an app would (usage.ts),
+# and the Guides' browser snippets checked against them.
+bash scripts/sdk-types.sh --check || failed "the SDK's declarations (scripts/sdk-types.sh)"
 tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || failed "tsc (Tests/Web)"
+python3 scripts/check-web-snippets.py || failed "the Guides' browser snippets"
 # Each library's landing page opens with a Swift snippet: it must compile against the modules just built.
 [ -z "$sanitize" ] && { python3 scripts/check-doc-snippets.py || failed "the DocC snippets"; }
 took "node, tsc and the snippets"

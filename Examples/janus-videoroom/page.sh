@@ -14,7 +14,7 @@ url=${2:-}
 [ -n "$out" ] && [ -n "$url" ] || { echo "usage: page.sh [--plain] OUT JANUS_URL" >&2; exit 64; }
 demos=/usr/share/janus/demos
 [ -f "$demos/videoroomtest.js" ] || { echo "page.sh: Janus's demos are not installed (bash scripts/setup.sh janus-demos)" >&2; exit 69; }
-sdk=$root/Sources/MicCheckServer/Resources/web/sdk
+sdk=$root/Web/sdk
 [ -f "$sdk/miccheck.wasm" ] || bash "$root/scripts/build-wasm.sh"
 rm -rf "$out"
 mkdir -p "$out"

@@ -4,7 +4,7 @@
 // app's call (its own media server) is not MicCheck's: "Join the call" tells the client the page is in it,
 // where the muted and typing notices belong.
 //   bash scripts/build-wasm.sh
-//   rm -rf Examples/web-embed/sdk && cp -r Sources/MicCheckServer/Resources/web/sdk Examples/web-embed/sdk
+//   rm -rf Examples/web-embed/sdk && cp -r Web/sdk Examples/web-embed/sdk
 //   python3 -m http.server 8000 --directory Examples/web-embed   # then open http://127.0.0.1:8000/no-server.html
 import { CAPTURE_NOTE, MicCheckClient } from './sdk/miccheck.js';
 

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 public import Logging
 public import MicCheck
 public import MicCheckCall
+import MicCheckWeb
 import NIOCore
 import ServiceLifecycle
 
@@ -78,8 +79,8 @@ public struct CallServer: Sendable {
         self.logger = logger
     }
 
-    /// The folder of the pages and scripts (a package resource).
-    public static var webRoot: URL? { Bundle.module.url(forResource: "web", withExtension: nil) }
+    /// The folder of the pages and scripts: the browser client's files (`MicCheckWeb`, Web/), served as they are.
+    public static var webRoot: URL? { MicCheckWeb.root }
 
     /// The application: routes, the pages, both WebSocket endpoints, and the scripted members of
     /// ``Configuration/call`` as a service. `onRunning` gets the bound port (useful with port 0).

@@ -1,4 +1,4 @@
-// The kernel's C ABI for WebAssembly: what the page's AudioWorklet calls (Resources/web/sdk/kernel.js wraps
+// The kernel's C ABI for WebAssembly: what the page's AudioWorklet calls (Web/sdk/kernel.js wraps
 // it). scripts/build-wasm.sh compiles these functions and the kernel's sources as one Embedded Swift module
 // into miccheck.wasm; natively they build as the MicCheckWasm target, so that every build type-checks them.
 //

@@ -2,7 +2,7 @@
 // and goes, a factory whose participant tile is the page's own. `window.demo` holds the elements for the tests
 // (Tests/Browser/components_tests.py); `window.demoEvents` the events they sent; `window.cspViolations` any
 // breach of the page's Content-Security-Policy.
-import { ViewFactory, createViewFactory } from '/Sources/MicCheckServer/Resources/web/sdk/components.js';
+import { ViewFactory, createViewFactory } from '/Web/sdk/components.js';
 
 const params = new URLSearchParams(location.search);
 const view = params.get('view') || 'all';

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""MicCheck's web components (Sources/MicCheckServer/Resources/web/sdk/components) in headless Chromium, on
+"""MicCheck's web components (Web/sdk/components) in headless Chromium, on
 the demo page Tests/Browser/components.html, served from the repository's root by a server of this file's own
 that sends `miccheck serve`'s Content-Security-Policy. Needs no miccheck binary.
 
@@ -300,7 +300,7 @@ class AllComponents(unittest.TestCase):
              "miccheck-permissions-prompt:true", "miccheck-call-grid:true", "miccheck-call-controls:true",
              "miccheck-lobby:true"])
         self.assertEqual(d.execute_async_script(
-            "const done = arguments[0]; import('/Sources/MicCheckServer/Resources/web/sdk/components.js').then((m) => {"
+            "const done = arguments[0]; import('/Web/sdk/components.js').then((m) => {"
             " try { m.createViewFactory({makeTile() {}}); done('accepted'); } catch (e) { done(e.name); } })"),
             "TypeError", "a name that is not a factory method is refused")
 

@@ -1,4 +1,4 @@
-"""MicCheck's own lobby and call page (Resources/web/app, on the client and the components) in headless
+"""MicCheck's own lobby and call page (Web/app, on the client and the components) in headless
 Chromium: the lobby's preview and meter, the silent-microphone warning, two browsers in a call with video,
 speaking borders and the muted notice, a refused permission, invitations, and one call across two nodes."""
 import json

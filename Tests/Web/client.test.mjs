@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
 
-import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
+import { MicCheckClient } from '../../Web/sdk/client.js';
 import { FakeSocket } from './fake-socket.mjs';
 
 const fakeCapture = { start: async () => {}, stop() {}, resume() {}, close() {} };

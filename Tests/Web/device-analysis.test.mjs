@@ -6,13 +6,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
-import { compileKernel, KernelMicrophone } from '../../Sources/MicCheckServer/Resources/web/sdk/kernel.js';
+import { MicCheckClient } from '../../Web/sdk/client.js';
+import { compileKernel, KernelMicrophone } from '../../Web/sdk/kernel.js';
 import { FakeSocket } from './fake-socket.mjs';
 import { decodeWAV } from './wav.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const wasmPath = join(root, 'Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm');
+const wasmPath = join(root, 'Web/sdk/miccheck.wasm');
 const needsWasm = { skip: !existsSync(wasmPath) && `no ${wasmPath}: bash scripts/build-wasm.sh` };
 const track = () => ({ kind: 'audio', label: 'Fake mic', addEventListener() {}, stop() {} });
 const stream = { getAudioTracks: () => [track()], getTracks: () => [track()] };

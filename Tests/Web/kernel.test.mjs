@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 
-import { compileKernel, KernelAnalysis } from '../../Sources/MicCheckServer/Resources/web/sdk/kernel.js';
+import { compileKernel, KernelAnalysis } from '../../Web/sdk/kernel.js';
 import { decodeWAV } from './wav.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const bin = process.env.MICCHECK_BIN;
-const wasmPath = process.env.MICCHECK_WASM ?? join(root, 'Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm');
+const wasmPath = process.env.MICCHECK_WASM ?? join(root, 'Web/sdk/miccheck.wasm');
 const corpus = process.env.MICCHECK_CORPUS ?? join(root, '../shared/corpus');
 const run = promisify(execFile);
 

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Mesh } from '../../Sources/MicCheckServer/Resources/web/app/mesh.js';
-import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
+import { Mesh } from '../../Web/app/mesh.js';
+import { MicCheckClient } from '../../Web/sdk/client.js';
 import { FakeSocket } from './fake-socket.mjs';
 
 class FakeStream {

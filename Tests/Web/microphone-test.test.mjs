@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
-import { decode } from '../../Sources/MicCheckServer/Resources/web/sdk/protocol.js';
+import { MicCheckClient } from '../../Web/sdk/client.js';
+import { decode } from '../../Web/sdk/protocol.js';
 import { FakeSocket as BaseSocket } from './fake-socket.mjs';
 
 class FakeSocket extends BaseSocket {

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MicCheckClient } from '../../Sources/MicCheckServer/Resources/web/sdk/client.js';
+import { MicCheckClient } from '../../Web/sdk/client.js';
 import { FakeSocket } from './fake-socket.mjs';
 import {
   devicesMessage, muteRequest, typingNotice,
-} from '../../Sources/MicCheckServer/Resources/web/sdk/moderation.js';
+} from '../../Web/sdk/moderation.js';
 
 const fakeCapture = { start: async () => {}, stop() {}, resume() {}, close() {} };
 const stream = { getAudioTracks: () => [{ kind: 'audio', label: 'Mic', addEventListener() {}, stop() {} }] };

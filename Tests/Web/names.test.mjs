@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
   NAME_LIMIT, checkedName, graphemes, initials, limitedName,
-} from '../../Sources/MicCheckServer/Resources/web/sdk/components/names.js';
-import { othersSentence, tileLabel } from '../../Sources/MicCheckServer/Resources/web/sdk/components/texts.js';
+} from '../../Web/sdk/components/names.js';
+import { othersSentence, tileLabel } from '../../Web/sdk/components/texts.js';
 
 test('initials: the first grapheme of the first and the last word, uppercased', () => {
   assert.equal(initials('Ada Lovelace'), 'AL');

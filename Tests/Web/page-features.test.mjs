@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { newDevices, offerText } from '../../Sources/MicCheckServer/Resources/web/app/device-offer.js';
-import { PushToTalk } from '../../Sources/MicCheckServer/Resources/web/app/push-to-talk.js';
+import { newDevices, offerText } from '../../Web/app/device-offer.js';
+import { PushToTalk } from '../../Web/app/push-to-talk.js';
 
 const key = (o = {}) => {
   const e = { code: 'Space', repeat: false, prevented: false, composedPath: () => [{ tagName: 'BODY' }], ...o };
@@ -63,7 +63,7 @@ test('Devices: a microphone plugged in after the first listing is offered; the f
     { deviceId: 'c', kind: 'videoinput', label: 'Cam' }];
   media.enumerateDevices = async () => list;
   Object.defineProperty(globalThis, 'navigator', { value: { mediaDevices: media }, configurable: true });
-  const { Devices } = await import('../../Sources/MicCheckServer/Resources/web/app/devices.js');
+  const { Devices } = await import('../../Web/app/devices.js');
   const prefs = { devices: { audioinput: '', videoinput: '' }, saveDevices() {} };
   const devices = new Devices(prefs, () => {}, () => {});
   const offered = [];

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Backoff } from '../../Sources/MicCheckServer/Resources/web/sdk/backoff.js';
-import { BLOCK, Downsampler, lowPass, toInt16 } from '../../Sources/MicCheckServer/Resources/web/sdk/downsampler.js';
-import { meterValueText } from '../../Sources/MicCheckServer/Resources/web/sdk/components/texts.js';
-import { clientOptions, roleOf } from '../../Sources/MicCheckServer/Resources/web/sdk/options.js';
-import { Roster } from '../../Sources/MicCheckServer/Resources/web/sdk/presence.js';
-import { closeMeaning, decode, ProtocolError } from '../../Sources/MicCheckServer/Resources/web/sdk/protocol.js';
+import { Backoff } from '../../Web/sdk/backoff.js';
+import { BLOCK, Downsampler, lowPass, toInt16 } from '../../Web/sdk/downsampler.js';
+import { meterValueText } from '../../Web/sdk/components/texts.js';
+import { clientOptions, roleOf } from '../../Web/sdk/options.js';
+import { Roster } from '../../Web/sdk/presence.js';
+import { closeMeaning, decode, ProtocolError } from '../../Web/sdk/protocol.js';
 
 test('backoff: 1 s doubling to 10 s, and back to 1 s once connected', () => {
   const b = new Backoff();
@@ -102,7 +102,7 @@ test('the downsampler: 20 ms blocks of 16 kHz from any rate, a passband tone kep
 });
 
 test('opening a device: the chosen one, the default when it is gone, a refusal, none at all', async () => {
-  const { openDevice, openMicrophone } = await import('../../Sources/MicCheckServer/Resources/web/sdk/microphone.js');
+  const { openDevice, openMicrophone } = await import('../../Web/sdk/microphone.js');
   const failing = (name) => Object.assign(new Error(name), { name });
   const asked = [];
   const media = (present) => ({
@@ -129,7 +129,7 @@ test('opening a device: the chosen one, the default when it is gone, a refusal, 
 });
 
 test('the device opener: the latest choice wins, an overtaken or cancelled open stops what it opened', async () => {
-  const { DeviceOpener } = await import('../../Sources/MicCheckServer/Resources/web/sdk/microphone.js');
+  const { DeviceOpener } = await import('../../Web/sdk/microphone.js');
   const stopped = [];
   const pending = [];
   globalThis.navigator ??= {};

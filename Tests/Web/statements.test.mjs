@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { RemoteSpeaking, SPEAKING_STATEMENT, stateSpeaking }
-  from '../../Sources/MicCheckServer/Resources/web/sdk/statements.js';
+  from '../../Web/sdk/statements.js';
 
 // setInterval and clearInterval on a clock the test moves.
 function fakeTimers() {

@@ -1,10 +1,15 @@
-// The declarations (sdk/miccheck.d.ts) used as an app would, checked by TypeScript (Debian's node-typescript):
+// The SDK's declarations (Web/sdk/types, written from its JSDoc by scripts/sdk-types.sh) used as an app would,
+// through the package's names, checked by TypeScript (Debian's node-typescript):
 //   tsc -p Tests/Web/tsconfig.json
+// The `@ts-expect-error` lines are mistakes the declarations must refuse: were a type to decay to `any`, tsc
+// would fail on the unused expectation.
 import {
   createViewFactory, MicCheckClient, MicCheckError, RemoteSpeaking, stateSpeaking, type LobbyElement, type MeterElement, type MicrophoneTestElement,
   type MicrophoneTestVerdict, type MutedNoticeElement, type CallControlsElement, type CallGridElement,
   type TypingNoticeElement,
-} from '../../Sources/MicCheckServer/Resources/web/sdk/miccheck.js';
+} from '@miccheck/web';
+import { MicCheckClient as ClientOnly } from '@miccheck/web/client';
+import { ViewFactory, type PromptKind } from '@miccheck/web/components';
 
 export async function embed(stream: MediaStream): Promise<void> {
   const client = new MicCheckClient({ server: 'https://miccheck.example', call: 'standup', stream });
@@ -104,4 +109,44 @@ export function onAnotherSfu(client: MicCheckClient, channel: RTCDataChannel, ti
   const others = new RemoteSpeaking((id, speaking) => tiles.get(id)?.classList.toggle('speaking', speaking));
   channel.addEventListener('message', (e: MessageEvent) => { others.heard('peer', e.data); });
   return () => { stop(); others.close(); };
+}
+
+// The components by tag name, as a page that wrote them in its HTML finds them.
+export function byTagName(client: ClientOnly): void {
+  const meter = document.querySelector('miccheck-meter');
+  const notice = document.querySelector('miccheck-muted-notice');
+  client.addEventListener('microphone', (e) => { if (meter) meter.state = e.detail; });
+  client.addEventListener('mutednotice', (e) => (e.detail.show ? notice?.show(e.detail) : notice?.hide()));
+  const lobby: LobbyElement = document.createElement('miccheck-lobby');
+  lobby.state = { joinDisabled: true };
+  // @ts-expect-error: a meter's state is a microphone check, not a number
+  if (meter) meter.state = 0.5;
+}
+
+// The factory's views are the elements they make: no cast.
+export function fromTheFactory(factory: ViewFactory, kind: PromptKind): string {
+  const lobby = factory.makeLobbyView();
+  lobby.state = { status: 'Reconnecting in 2 s…' };
+  lobby.focusName();
+  factory.makePermissionsPromptView().show(kind);
+  // @ts-expect-error: not a kind of prompt
+  factory.makePermissionsPromptView().show('speaker');
+  // @ts-expect-error: createViewFactory refuses a name that is not a factory method
+  createViewFactory({ makeSomethingElse: () => document.createElement('div') });
+  return lobby.name;
+}
+
+// A microphone the browser cannot open: the permission event says which, and the browser's sentence.
+export function permission(client: ClientOnly): void {
+  client.addEventListener('permission', (e) => {
+    const state: 'denied' | 'missing' | 'unavailable' = e.detail.microphone;
+    if (state === 'unavailable') console.warn(e.detail.message);
+  });
+  // @ts-expect-error: the event's detail has no such field
+  client.addEventListener('speaking', (e) => console.log(e.detail.level));
+  // @ts-expect-error: not a cause of a mute
+  client.setMuted(true, 'loud');
+  // @ts-expect-error: the client's state is for reading
+  client.muted = true;
+  client.addEventListener('some-app-event', (e: Event) => console.log(e.type));
 }

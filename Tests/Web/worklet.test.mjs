@@ -9,11 +9,11 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { compileKernel, KernelMicrophone } from '../../Sources/MicCheckServer/Resources/web/sdk/kernel.js';
+import { compileKernel, KernelMicrophone } from '../../Web/sdk/kernel.js';
 import { decodeWAV } from './wav.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const wasmPath = join(root, 'Sources/MicCheckServer/Resources/web/sdk/miccheck.wasm');
+const wasmPath = join(root, 'Web/sdk/miccheck.wasm');
 const needsWasm = { skip: !existsSync(wasmPath) && `no ${wasmPath}: bash scripts/build-wasm.sh` };
 const QUANTUM = 128;
 // The test voice's speech starts 0.09 s into it; it comes after 1.5 s of a quiet room.
@@ -26,7 +26,7 @@ globalThis.AudioWorkletProcessor = class {
 };
 globalThis.registerProcessor = (name, processor) => { Processor = processor; };
 globalThis.currentTime = 0;
-await import('../../Sources/MicCheckServer/Resources/web/sdk/analysis-worklet.js');
+await import('../../Web/sdk/analysis-worklet.js');
 
 /** A worklet at `rate`, as the SDK makes one (DeviceCapture: the compiled module in processorOptions). */
 function worklet(module, rate) {

@@ -1,0 +1,55 @@
+// <miccheck-typing-notice>: "Your typing can be heard." with its action (mute) and a close button, as the
+// server's typing_notice says: shown while the user types unmuted and is not speaking, at most every two
+// minutes. Always in the DOM, a polite live region; it hides itself after its duration (paused while the
+// pointer or the focus is on it), and when the app calls hide().
+import { h, setText } from './base.js';
+import { icon } from './icons.js';
+import { NoticeElement } from './notice.js';
+import { TEXT } from './texts.js';
+
+const CSS = `
+:host {
+  position: fixed; top: 24px; left: 50%; transform: translateX(-50%); z-index: 1000;
+  width: max-content; max-width: calc(100vw - 24px);
+}
+[part~="notice"] {
+  display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px 12px 10px 18px;
+  border-radius: 8px; background: var(--_panel); color: var(--_text); font-weight: 600;
+  border: 2px solid var(--_warning); box-shadow: 0 6px 24px rgba(0, 0, 0, 0.4);
+}
+[part~="text"] { margin: 0; }
+[part~="action"] { min-height: 36px; padding: 4px 12px; background: var(--_warning); color: #1b1b1b; border: none; }
+[part~="close"] { min-height: 36px; min-width: 36px; padding: 4px; background: none; border: none; }
+`;
+
+/**
+ * `<miccheck-typing-notice>`: "Your typing can be heard." with "Mute (m)" and a close button; role=status.
+ * Events: `miccheck-mute`, `miccheck-close`. Parts: notice, text, action, close.
+ */
+export class TypingNoticeElement extends NoticeElement {
+  #action; #text;
+
+  constructor() {
+    super(CSS, 4000);
+    this.#text = h('p', { part: 'text', text: TEXT.typing });
+    this.#action = h('button', { part: 'action', type: 'button', on: { click: () => this._done('miccheck-mute') } });
+    const close = h('button', {
+      part: 'close', type: 'button', 'aria-label': TEXT.close, title: TEXT.close,
+      on: { click: () => this._done('miccheck-close') },
+    }, icon('close'));
+    this._mount(h('div', { part: 'notice', hidden: true }, this.#text, this.#action, close));
+  }
+
+  /**
+   * Shows the notice for `durationMs` (0 or Infinity: until hidden). `action` is the button that mutes,
+   * labelled "Mute (m)" from `{label: 'Mute', key: 'm'}` (the key is the app's to handle); null shows none.
+   * @param {{text?: string, durationMs?: number, action?: {label: string, key?: string} | null}}
+   *   [notice]
+   */
+  show({ text = TEXT.typing, durationMs = 4000, action = { label: TEXT.mute, key: 'm' } } = {}) {
+    if (!this.hasAttribute('role')) this.connectedCallback();
+    setText(this.#text, text);
+    this._setAction(this.#action, action);
+    this._open(durationMs);
+  }
+}

@@ -1,0 +1,1 @@
+export const LOBBY_CSS: string;
