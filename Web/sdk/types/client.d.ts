@@ -6,52 +6,52 @@ declare const MicCheckClient_base: import("./types.js").TypedEventTarget<import(
 export class MicCheckClient extends MicCheckClient_base {
     /** @param {import('./types.js').MicCheckClientOptions} [options] */
     constructor(options?: import("./types.js").MicCheckClientOptions | undefined);
-    /** @readonly @type {'call' | 'vad' | 'none'} */
-    readonly endpoint: 'call' | 'vad' | 'none';
+    /** @type {'call' | 'vad' | 'none'} */
+    get endpoint(): "none" | "call" | "vad";
     /**
      * The server's address; null with no server (endpoint `none`).
-     * @readonly @type {URL | null}
+     * @type {URL | null}
      */
-    readonly server: URL | null;
-    /** @readonly @type {string | null} */
-    readonly call: string | null;
-    /** @readonly @type {import('./types.js').MicCheckClientOptions['token'] | null} */
-    readonly token: import('./types.js').MicCheckClientOptions['token'] | null;
+    get server(): URL | null;
+    /** @type {string | null} */
+    get call(): string | null;
+    /** @type {import('./types.js').MicCheckClientOptions['token'] | null} */
+    get token(): string | (() => string | Promise<string>) | null | undefined;
     /**
      * Where the microphone is analysed (`device` until a kernel that could not load says otherwise).
-     * @readonly @type {import('./types.js').AnalysisMode}
+     * @type {import('./types.js').AnalysisMode}
      */
-    readonly analysis: import('./types.js').AnalysisMode;
-    /** @readonly @type {import('./types.js').ConnectionState} */
-    readonly state: import('./types.js').ConnectionState;
-    /** @readonly */
-    readonly muted: boolean;
-    /** @readonly @type {MuteCause | null} */
-    readonly muteCause: MuteCause | null;
+    get analysis(): import("./types.js").AnalysisMode;
+    /** @type {import('./types.js').ConnectionState} */
+    get state(): import("./types.js").ConnectionState;
+    /** @type {boolean} */
+    get muted(): boolean;
+    /** @type {MuteCause | null} */
+    get muteCause(): import("./types.js").MuteCause | null;
     /**
      * Whether the page sends video (`setVideo`).
-     * @readonly
+     * @type {boolean}
      */
-    readonly video: boolean;
-    /** @readonly */
-    readonly joined: boolean;
+    get video(): boolean;
+    /** @type {boolean} */
+    get joined(): boolean;
     /**
      * This page's participant id (after `welcome`).
-     * @readonly @type {string | null}
+     * @type {string | null}
      */
-    readonly me: string | null;
+    get me(): string | null;
     /**
      * What this participant may do (`send-audio`, `send-video`, a host's `mute-users`); null before `welcome`.
-     * @readonly @type {string[] | null}
+     * @type {string[] | null}
      */
-    readonly capabilities: string[] | null;
+    get capabilities(): string[] | null;
     /**
      * The last microphone check.
-     * @readonly @type {MicrophoneState | null}
+     * @type {MicrophoneState | null}
      */
-    readonly microphone: MicrophoneState | null;
-    /** @readonly */
-    readonly speaking: boolean;
+    get microphone(): import("./types.js").MicrophoneState | null;
+    /** @type {boolean} */
+    get speaking(): boolean;
     /**
      * The stream MicCheck listens to, or null (no microphone).
      * @type {MediaStream | null}
@@ -152,7 +152,7 @@ export class MicCheckClient extends MicCheckClient_base {
      * @param {import('./types.js').MicrophoneTestOptions} [options]
      * @returns {Promise<import('./types.js').MicrophoneTestVerdict>}
      */
-    testMicrophone({ seconds, sinkId, playBack }?: import("./types.js").MicrophoneTestOptions | undefined): Promise<import('./types.js').MicrophoneTestVerdict>;
+    testMicrophone(options?: import("./types.js").MicrophoneTestOptions | undefined): Promise<import('./types.js').MicrophoneTestVerdict>;
     /**
      * Stops a microphone test: recording, it ends `cancelled`; playing back, the sound stops and it ends `done`.
      * @returns {boolean} whether there was a test to stop
