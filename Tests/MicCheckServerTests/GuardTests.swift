@@ -456,4 +456,17 @@ struct SentMediaTests {
         var free = AudioPace(speed: 0)
         #expect(free.received(1_000, now: 0) == 0)
     }
+
+    @Test("a binary message's 16-bit PCM counts as its seconds at its rate; no bound or no rate counts nothing")
+    func admitCountsPCM() async {
+        var pace = AudioPace(speed: 4)
+        await pace.admit(pcmBytes: 64_000, rate: 16_000, now: 0)  // 32,000 samples: 2 s, the whole burst
+        #expect(abs(pace.received(0.4, now: 0) - 0.1) < 1e-9, "past the burst, 0.4 s waits 0.1 s at 4x")
+        var noRate = AudioPace(speed: 4)
+        await noRate.admit(pcmBytes: 64_000, rate: 0, now: 0)
+        #expect(noRate.received(2, now: 0) == 0, "the burst is still whole")
+        var free = AudioPace(speed: 0)
+        await free.admit(pcmBytes: 1 << 30, rate: 16_000, now: 0)
+        #expect(free.received(1, now: 0) == 0)
+    }
 }

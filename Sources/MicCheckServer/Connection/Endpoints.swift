@@ -22,7 +22,9 @@ struct VADEndpoint: ConnectionEndpoint {
         _ message: InboundMessage, now: Double, send: (ServerMessage) -> Void
     ) async throws(ProtocolError) -> Bool {
         if let text = message.text { return try session.text(text, emit: send) != .close }
-        await paced(message, rate: session.settings.sampleRate, now: now, &pace)
+        if case .binary(let audio) = message {
+            await pace.admit(pcmBytes: audio.readableBytes, rate: session.settings.sampleRate, now: now)
+        }
         try message.withBinary { bytes throws(ProtocolError) in try session.audio(bytes, emit: send) }
         return true
     }
@@ -83,7 +85,9 @@ struct CallEndpoint: ConnectionEndpoint {
         if let text = message.text {
             actions = try channel.text(text, now: now - start, emit: send)
         } else {
-            await paced(message, rate: channel.sampleRate, now: now, &pace)
+            if case .binary(let audio) = message {
+                await pace.admit(pcmBytes: audio.readableBytes, rate: channel.sampleRate, now: now)
+            }
             let action = try message.withBinary { bytes throws(ProtocolError) in
                 try channel.audio(bytes, now: now - start, emit: send)
             }
@@ -175,14 +179,6 @@ struct CallEndpoint: ConnectionEndpoint {
             }
         }
     }
-}
-
-/// Waits, when a binary message of 16-bit PCM at `rate` would take the stream past its pace (a cancelled
-/// task stops waiting; its connection is closing).
-func paced(_ message: InboundMessage, rate: Int, now: Double, _ pace: inout AudioPace) async {
-    guard case .binary(let buffer) = message, pace.speed > 0 else { return }
-    let wait = pace.received(Double(buffer.readableBytes / 2) / Double(rate), now: now)
-    if wait > 0.001 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
 }
 
 /// The request context of the server's routes: Hummingbird's, with the connection's channel, which a

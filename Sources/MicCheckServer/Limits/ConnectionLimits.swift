@@ -98,4 +98,12 @@ struct AudioPace: Sendable {
 
     /// Counts `seconds` of audio received at `now`; returns how long to wait before analysing it.
     mutating func received(_ seconds: Double, now: Double) -> Double { credit.spend(seconds, now: now) }
+
+    /// Waits, when `bytes` of 16-bit PCM at `rate` received at `now` would take the stream past its pace (a
+    /// cancelled task stops waiting: its connection is closing). No limit (`speed` 0) never waits.
+    mutating func admit(pcmBytes bytes: Int, rate: Int, now: Double) async {
+        guard speed > 0, rate > 0 else { return }
+        let wait = received(Double(bytes / 2) / Double(rate), now: now)
+        if wait > 0.001 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+    }
 }
