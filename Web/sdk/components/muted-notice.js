@@ -7,21 +7,12 @@ import { icon } from './icons.js';
 import { NoticeElement } from './notice.js';
 import { TEXT } from './texts.js';
 
+// Dark on the warning colour (notice.js has the box's shape).
 const CSS = `
-:host {
-  position: fixed; top: 24px; left: 50%; transform: translateX(-50%); z-index: 1000;
-  width: max-content; max-width: calc(100vw - 24px);
-}
-[part~="notice"] {
-  display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px 12px 10px 18px;
-  border-radius: 8px; background: var(--_warning); color: #1b1b1b; font-weight: 600;
-  box-shadow: 0 6px 24px rgba(0, 0, 0, 0.4);
-}
-[part~="text"], [part~="announcement"] { margin: 0; }
-[part~="announcement"] { flex-basis: 100%; }
-[part~="action"] { min-height: 36px; padding: 4px 12px; background: #1b1b1b; color: #fff; border-color: #1b1b1b; }
+[part~="notice"] { background: var(--_warning); color: #1b1b1b; }
+[part~="announcement"] { margin: 0; flex-basis: 100%; }
+[part~="action"] { background: #1b1b1b; color: #fff; border-color: #1b1b1b; }
 [part~="off"] { font-weight: 500; }
-[part~="close"] { min-height: 36px; min-width: 36px; padding: 4px; background: none; border: none; }
 :focus-visible { outline-color: #1b1b1b; }
 `;
 

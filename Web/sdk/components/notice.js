@@ -3,17 +3,33 @@
 // or the focus is on it; an action button named with its key; buttons that hide it and say so by an event.
 import { deepActiveElement, emit, setText, shadow, upgradeProperties } from './base.js';
 
+// The box both notices share: fixed at the top of the page, centred, its text and buttons in a row. Each
+// notice's own sheet gives its colours after it.
+const NOTICE_CSS = `
+:host {
+  position: fixed; top: 24px; left: 50%; transform: translateX(-50%); z-index: 1000;
+  width: max-content; max-width: calc(100vw - 24px);
+}
+[part~="notice"] {
+  display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px 12px 10px 18px;
+  border-radius: 8px; font-weight: 600; box-shadow: 0 6px 24px rgba(0, 0, 0, 0.4);
+}
+[part~="text"] { margin: 0; }
+[part~="action"] { min-height: 36px; padding: 4px 12px; }
+[part~="close"] { min-height: 36px; min-width: 36px; padding: 4px; background: none; border: none; }
+`;
+
 /** A notice's element: the muted notice and the typing notice build on it. */
 export class NoticeElement extends HTMLElement {
   #box; #durationMs; #held; #root; #timer;
 
   /**
-   * @param {string} css the notice's own style sheet
+   * @param {string} css the notice's own style sheet (its colours), after the shared box's
    * @param {number} durationMs how long `open = true` shows it
    */
   constructor(css, durationMs) {
     super();
-    this.#root = shadow(this, css);
+    this.#root = shadow(this, NOTICE_CSS + css);
     this.#timer = null;
     this.#durationMs = durationMs;
     this.#held = new Set();

@@ -7,19 +7,10 @@ import { icon } from './icons.js';
 import { NoticeElement } from './notice.js';
 import { TEXT } from './texts.js';
 
+// On the panel, framed in the warning colour (notice.js has the box's shape).
 const CSS = `
-:host {
-  position: fixed; top: 24px; left: 50%; transform: translateX(-50%); z-index: 1000;
-  width: max-content; max-width: calc(100vw - 24px);
-}
-[part~="notice"] {
-  display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px 12px 10px 18px;
-  border-radius: 8px; background: var(--_panel); color: var(--_text); font-weight: 600;
-  border: 2px solid var(--_warning); box-shadow: 0 6px 24px rgba(0, 0, 0, 0.4);
-}
-[part~="text"] { margin: 0; }
-[part~="action"] { min-height: 36px; padding: 4px 12px; background: var(--_warning); color: #1b1b1b; border: none; }
-[part~="close"] { min-height: 36px; min-width: 36px; padding: 4px; background: none; border: none; }
+[part~="notice"] { background: var(--_panel); color: var(--_text); border: 2px solid var(--_warning); }
+[part~="action"] { background: var(--_warning); color: #1b1b1b; border: none; }
 `;
 
 /**

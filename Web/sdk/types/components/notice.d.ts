@@ -1,7 +1,7 @@
 /** A notice's element: the muted notice and the typing notice build on it. */
 export class NoticeElement extends HTMLElement {
     /**
-     * @param {string} css the notice's own style sheet
+     * @param {string} css the notice's own style sheet (its colours), after the shared box's
      * @param {number} durationMs how long `open = true` shows it
      */
     constructor(css: string, durationMs: number);
