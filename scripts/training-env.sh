@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh espeak-ng sox libsox-fmt-base python3-venv >&2   # libsox-fmt-base: GSM and G.711 for the telephone channel
 venv=.build/train-venv
-if ! "$venv/bin/python" -c "import torch, sklearn, soundfile, scipy, onnxruntime, silero_vad" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import torch, sklearn, soundfile, scipy, tqdm, onnxruntime, silero_vad" 2>/dev/null; then
     echo "training-env: installing training/requirements.txt into $venv (PyTorch: a few GB)" >&2
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install -q -U pip

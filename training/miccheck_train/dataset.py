@@ -1,7 +1,7 @@
 """The data set of a run: every kind of mixture the configuration asks for, analysed into features, labels,
 validation groups and the teacher's probabilities (kept in --cache files), and the validation split that
 holds out whole voices and noise packages."""
-import json, os, shutil, sys, tempfile
+import json, logging, os, shutil, tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 import numpy as np
@@ -13,6 +13,10 @@ from .mixtures import (babble_mixtures, corpus_mixtures, corpus_voice_labels, ef
                        formant_mixtures, long_session_mixtures, make_mixtures, more_noises, noisy_speech_mixtures,
                        pool_noises, texture_mixtures, TRANSIENTS)
 from .model import model_probs, start_model
+from .progress import bar
+from .records import Group
+
+log = logging.getLogger(__name__)
 
 
 def checked(cfg):
@@ -21,29 +25,31 @@ def checked(cfg):
     the --more-speech and --more-noise folders and the --init model's shape. Raises a `TrainingError`
     naming the first that does not fit (before any audio is made: that takes minutes)."""
     cfg.checked()
-    missing = [m for m in cfg.teachers or [] if not os.path.isfile(m)]
+    m, mo, p = cfg.material, cfg.model, cfg.paths
+    missing = [t for t in cfg.teacher.teachers or [] if not os.path.isfile(t)]
     if missing:
         raise DataError(f"--teachers: no such model file: {', '.join(missing)}")
-    if cfg.corpus_voices > 0:
+    if m.corpus_voices > 0:
         known = {lab.get("speech_source") for _, lab in corpus_voice_labels(cfg.corpus_for_voices)}
         if not known:
             raise DataError(f"--corpus-voices: no clean or quiet speech in {cfg.corpus_for_voices}")
-        if set(cfg.hold) - known:
+        if set(m.hold) - known:
             raise DataError(f"--corpus-hold: no such speech source in {cfg.corpus_for_voices}: "
-                            f"{', '.join(sorted(set(cfg.hold) - known))} (there are: {', '.join(sorted(known))})")
-    if cfg.flite > 0 and shutil.which("flite") is None:
+                            f"{', '.join(sorted(set(m.hold) - known))} (there are: {', '.join(sorted(known))})")
+    if m.flite > 0 and shutil.which("flite") is None:
         raise ToolError("--flite needs flite (apt-get install flite)")
-    for name, folder, sub in (("--more-speech", cfg.more_speech, "speech"), ("--more-noise", cfg.more_noise, "noise")):
+    for name, folder, sub in (("--more-speech", p.more_speech, "speech"), ("--more-noise", p.more_noise, "noise")):
         if folder != "none" and not os.path.isdir(os.path.join(folder, sub)):
             recipe = name.removeprefix("--").replace("-", "_")
-            raise DataError(f"{name}: {folder} holds no {sub}/ folder: build it with python3 {cfg.shared}/training/"
+            shared = p.shared or "../shared"
+            raise DataError(f"{name}: {folder} holds no {sub}/ folder: build it with python3 {shared}/training/"
                             f"{recipe}/build.py --out {folder} (or give {name} none)")
-    if cfg.init:
+    if mo.init:
         start = start_model(cfg)
         shape = (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
-        if shape[3] != cfg.lookahead or any(have > want for have, want in
-                                            zip(shape, (cfg.features, cfg.dense, cfg.hidden))):
-            raise ConfigError(f"--init: {cfg.init} has {shape[0]} features, {shape[1]} dense units, {shape[2]} GRU "
+        if shape[3] != mo.lookahead or any(have > want for have, want in
+                                           zip(shape, (mo.features, mo.dense, mo.hidden))):
+            raise ConfigError(f"--init: {mo.init} has {shape[0]} features, {shape[1]} dense units, {shape[2]} GRU "
                               f"units and a look-ahead of {shape[3]}; give the same --lookahead and at least as many "
                               f"--features, --dense and --hidden (more widen the model: the new units start without "
                               f"effect)")
@@ -53,8 +59,8 @@ def checked(cfg):
 @dataclass
 class Dataset:
     """Per mixture: X (every feature `miccheck features` writes, a row per frame), Y (frame labels), G (its
-    validation group: the voice, and "|" and the noise's packages), teacher (Silero's probabilities, None
-    without --distill) and aux (with --aux-snr, `voice_snr`); `held`, the groups validation holds out."""
+    validation `Group`: the voice and the noises' packages), teacher (Silero's probabilities, None without
+    --distill) and aux (with --aux-snr, `voice_snr`); `held`, the sources validation holds out."""
     X: list
     Y: list
     G: list
@@ -64,14 +70,15 @@ class Dataset:
 
     def split(self, no_validation):
         """The indices of the training mixtures and of the held-out ones."""
-        val = [False] * len(self.G) if no_validation else [any(p in self.held for p in g.split("|")) for g in self.G]
+        val = [False] * len(self.G) if no_validation else [any(p in self.held for p in g.parts) for g in self.G]
         return [i for i, v in enumerate(val) if not v], [i for i, v in enumerate(val) if v]
 
 
 def build(cfg):
     """The run's `Dataset`: the main mixtures (with the split's seed), the split, then each added kind with its
     own generator and cache file, so that the main mixtures and the split stay as they are."""
-    split_seed = cfg.split_seed
+    m, p, v = cfg.material, cfg.paths, cfg.validation
+    split_seed = v.split_seed
     aux = []   # with --aux-snr: each mixture's voice_snr, in X's order
 
     def loaded(path, seed, make):
@@ -81,24 +88,24 @@ def build(cfg):
             with tempfile.TemporaryDirectory() as tmp:
                 return analysed(cfg, make(np.random.default_rng(seed), tmp))
         data = cached(cfg, path, build_them)
-        if cfg.aux_snr > 0:
+        if cfg.training.aux_snr > 0:
             aux.extend(cached_voice_snr(path and path.removesuffix(".npz") + "-voice-snr.npz",
                                         lambda tmp: make(np.random.default_rng(seed), tmp), data))
         return data
 
-    if cfg.fold_corpus and cfg.cache and os.path.exists(cfg.cache) and not os.path.isdir(cfg.fold_corpus):
-        raise ConfigError(f"--fold-corpus is written while the main mixtures are built, and {cfg.cache} holds them "
+    if v.fold_corpus and p.cache and os.path.exists(p.cache) and not os.path.isdir(v.fold_corpus):
+        raise ConfigError(f"--fold-corpus is written while the main mixtures are built, and {p.cache} holds them "
                           f"already: give another --cache, or leave --fold-corpus out")
 
     def main_mixtures(rng, tmp):
         mixes = make_mixtures(cfg, rng, tmp)
-        if cfg.fold_corpus:
-            held = held_parts(cfg, [m[2] for m in mixes])
-            write_fold_corpus(cfg.fold_corpus, mixes, held)
-            write_fold_recordings(cfg.fold_corpus, cfg, held)
+        if v.fold_corpus:
+            held = held_parts(cfg, [mix.group for mix in mixes])
+            write_fold_corpus(v.fold_corpus, mixes, held)
+            write_fold_recordings(v.fold_corpus, cfg, held)
         return mixes
 
-    X, Y, G, teacher = loaded(cfg.cache, split_seed, main_mixtures)
+    X, Y, G, teacher = loaded(p.cache, split_seed, main_mixtures)
     # Hold out whole voices and noise packages (of the main mixtures, so that adding textures keeps the split).
     held = held_parts(cfg, G)
 
@@ -110,78 +117,78 @@ def build(cfg):
     # The extra voices are only those that validation does not hold out (except --noisy-speech's), and their
     # generators are the split's seed's (so that seeds compared on one split hear the same mixtures), except
     # the textures', which are the model seed's.
-    kept_out = set() if cfg.no_validation else held
-    for k in range(cfg.redraw):
+    kept_out = set() if v.no_validation else held
+    for k in range(m.redraw):
         X, Y, G, teacher = added(f"-redraw{k + 1}", split_seed + 7000 + k,
                                  lambda rng, tmp: make_mixtures(cfg, rng, tmp))
-    if cfg.textures > 0:
-        X, Y, G, teacher = added(f"-textures{cfg.textures}", cfg.seed + 1000,
+    if m.textures > 0:
+        X, Y, G, teacher = added(f"-textures{m.textures}", cfg.training.seed + 1000,
                                  lambda rng, tmp: texture_mixtures(cfg, rng))
-    if cfg.noisy_speech > 0:
-        X, Y, G, teacher = added(f"-noisy{cfg.noisy_speech}"
-                                 + (f"-raised{cfg.raise_pitch:g}" if cfg.raise_pitch > 0 else ""),
+    if m.noisy_speech > 0:
+        X, Y, G, teacher = added(f"-noisy{m.noisy_speech}"
+                                 + (f"-raised{m.raise_pitch:g}" if m.raise_pitch > 0 else ""),
                                  split_seed + 2000, lambda rng, tmp: noisy_speech_mixtures(cfg, rng, tmp))
-    if cfg.babble > 0:
-        X, Y, G, teacher = added(f"-babble{cfg.babble}", split_seed + 4000,
+    if m.babble > 0:
+        X, Y, G, teacher = added(f"-babble{m.babble}", split_seed + 4000,
                                  lambda rng, tmp: babble_mixtures(cfg, kept_out, rng, tmp))
-    if cfg.flite > 0:
-        X, Y, G, teacher = added(f"-flite{cfg.flite}", split_seed + 8000,
+    if m.flite > 0:
+        X, Y, G, teacher = added(f"-flite{m.flite}", split_seed + 8000,
                                  lambda rng, tmp: flite_mixtures(cfg, rng, tmp))
-    if cfg.formants > 0:
-        X, Y, G, teacher = added(f"-formants{cfg.formants}", split_seed + 5000,
+    if m.formants > 0:
+        X, Y, G, teacher = added(f"-formants{m.formants}", split_seed + 5000,
                                  lambda rng, tmp: formant_mixtures(cfg, kept_out, rng, tmp))
-    if cfg.effort > 0:
-        X, Y, G, teacher = added(f"-effort{cfg.effort}", split_seed + 6000,
+    if m.effort > 0:
+        X, Y, G, teacher = added(f"-effort{m.effort}", split_seed + 6000,
                                  lambda rng, tmp: effort_mixtures(cfg, kept_out, rng, tmp))
-    if cfg.long_sessions > 0:
-        X, Y, G, teacher = added(f"-long{cfg.long_sessions}", split_seed + 9000,
+    if m.long_sessions > 0:
+        X, Y, G, teacher = added(f"-long{m.long_sessions}", split_seed + 9000,
                                  lambda rng, tmp: long_session_mixtures(cfg, rng, tmp))
-    if cfg.corpus_voices > 0:
+    if m.corpus_voices > 0:
         before = len(X)
-        X, Y, G, teacher = added(f"-corpus{cfg.corpus_voices}" + "".join("-without-" + h for h in cfg.hold),
+        X, Y, G, teacher = added(f"-corpus{m.corpus_voices}" + "".join("-without-" + h for h in m.hold),
                                  split_seed + 3000, lambda rng, tmp: corpus_mixtures(cfg, rng, tmp))
-        print(f"corpus voices: {len(X) - before} mixtures of {len({g.split('|')[0] for g in G[before:]})} speech "
-              f"sources" + (f", without {', '.join(cfg.hold)}" if cfg.hold else ""), file=sys.stderr)
-    if cfg.teachers:
+        log.info(f"corpus voices: {len(X) - before} mixtures of {len({g.voice for g in G[before:]})} speech "
+                 f"sources" + (f", without {', '.join(m.hold)}" if m.hold else ""))
+    t = cfg.teacher
+    if t.teachers:
         # The models' mean, blended with Silero: the teacher's part of every target.
-        ensemble = np.mean([np.concatenate(model_probs(m, X)) for m in cfg.teachers], axis=0)
+        ensemble = np.mean([np.concatenate(model_probs(path, X)) for path in t.teachers], axis=0)
         bounds = np.cumsum([0] + [len(x) for x in X])
-        teacher = [(1 - cfg.teacher_share) * t + cfg.teacher_share * ensemble[bounds[i]:bounds[i + 1]]
-                   for i, t in enumerate(teacher)]
-        print(f"teachers: Silero and the mean of {len(cfg.teachers)} models ({cfg.teacher_share:.2f} of it)",
-              file=sys.stderr)
+        teacher = [(1 - t.teacher_share) * probs + t.teacher_share * ensemble[bounds[i]:bounds[i + 1]]
+                   for i, probs in enumerate(teacher)]
+        log.info(f"teachers: Silero and the mean of {len(t.teachers)} models ({t.teacher_share:.2f} of it)")
     return Dataset(X, Y, G, teacher, aux, held)
 
 
 def held_parts(cfg, G):
-    """The sources (voices and noise packages, the parts of the groups `G`) that validation holds out: those
+    """The sources (voices and noise packages, the parts of the `Group`s `G`) that validation holds out: those
     --fold names, or with --fold random a twelfth of all, drawn by --split-seed (its own generator, so
     that the split is the same with or without --cache)."""
-    parts = sorted({p for g in G for p in g.split("|")})
-    if cfg.fold == "random":
-        return set(np.random.default_rng(cfg.split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
-    return {p for p in parts if any(p.startswith(h) for h in FOLDS[cfg.fold])}
+    parts = sorted({p for g in G for p in g.parts})
+    v = cfg.validation
+    if v.fold == "random":
+        return set(np.random.default_rng(v.split_seed).choice(parts, size=max(2, len(parts) // 12), replace=False))
+    return {p for p in parts if any(p.startswith(h) for h in FOLDS[v.fold])}
 
 
 def write_fold_corpus(folder, mixes, held):
-    """Every mixture of `mixes` with a held-out source, as a 16-bit WAV and labels (its speech, scenario and
+    """Every `Mixture` of `mixes` with a held-out source, as a 16-bit WAV and labels (its speech, scenario and
     music_vocals, as ../shared/corpus's), into `folder`: the fold as a corpus any detector can be
     scored on with ../shared/bench/score.py."""
     os.makedirs(folder, exist_ok=True)
     count = 0
     for k, m in enumerate(mixes):
-        if not any(p in held for p in m[2].split("|")):
+        if not any(p in held for p in m.group.parts):
             continue
-        kind = m[5]   # make_mixtures' corpus scenario
-        write_labelled(folder, f"{kind['scenario']}_{k:05d}_{m[2].replace('|', '+')}", m[0], kind["scenario"],
-                       bool(kind.get("music_vocals")), m[2], m[1])
+        write_labelled(folder, f"{m.scenario}_{k:05d}_{'+'.join(m.group.parts)}", m.signal, m.scenario,
+                       m.music_vocals, m.group.name, m.labels)
         count += 1
-    print(f"fold corpus: {count} mixtures of held-out sources in {folder}", file=sys.stderr)
+    log.info(f"fold corpus: {count} mixtures of held-out sources in {folder}")
 
 
 def write_labelled(folder, name, x, scenario, music_vocals, group, speech):
     """`x` as `name`.wav (16-bit) in `folder`, with its labels as ../shared/corpus has them (`name`.json:
-    the speech segments, scenario and music_vocals, and the validation group)."""
+    the speech segments, scenario and music_vocals, and the validation group's name)."""
     samples = write_wav(os.path.join(folder, name + ".wav"), x)
     label = {"file": name + ".wav", "duration_s": round(samples / SR, 3), "scenario": scenario,
              "music_vocals": music_vocals, "group": group, "speech": [[round(a, 3), round(b, 3)] for a, b in speech]}
@@ -196,67 +203,76 @@ def write_fold_recordings(folder, cfg, held):
     long and never asked it)."""
     os.makedirs(folder, exist_ok=True)
     count = 0
-    for x, cat, pkg in pool_noises(cfg.shared) + more_noises(cfg):
-        if pkg not in held:
+    for n in pool_noises(cfg.paths.shared) + more_noises(cfg):
+        if n.package not in held:
             continue
-        scenario = "transients" if cat in TRANSIENTS else "noise_only"
-        write_labelled(folder, f"{scenario}_whole_{count:03d}_{cat}_{pkg}", x, scenario, cat == "music_vocals", pkg, [])
+        scenario = "transients" if n.category in TRANSIENTS else "noise_only"
+        write_labelled(folder, f"{scenario}_whole_{count:03d}_{n.category}_{n.package}", n.signal, scenario,
+                       n.category == "music_vocals", n.package, [])
         count += 1
-    print(f"fold corpus: {count} whole recordings of held-out noise packages in {folder}", file=sys.stderr)
+    log.info(f"fold corpus: {count} whole recordings of held-out noise packages in {folder}")
 
 
 def analysed(cfg, mixes):
-    """Features, frame labels, groups and (with --distill) teacher probabilities of `mixes`."""
+    """Features, frame labels, groups and (with --distill) teacher probabilities of the `Mixture`s `mixes`."""
     with tempfile.TemporaryDirectory() as tmp:
         # A copy of the binary, so that a rebuild during training cannot replace it mid-run.
         binary = os.path.join(tmp, "miccheck")
-        shutil.copy2(cfg.binary, binary)
-        print(f"{len(mixes)} mixtures, {sum(len(m[0]) for m in mixes) / SR / 3600:.2f} h", file=sys.stderr)
+        shutil.copy2(cfg.paths.binary, binary)
+        log.info(f"{len(mixes)} mixtures, {sum(len(m.signal) for m in mixes) / SR / 3600:.2f} h")
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-            feats = list(ex.map(lambda km: features(binary, km[1][0], os.path.join(tmp, str(km[0]))), enumerate(mixes)))
+            feats = list(bar(ex.map(lambda km: features(binary, km[1].signal, os.path.join(tmp, str(km[0]))),
+                                    enumerate(mixes)), total=len(mixes), desc="features", unit="mix"))
         teacher = None
-        if cfg.distill > 0:
+        hears = cfg.teacher.teacher_hears
+        if cfg.teacher.distill > 0:
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
                 def heard(m):
-                    if cfg.teacher_hears == "clean" and m[3] is not None:
-                        return m[3]
-                    if cfg.teacher_hears == "level" and m[4] is not None:
-                        return m[0] * m[4]
-                    return m[0]
-                teacher = list(ex.map(lambda mf: teacher_probs(heard(mf[0]), len(mf[1])), zip(mixes, feats)))
+                    if hears == "clean" and m.clean is not None:
+                        return m.clean
+                    if hears == "level" and m.gain is not None:
+                        return m.signal * m.gain
+                    return m.signal
+                teacher = list(bar(ex.map(lambda mf: teacher_probs(heard(mf[0]), len(mf[1])), zip(mixes, feats)),
+                                   total=len(mixes), desc="teacher", unit="mix"))
     X = [f.astype(np.float32) for f in feats]
-    Y = [frame_labels(m[1], len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
-    G = [m[2] for m in mixes]
+    Y = [frame_labels(m.labels, len(f)).astype(np.float32) for m, f in zip(mixes, feats)]
+    G = [m.group for m in mixes]
     return X, Y, G, teacher
 
 
 def cached(cfg, path, build):
-    """`build()`'s (X, Y, G, teacher), kept in the .npz `path` (if given) and read back from it."""
+    """`build()`'s (X, Y, G, teacher), kept in the .npz `path` (if given) and read back from it. The groups
+    are kept as their names and whether each has a voice (V; a cache without it, from before, had its voice
+    first where the mixture holds speech)."""
     if path and os.path.exists(path):
         z = np.load(path, allow_pickle=True)
         teacher = list(z["T"]) if "T" in z else None
-        if cfg.distill > 0 and teacher is None:
+        if cfg.teacher.distill > 0 and teacher is None:
             raise DataError(f"{path} holds no teacher probabilities: give another --cache to build one with --distill")
         X = list(z["X"])
         if X and X[0].shape[1] != FEATURES:
             raise DataError(f"{path} holds {X[0].shape[1]} features a frame where `miccheck features` now writes "
                             f"{FEATURES}: give another --cache to build one")
-        return X, list(z["Y"]), list(z["G"]), teacher
+        Y = list(z["Y"])
+        voiced = z["V"] if "V" in z else [bool(y.any()) for y in Y]
+        return X, Y, [Group.named(str(g), bool(v)) for g, v in zip(z["G"], voiced)], teacher
     X, Y, G, teacher = build()
     if path:
         extra = {"T": np.array(teacher, dtype=object)} if teacher is not None else {}
-        np.savez(path, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object), G=np.array(G, dtype=object), **extra)
+        np.savez(path, X=np.array(X, dtype=object), Y=np.array(Y, dtype=object),
+                 G=np.array([g.name for g in G], dtype=object), V=np.array([g.voice is not None for g in G]), **extra)
     return X, Y, G, teacher
 
 
 def voice_snr(m, n):
-    """For each of `n` 10 ms frames of the mixture `m`, the voice's level over everything else in it (noise
+    """For each of `n` 10 ms frames of the `Mixture` `m`, the voice's level over everything else in it (noise
     and floor) in dB, in each of AUX_BANDS, clamped to -10...30 dB and scaled to 0...1: how much voice
     there is to hear. Frames without voice (noise alone, pauses) are 0."""
     out = np.zeros((n, len(AUX_BANDS)), np.float32)
-    if m[3] is None:
+    if m.clean is None:
         return out
-    x = m[0]; v = m[3] / m[4]   # the voice at its level in the mixture (see voice_mixture)
+    x = m.signal; v = m.clean / m.gain   # the voice at its level in the mixture (see voice_mixture)
     L = min(len(x) // 160, n)
     V = np.abs(np.fft.rfft(v[:L * 160].reshape(L, 160), axis=1)) ** 2
     R = np.abs(np.fft.rfft((x - v)[:L * 160].reshape(L, 160), axis=1)) ** 2
@@ -276,7 +292,7 @@ def cached_voice_snr(path, make, data):
     X, Y, G = data[0], data[1], data[2]
     with tempfile.TemporaryDirectory() as tmp:
         mixes = make(tmp)
-    if len(mixes) != len(X) or any(m[2] != g or not np.array_equal(frame_labels(m[1], len(x)), y > 0)
+    if len(mixes) != len(X) or any(m.group != g or not np.array_equal(frame_labels(m.labels, len(x)), y > 0)
                                    for m, x, y, g in zip(mixes, X, Y, G)):
         raise DataError("--aux-snr: the mixtures built again differ from the cached ones; build the cache again")
     S = [voice_snr(m, len(x)) for m, x in zip(mixes, X)]
@@ -287,7 +303,8 @@ def cached_voice_snr(path, make, data):
 
 def cache_beside(cfg, suffix):
     """The cache file of mixtures made by their own generator, beside --cache (None without it)."""
-    return cfg.cache and cfg.cache.removesuffix(".npz") + suffix + ".npz"
+    cache = cfg.paths.cache
+    return cache and cache.removesuffix(".npz") + suffix + ".npz"
 
 
 def joined(data, extra):

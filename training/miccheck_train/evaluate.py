@@ -4,6 +4,7 @@ import glob, json, os, tempfile
 import numpy as np
 
 from .features import delayed, features_of, frame_labels
+from .progress import bar
 
 
 def scores(net, pairs, noise_threshold):
@@ -30,14 +31,13 @@ def corpus_set(cfg, mean, scale):
     """Standardised features and frame labels (moved by the look-ahead) of every file of the labelled
     corpus --corpus, on score.py's grid."""
     out = []
+    labelled = [j for j in sorted(glob.glob(os.path.join(cfg.validation.corpus, "**", "*.json"), recursive=True))
+                if os.path.exists(j[:-5] + ".wav")]
     with tempfile.TemporaryDirectory() as tmp:
-        for j in sorted(glob.glob(os.path.join(cfg.corpus, "**", "*.json"), recursive=True)):
-            wav = j[:-5] + ".wav"
-            if not os.path.exists(wav):
-                continue
+        for j in bar(labelled, desc="corpus features", unit="file"):
             lab = json.load(open(j))
             q = os.path.join(tmp, "f.f32")
-            f = features_of(cfg.binary, wav, q)[:, :cfg.features]
+            f = features_of(cfg.paths.binary, j[:-5] + ".wav", q)[:, :cfg.model.features]
             y = frame_labels(lab.get("speech", []), len(f)).astype(np.float32)
-            out.append((((f - mean) * scale).astype(np.float32), delayed(y, cfg.lookahead)))
+            out.append((((f - mean) * scale).astype(np.float32), delayed(y, cfg.model.lookahead)))
     return out

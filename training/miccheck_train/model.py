@@ -1,12 +1,14 @@
 """The model: a dense tanh layer, one GRU and a sigmoid output, in PyTorch for training; reading and
 writing MicCheck's model file (`VoiceActivityModel.json`), widening a smaller model, and running a model
 file over feature matrices as MicCheck runs it."""
-import json, os, sys
+import json, logging, os
 import numpy as np
 
 from .config import CORE_FEATURES, FEATURES
 from .errors import DataError
 from .features import feature_names
+
+log = logging.getLogger(__name__)
 
 
 def network(features, dense, hidden, aux=0):
@@ -73,13 +75,14 @@ def load(net, model):
 def export(net, mean, scale, cfg, path):
     """Writes the model file MicCheck reads (`VoiceActivityModel`): `net`'s weights and the input
     standardisation, naming its features as the binary names them (`write_model`)."""
-    d = cfg.features
+    mo, v = cfg.model, cfg.validation
+    d = mo.features
     layers = {"dense": (net.inp.weight, net.inp.bias),
               "gru": (net.gru.weight_ih_l0, net.gru.weight_hh_l0, net.gru.bias_ih_l0, net.gru.bias_hh_l0),
               "output": (net.out.weight, net.out.bias)}
-    write_model(path, model_file(layers, mean, scale, feature_names(cfg.binary)[:d], d, cfg.dense, cfg.hidden,
-                                 cfg.lookahead, seed=cfg.seed, split_seed=cfg.split_seed,
-                                 fold="none" if cfg.no_validation else cfg.fold))
+    write_model(path, model_file(layers, mean, scale, feature_names(cfg.paths.binary)[:d], d, mo.dense, mo.hidden,
+                                 mo.lookahead, seed=cfg.training.seed, split_seed=v.split_seed,
+                                 fold="none" if v.no_validation else v.fold))
 
 
 def model_file(layers, mean, scale, names, features, dense, hidden, lookahead, seed, split_seed, fold):
@@ -108,18 +111,19 @@ def write_model(path, model):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump(model, f, separators=(",", ":"))
-    print(f"wrote {path} ({os.path.getsize(path)} bytes)", file=sys.stderr)
+    log.info(f"wrote {path} ({os.path.getsize(path)} bytes)")
 
 
 def start_model(cfg):
     """The --init model file's contents (None without --init), or a `DataError` if it cannot be read as one."""
-    if not cfg.init:
+    init = cfg.model.init
+    if not init:
         return None
     try:
-        start = json.load(open(cfg.init))
+        start = json.load(open(init))
         (start["features"], start["dense"]["outputs"], start["gru"]["hidden"], start["lookahead"])
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise DataError(f"--init: {cfg.init} is not a readable MicCheck voice model ({e})") from e
+        raise DataError(f"--init: {init} is not a readable MicCheck voice model ({e})") from e
     return start
 
 

@@ -6,6 +6,7 @@ import soundfile as sf
 from scipy import signal as sps
 
 from .config import SR
+from .records import Voice
 
 TEXTS = ["Can you hear me now?", "I think you are on mute.", "Let me share my screen for a moment.",
          "Sorry, I was muted. Could you repeat the question?", "Good morning everyone, shall we start?",
@@ -78,8 +79,9 @@ def phrase_set(rng, few, many, say):
 
 
 def espeak_set(rng, tmp, count, short=False):
-    """Phrases by espeak-ng in many languages and voices, joined by pauses of digital silence; with
-    `short`, sets of 4-9 single letters, syllables or one-word answers."""
+    """`count` sets of phrases by espeak-ng in many languages and voices, joined by pauses of digital silence,
+    each a `Voice` named by its language; with `short`, sets of 4-9 single letters, syllables or one-word
+    answers."""
     out = []
     texts = SHORT if short else TEXTS
     for k in range(count):
@@ -95,7 +97,7 @@ def espeak_set(rng, tmp, count, short=False):
                 r = w.getframerate()
             return np.interp(np.arange(int(len(y) * SR / r)) * r / SR, np.arange(len(y)), y)
         x, labels = phrase_set(rng, 4, 10, say) if short else phrase_set(rng, 2, 6, say)
-        out.append((x, labels, f"espeak-{'short-' if short else ''}{lang}"))
+        out.append(Voice(x, labels, f"espeak-{'short-' if short else ''}{lang}"))
     return out
 
 
@@ -105,7 +107,8 @@ FLITE_VOICES = ["slt", "awb", "kal16", "rms"]   # flite's English voices (rms ke
 def flite_set(rng, tmp, count):
     """Phrases by flite (another synthesiser than espeak-ng: statistical-parametric and diphone voices,
     with the pitch, its swing and the pace drawn for each phrase: f0 90...320 Hz, a spread of 5...100 Hz,
-    0.75...1.6 times as slow), joined by pauses of digital silence, labelled by the corpus rule."""
+    0.75...1.6 times as slow), joined by pauses of digital silence, labelled by the corpus rule: `count`
+    `Voice`s named by flite's voice."""
     out = []
     for k in range(count):
         voice = FLITE_VOICES[k % len(FLITE_VOICES)]
@@ -118,7 +121,7 @@ def flite_set(rng, tmp, count):
                             "-t", TEXTS[rng.integers(len(TEXTS))], "-o", p], check=True, capture_output=True)
             return read(p)
         x, labels = phrase_set(rng, 2, 6, say)
-        out.append((x, labels, f"flite-{voice}"))
+        out.append(Voice(x, labels, f"flite-{voice}"))
     return out
 
 

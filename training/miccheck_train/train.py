@@ -1,14 +1,17 @@
 """Training: targets (labels blended with the teacher), loss weights, chunks and their augmentations, and
 the epochs, writing the model file after each."""
-import os, subprocess, sys
+import logging, os, subprocess, sys
 import numpy as np
 
-from .config import ROOT, AUX_BANDS, FEATURE_GROUPS, FLOOR_FEATURES
+from .config import AUX_BANDS, BUNDLED_MODEL, FEATURE_GROUPS, FLOOR_FEATURES
 from .dataset import build
 from .evaluate import corpus_set, scores
 from .features import delayed, utterance_ends, utterance_starts
 from .errors import DataError
 from .model import export, load, network, start_model
+from .progress import bar
+
+log = logging.getLogger(__name__)
 
 T = 600   # frames a training chunk (6 s)
 BATCH = 32
@@ -16,13 +19,13 @@ BATCH = 32
 
 def loss_weights(cfg, y, g):
     """Each frame's weight in the loss: 3 in the first 150 ms of each utterance (which decides how fast
-    speech is announced), and --noise-weight in mixtures of noise alone (every frame above threshold there
-    is a false alert)."""
+    speech is announced), and --noise-weight in mixtures of noise alone from one source (the `Group` `g`
+    has one part; every frame above threshold there is a false alert)."""
     w = np.ones_like(y)
     for o in utterance_starts(y):
         w[o:o + 15] = 3
-    if "|" not in g and y.sum() == 0:
-        w *= cfg.noise_weight
+    if len(g.parts) == 1 and y.sum() == 0:
+        w *= cfg.training.noise_weight
     return w
 
 
@@ -30,15 +33,16 @@ def target(cfg, y, teacher):
     """A mixture's targets: its labels `y`, or with --distill a blend with the teacher's probabilities
     (--distill-speech and --distill-silence per label; the first --label-onsets frames of each utterance
     and the --label-offsets frames after it keep the label alone)."""
-    if cfg.distill <= 0:
+    t = cfg.teacher
+    if t.distill <= 0:
         return y
-    share = np.where(y > 0, cfg.on_speech, cfg.on_silence).astype(np.float32)
-    if cfg.label_onsets > 0:
+    share = np.where(y > 0, t.on_speech, t.on_silence).astype(np.float32)
+    if t.label_onsets > 0:
         for o in utterance_starts(y):
-            share[o:o + cfg.label_onsets][y[o:o + cfg.label_onsets] > 0] = 0   # the utterance's frames only
-    if cfg.label_offsets > 0:
+            share[o:o + t.label_onsets][y[o:o + t.label_onsets] > 0] = 0   # the utterance's frames only
+    if t.label_offsets > 0:
         for o in utterance_ends(y):
-            share[o:o + cfg.label_offsets][y[o:o + cfg.label_offsets] == 0] = 0   # up to the next utterance
+            share[o:o + t.label_offsets][y[o:o + t.label_offsets] == 0] = 0   # up to the next utterance
     return (1 - share) * y + share * teacher
 
 
@@ -70,8 +74,8 @@ class Batches:
     augmentations of the configuration: --floor-shrink, --group-dropout and --level-jitter."""
 
     def __init__(self, cfg, Xs, targets, W, aux, mean, scale):
-        self.cfg, self.Xs, self.targets, self.W, self.aux = cfg, Xs, targets, W, aux
-        d = cfg.features
+        self.tr, self.Xs, self.targets, self.W, self.aux = cfg.training, Xs, targets, W, aux
+        self.d = d = cfg.model.features
         self.over_floor = [c for c in FLOOR_FEATURES if c < d]
         self.groups = [[c for c in g if c < d] for g in FEATURE_GROUPS]   # what --group-dropout hides
         self.offset = (mean * scale).astype(np.float32)   # raw * scale = standardised + offset
@@ -79,7 +83,7 @@ class Batches:
 
     def __call__(self, items, rs):
         import torch
-        cfg, aux, d = self.cfg, self.aux, self.cfg.features
+        tr, aux, d = self.tr, self.aux, self.d
         L = max(e - s for _, s, e in items)
         xb = np.zeros((len(items), L, d), np.float32); yb = np.zeros((len(items), L), np.float32)
         wb = np.zeros((len(items), L), np.float32)
@@ -88,19 +92,19 @@ class Batches:
             xb[k, :e - s] = self.Xs[i][s:e]; yb[k, :e - s] = self.targets[i][s:e]; wb[k, :e - s] = self.W[i][s:e]
             if aux:
                 sb[k, :e - s] = aux[i][s:e]
-            if cfg.floor_shrink > 0 and rs.random() < cfg.floor_shrink:
+            if tr.floor_shrink > 0 and rs.random() < tr.floor_shrink:
                 # The levels over the floor scaled in raw units (dB over the floor / constant), then standardised again.
                 f = rs.uniform(0.25, 1)
                 v = xb[k, :e - s]
                 of, off = self.over_floor, self.offset
                 v[:, of] = f * (v[:, of] + off[of]) - off[of]
-            if cfg.group_dropout > 0:
+            if tr.group_dropout > 0:
                 for group in self.groups:
-                    if rs.random() < cfg.group_dropout:
+                    if rs.random() < tr.group_dropout:
                         xb[k, :e - s, group] = 0   # standardised: the training mean
-            if cfg.level_jitter > 0:
+            if tr.level_jitter > 0:
                 # Feature 0 is (level + 50) / 25 raw; standardised, a shift of g dB is g / 25 * its scale.
-                xb[k, :e - s, 0] += rs.uniform(-cfg.level_jitter, cfg.level_jitter) / 25 * self.scale0
+                xb[k, :e - s, 0] += rs.uniform(-tr.level_jitter, tr.level_jitter) / 25 * self.scale0
         return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb), (torch.from_numpy(sb) if aux else None)
 
 
@@ -108,78 +112,79 @@ def train(cfg):
     """Builds the data set and trains the model the configuration describes, writing --out (and with
     --keep-epochs each epoch's model) after every epoch."""
     import torch
+    mo, tr, paths = cfg.model, cfg.training, cfg.paths
     start = start_model(cfg)
-    torch.manual_seed(cfg.seed)
-    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(tr.seed)
+    torch.set_num_threads(tr.threads)
     data = build(cfg)
     Y, G = data.Y, data.G
-    X = [x[:, :cfg.features] for x in data.X]   # the caches keep every feature; the model reads the first D
-    tr_idx, va_idx = data.split(cfg.no_validation)
-    print(f"held out: {sorted(data.held)}", file=sys.stderr)
+    X = [x[:, :mo.features] for x in data.X]   # the caches keep every feature; the model reads the first D
+    tr_idx, va_idx = data.split(cfg.validation.no_validation)
+    log.info(f"held out: {sorted(data.held)}")
     allX = np.concatenate([X[i] for i in tr_idx])
     mean = allX.mean(0); scale = 1 / (allX.std(0) + 1e-4)
     if start is not None:
         # The model's own standardisation of its features, on which its weights were learned (features
         # added by widening it keep the training frames').
         mean[:start["features"]] = start["inputMean"]; scale[:start["features"]] = start["inputScale"]
-    print(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
-          f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}", file=sys.stderr)
+    log.info(f"frames: train {len(allX)}, val {sum(len(X[i]) for i in va_idx)}, "
+             f"speech share {np.concatenate([Y[i] for i in tr_idx]).mean():.2f}")
 
-    net = network(cfg.features, cfg.dense, cfg.hidden, len(AUX_BANDS) if cfg.aux_snr > 0 else 0)
+    net = network(mo.features, mo.dense, mo.hidden, len(AUX_BANDS) if tr.aux_snr > 0 else 0)
     if start is not None:
         try:
             load(net, start)
         except ValueError as e:
-            raise DataError(f"--init: {cfg.init}: {e}") from e
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, cfg.epochs)
+            raise DataError(f"--init: {mo.init}: {e}") from e
+    opt = torch.optim.Adam(net.parameters(), lr=tr.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, tr.epochs)
     Xs = [(x - mean) * scale for x in X]
     # With --lookahead the output after frame n is trained on frame n - lookahead's target.
-    W = [delayed(loss_weights(cfg, Y[i], G[i]), cfg.lookahead) for i in range(len(Y))]
-    targets = [delayed(target(cfg, Y[i], data.teacher[i] if data.teacher is not None else None), cfg.lookahead)
+    W = [delayed(loss_weights(cfg, Y[i], G[i]), mo.lookahead) for i in range(len(Y))]
+    targets = [delayed(target(cfg, Y[i], data.teacher[i] if data.teacher is not None else None), mo.lookahead)
                for i in range(len(Y))]
     batch = Batches(cfg, Xs, targets, W, data.aux, mean, scale)
-    held_out = [(Xs[i], delayed(Y[i], cfg.lookahead)) for i in va_idx]
-    corpus = corpus_set(cfg, mean, scale) if cfg.corpus else []
+    held_out = [(Xs[i], delayed(Y[i], mo.lookahead)) for i in va_idx]
+    corpus = corpus_set(cfg, mean, scale) if cfg.validation.corpus else []
 
-    rs = np.random.default_rng(cfg.seed + 1)
+    rs = np.random.default_rng(tr.seed + 1)
     lengths = [len(x) for x in Xs]
     # Long mixtures (long sessions, long noise files) are trained as streams: whole, chunk after chunk,
     # with the GRU's state carried over (truncated back-propagation through time), as MicCheck runs the
     # model for an hour; the rest as random chunks from a zero state.
-    stream_idx = [i for i in tr_idx if lengths[i] >= cfg.stream_frames]
-    chunk_idx = [i for i in tr_idx if lengths[i] < cfg.stream_frames]
-    print(f"streams: {len(stream_idx)} mixtures of {cfg.stream_frames} frames or more, "
-          f"{sum(lengths[i] for i in stream_idx) / 360000:.2f} h", file=sys.stderr)
+    stream_idx = [i for i in tr_idx if lengths[i] >= tr.stream_frames]
+    chunk_idx = [i for i in tr_idx if lengths[i] < tr.stream_frames]
+    log.info(f"streams: {len(stream_idx)} mixtures of {tr.stream_frames} frames or more, "
+             f"{sum(lengths[i] for i in stream_idx) / 360000:.2f} h")
 
     def step(xb, yb, wb, sb, h):
         """One optimiser step on a batch (from the GRU state `h`); returns the weighted loss and the state."""
         logits, h = net(xb, h)
-        if cfg.hard_negatives > 0:
+        if tr.hard_negatives > 0:
             # Frames that are not speech count more the surer the model is that they are: the
             # confident false alerts on unfamiliar noise are the ones to unlearn.
             p = torch.sigmoid(logits.detach())
-            wb = wb * (1 + cfg.hard_negatives * (1 - yb) * p * p)
+            wb = wb * (1 + tr.hard_negatives * (1 - yb) * p * p)
         loss = ((torch.nn.functional.binary_cross_entropy_with_logits(logits, yb, reduction="none") * wb).sum()
                 / wb.sum())
         if sb is not None:
             # The voice over the rest, per band, at every frame of the chunk (not the padding).
             m = (wb > 0).unsqueeze(-1).expand_as(sb).float()
-            loss = loss + cfg.aux_snr * (torch.nn.functional.binary_cross_entropy_with_logits(
+            loss = loss + tr.aux_snr * (torch.nn.functional.binary_cross_entropy_with_logits(
                 net.aux(net.z), sb, reduction="none") * m).sum() / m.sum()
         opt.zero_grad(); loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
         return float(loss.detach()), h.detach()
 
-    for epoch in range(cfg.epochs):
+    for epoch in range(tr.epochs):
         items = chunks(lengths, chunk_idx, rs)
         rs.shuffle(items)
         units = [("chunks", items[b0:b0 + BATCH]) for b0 in range(0, len(items), BATCH)]
         units += [("stream", g) for g in streams(lengths, stream_idx, rs)]
         order = rs.permutation(len(units))
         total, count = 0.0, 0
-        for u in order:
+        for u in bar(order, desc=f"epoch {epoch + 1}/{tr.epochs}", unit="batch", leave=False):
             kind, unit = units[u]
             xb, yb, wb, sb = batch(unit, rs)
             if kind == "chunks":
@@ -196,22 +201,21 @@ def train(cfg):
                 total += loss * len(xb); count += len(xb)
         sched.step()
         auc, f1, fa = scores(net, held_out, 0.7) if held_out else (float("nan"), float("nan"), float("nan"))
-        print(f"epoch {epoch + 1}: loss {total / max(1, count):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
-              f"noise frames >= 0.7: {fa:.2f}%", file=sys.stderr)
+        log.info(f"epoch {epoch + 1}: loss {total / max(1, count):.4f}  held-out AUC {auc:.4f} F1 {f1:.3f} "
+                 f"noise frames >= 0.7: {fa:.2f}%")
         if corpus:
             auc, f1, fa = scores(net, corpus, 0.5)
-            print(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%",
-                  file=sys.stderr)
-        export(net, mean, scale, cfg, cfg.out)
-        if cfg.keep_epochs:
-            os.makedirs(cfg.keep_epochs, exist_ok=True)
-            export(net, mean, scale, cfg, os.path.join(cfg.keep_epochs, f"epoch-{epoch + 1}.json"))
-    embed_if_bundled(cfg.out)
+            log.info(f"    corpus AUC {auc:.4f} F1 {f1:.3f} (p >= 0.5) noise-only frames >= 0.5: {fa:.2f}%")
+        export(net, mean, scale, cfg, paths.out)
+        if paths.keep_epochs:
+            os.makedirs(paths.keep_epochs, exist_ok=True)
+            export(net, mean, scale, cfg, os.path.join(paths.keep_epochs, f"epoch-{epoch + 1}.json"))
+    embed_if_bundled(paths.out, paths.checkout)
 
 
-def embed_if_bundled(path):
-    """A model written over the bundled one goes into the kernel's source too (scripts/embed-model.py), where
-    the analysis reads it; MicCheckTests check that the two agree."""
-    bundled = os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")
-    if os.path.abspath(path) == os.path.abspath(bundled):
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "embed-model.py")], check=True)
+def embed_if_bundled(path, checkout):
+    """A model written over the bundled one of the MicCheck checkout `checkout` (if any) goes into the
+    kernel's source too (its scripts/embed-model.py), where the analysis reads it; MicCheckTests check that
+    the two agree."""
+    if checkout and os.path.abspath(path) == os.path.abspath(os.path.join(checkout, *BUNDLED_MODEL)):
+        subprocess.run([sys.executable, os.path.join(checkout, "scripts", "embed-model.py")], check=True)

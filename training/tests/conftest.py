@@ -1,4 +1,6 @@
-"""Shared by the training package's tests: the repository, the miccheck binary, and a made-up voice."""
+"""Shared by the training package's tests: the repository, the miccheck binary, a made-up voice, and the
+package's logger put back as it was after each test (the commands set it up)."""
+import logging
 import os
 from pathlib import Path
 
@@ -7,6 +9,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SR = 16000
+
+
+@pytest.fixture(autouse=True)
+def package_log():
+    """The package's logger (which `cli.start_logging` sets up), its handlers and level put back after the test."""
+    log = logging.getLogger("miccheck_train")
+    handlers, level = list(log.handlers), log.level
+    yield log
+    log.handlers[:] = handlers
+    log.setLevel(level)
 
 
 @pytest.fixture(scope="session")

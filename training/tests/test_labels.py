@@ -65,7 +65,6 @@ def test_corpus_voices_are_its_clean_quiet_and_dead_mic_speech(tmp_path):
     found = corpus_voice_labels(str(tmp_path))
     assert [lab["speech_source"] for _, lab in found] == ["a", "e", "b"]
     voices = corpus_voices(str(tmp_path), {"b"})
-    assert [g for _, _, g in voices] == ["corpus-a", "corpus-e"]
-    x, segments, _ = voices[1]
-    assert len(x) == int(0.6 * SR)   # cut where the microphone died
-    assert segments == [[0.1, 0.3], [0.5, 0.6]]
+    assert [v.name for v in voices] == ["corpus-a", "corpus-e"]
+    assert len(voices[1].signal) == int(0.6 * SR)   # cut where the microphone died
+    assert voices[1].labels == [[0.1, 0.3], [0.5, 0.6]]

@@ -5,6 +5,7 @@ import pytest
 
 from miccheck_train.config import Config, TEACHER_DBFS
 from miccheck_train.mixtures import synthetic_noises, teacher_gain, voice_mixture
+from miccheck_train.records import Voice
 from miccheck_train.synth import active_rms, at_level, at_snr, coloured, rms
 
 from conftest import voice
@@ -37,32 +38,32 @@ def test_teacher_gain_brings_a_voice_to_the_teachers_level():
 def mixtures(variant, count=12):
     """`count` of voice_mixture's `variant` (no voice effects, which need sox), with their voices' active
     levels and the SNR of the voice over all the rest (noise and floor) as measured."""
-    cfg = Config(voice_effects=0.0)
+    cfg = Config.of(voice_effects=0.0)
     rng = np.random.default_rng(100 + variant)
-    noise = [n for n in synthetic_noises(np.random.default_rng(5)) if n[1] != "silence"]   # silence: no SNR
+    noise = [n for n in synthetic_noises(np.random.default_rng(5)) if n.category != "silence"]   # silence: no SNR
     out = []
     for k in range(count):
-        x, labels = voice(rng)
-        y, lab, group, clean, gain = voice_mixture(rng, x, labels, f"voice{k}", variant, noise, None, cfg)
-        assert db(active_rms(clean, lab)) == pytest.approx(TEACHER_DBFS)   # what the teacher hears (clean)
-        v = clean / gain   # the voice as it is in the mixture (as dataset.voice_snr takes it)
-        level = db(active_rms(v, lab))
-        assert level + db(gain) == pytest.approx(TEACHER_DBFS)   # --teacher-hears level's gain
-        out.append((y, lab, group, level, level - db(rms(y - v))))
+        m = voice_mixture(rng, Voice(*voice(rng), f"voice{k}"), variant, noise, None, cfg)
+        assert db(active_rms(m.clean, m.labels)) == pytest.approx(TEACHER_DBFS)   # what the teacher hears (clean)
+        v = m.clean / m.gain   # the voice as it is in the mixture (as dataset.voice_snr takes it)
+        level = db(active_rms(v, m.labels))
+        assert level + db(m.gain) == pytest.approx(TEACHER_DBFS)   # --teacher-hears level's gain
+        assert m.group.voice == f"voice{k}" and m.scenario is None   # channelled() gives the scenario
+        out.append((m.signal, m.labels, m.group, level, level - db(rms(m.signal - v))))
     return out
 
 
 def test_clean_mixtures_are_at_minus_42_to_minus_14_dbfs_over_a_faint_floor():
     for y, lab, group, level, snr in mixtures(0):
-        assert -42 <= level <= -14 and "|" not in group
+        assert -42 <= level <= -14 and group.noises == ()
         assert db(active_rms(y, lab)) == pytest.approx(level, abs=0.01)
         assert snr >= 20   # the floor is at -62 dBFS or below
 
 
 def test_quiet_mixtures_are_at_the_quiet_levels():
-    lo, hi = Config().quiet_dbfs
+    lo, hi = Config().material.quiet_dbfs
     for y, lab, group, level, snr in mixtures(3):
-        assert lo <= level <= hi and "|" not in group
+        assert lo <= level <= hi and group.noises == ()
         # The floor (-90...-62 dBFS) lies at least 7 dB under the quietest voice (-55 dBFS).
         assert snr >= 7 - 0.01
         assert level - 0.01 <= db(active_rms(y, lab)) <= level + 1
@@ -72,6 +73,6 @@ def test_quiet_mixtures_are_at_the_quiet_levels():
 def test_noisy_mixtures_are_at_their_snrs(variant, lo, hi):
     for y, lab, group, level, snr in mixtures(variant):
         assert -42 <= level <= -14
-        assert group.split("|")[0].startswith("voice") and group.split("|")[1].startswith("synthetic-")
+        assert len(group.noises) == 1 and group.noises[0].startswith("synthetic-") and group.parts[1:] == group.noises
         # The noise at the SNR drawn, and the floor (at least 20 dB under the voice) under it.
         assert lo - 0.05 <= snr <= hi + 1e-6

@@ -12,23 +12,23 @@ import sys, tempfile
 import numpy as np
 
 from .. import cli
-from ..config import parser, Config
+from ..config import from_arguments, parser
 from ..dataset import checked, held_parts, write_fold_corpus, write_fold_recordings
 from ..mixtures import make_mixtures
 
 
 def run(argv=None):
-    ap = parser(__doc__)
+    ap = cli.logging_options(parser(__doc__))
     ap.add_argument("--out-corpus", "--corpus-out", dest="corpus_out", required=True, metavar="DIR",
                     help="the folder to write the fold's corpus into")
-    args = vars(ap.parse_args(argv))
-    out = args.pop("corpus_out")
-    cfg = checked(Config(**args))
+    args = ap.parse_args(argv)
+    cli.start_logging(args)
+    cfg = checked(from_arguments(args).checked().resolved("shared"))
     with tempfile.TemporaryDirectory() as tmp:
-        mixes = make_mixtures(cfg, np.random.default_rng(cfg.split_seed), tmp)
-        held = held_parts(cfg, [m[2] for m in mixes])
-        write_fold_corpus(out, mixes, held)
-        write_fold_recordings(out, cfg, held)
+        mixes = make_mixtures(cfg, np.random.default_rng(cfg.validation.split_seed), tmp)
+        held = held_parts(cfg, [m.group for m in mixes])
+        write_fold_corpus(args.corpus_out, mixes, held)
+        write_fold_recordings(args.corpus_out, cfg, held)
 
 
 

@@ -6,7 +6,7 @@ voice's active level (the corpus's own SNR rule). For each SNR (and the voice al
 probability and the share of frames at >= 0.5 inside the labels (recall), and the share at >= 0.5
 outside them, as `miccheck analyze` gives them. For diagnosis only: nothing here trains or tunes.
 
-usage: python3 training/mix_probe.py VOICE NOISE [--snr 20 10 5 0] [--model M.json] [--binary B]
+usage: python3 training/mix_probe.py VOICE NOISE [--snr 20 10 5 0] [--model M.json] [--binary B] [--checkout DIR]
 e.g.   python3 training/mix_probe.py ../shared/corpus/clean_00_hedgewars-British.wav \\
            ../shared/corpus/noise_08_crowd_applause_ottd.wav
 """
@@ -15,7 +15,7 @@ import numpy as np
 import soundfile as sf
 
 from .. import cli
-from ..config import ROOT, SR
+from ..config import BINARY, CHECKOUT_HELP, SR, find_checkout, in_checkout
 from ..errors import DataError
 
 
@@ -62,8 +62,10 @@ def run(argv=None):
     ap.add_argument("voice"); ap.add_argument("noise")
     ap.add_argument("--snr", type=float, nargs="+", default=[20, 10, 5, 0])
     ap.add_argument("--model", help="a model file instead of the bundled one")
-    ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
+    ap.add_argument("--binary", help="the miccheck binary (default: the checkout's .build/release/miccheck)")
+    ap.add_argument("--checkout", metavar="DIR", help=CHECKOUT_HELP)
     a = ap.parse_args(argv)
+    binary = in_checkout(a.binary, "--binary", find_checkout(a.checkout), BINARY)
     x, segments = labelled(a.voice)
     noise = mono(a.noise)
     active = x[mask(segments, len(x), SR)]
@@ -76,7 +78,7 @@ def run(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         for snr in [None] + a.snr:
             y = x if snr is None else x + bed * level * 10 ** (-snr / 20)
-            p, recall, outside = heard(a.binary, a.model, y, segments, tmp)
+            p, recall, outside = heard(binary, a.model, y, segments, tmp)
             print(f"{'alone' if snr is None else f'{snr:g} dB':>6s}  {p:6.2f}  {recall:6.2f}  {outside:8.2f}")
 
 

@@ -28,18 +28,25 @@ usage: bash scripts/training-env.sh   (then its python as below)
        (run A1, the bundled model: fold A held out; --fold B --out training/work/B1.json is the recipe's
         second fold; the runs before 2026-11-25 are in Guides/TrainingRunLog.md)
 
-The code is the package miccheck_train (training/miccheck_train), whose Config holds every option.
+--shared, --binary and --out default to places in the MicCheck checkout: --checkout DIR, $MICCHECK_CHECKOUT,
+or the nearest folder at or above the current one with MicCheck's Package.swift. Progress goes to stderr
+(-q: warnings only; -v: debugging too), with bars on a terminal.
+
+The code is the package miccheck_train (training/miccheck_train), whose Config holds every option, in the
+groups below.
 """
 import sys
 
 from .. import cli
-from ..config import from_command_line
+from ..config import IN_CHECKOUT, from_arguments, parser
 from ..dataset import checked
 from ..train import train
 
 
 def run(argv=None):
-    train(checked(from_command_line(argv, description=__doc__)))
+    args = cli.logging_options(parser(__doc__)).parse_args(argv)
+    cli.start_logging(args)
+    train(checked(from_arguments(args).checked().resolved(*IN_CHECKOUT)))
 
 
 def main(argv=None):

@@ -15,13 +15,16 @@ usage: python3 training/tune_events.py [--split ../shared/corpus] [--binary .bui
                                        [--model M.json [--model M2.json ...]]
                                        [--starts 0.6,0.7 --ends 0.5,0.7 --mins 1,2,3 --hangs 30]   (a smaller grid,
                                         for a large split such as a validation fold's --fold-corpus)
+The defaults (and score.py, in ../shared/bench) lie in the MicCheck checkout: --checkout DIR,
+$MICCHECK_CHECKOUT, or the nearest folder at or above the current one with MicCheck's Package.swift.
 """
 import argparse, importlib.util, itertools, json, os, subprocess, sys
 import numpy as np
 
 from .. import cli
-from ..config import ROOT
-from ..errors import DataError, ToolError
+from ..config import BINARY, BUNDLED_MODEL, CHECKOUT_HELP, SHARED, find_checkout, in_checkout
+from ..errors import ConfigError, DataError, ToolError
+from ..progress import bar
 
 
 def replay(p, start, end, min_frames, hang, lookahead=0):
@@ -48,9 +51,9 @@ def grid_of(v, y):
     return d
 
 
-def bench_score(path=os.path.join(ROOT, "..", "shared", "bench", "score.py")):
-    """../shared/bench/score.py (a folder beside the repository, not a package), loaded from its path as the
-    module `score`."""
+def bench_score(path):
+    """../shared/bench/score.py (`path`: in a folder beside the repository, not a package), loaded from its
+    path as the module `score`."""
     if not os.path.isfile(path):
         raise ToolError(f"{path} not found: tune_events.py scores as ../shared/bench/score.py does")
     spec = importlib.util.spec_from_file_location("score", path)
@@ -61,9 +64,10 @@ def bench_score(path=os.path.join(ROOT, "..", "shared", "bench", "score.py")):
 
 
 def run(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--split", default=os.path.join(ROOT, "..", "shared", "corpus"))
-    ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "miccheck"))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--split", help="the labelled corpus (default: ../shared/corpus beside the checkout)")
+    ap.add_argument("--binary", help="the miccheck binary (default: the checkout's .build/release/miccheck)")
+    ap.add_argument("--checkout", metavar="DIR", help=CHECKOUT_HELP)
     ap.add_argument("--model", action="append",
                     help="a model file to evaluate instead of the bundled one; given more than once, the models' "
                          "probabilities are averaged (they must share a look-ahead)")
@@ -75,18 +79,25 @@ def run(argv=None):
     ap.add_argument("--mins", type=ints, default=[1, 2, 3, 5, 8], help="frames at or above the start threshold")
     ap.add_argument("--hangs", type=ints, default=[5, 8, 10, 15, 20, 30], help="frames below the end threshold")
     ap.add_argument("--every", action="store_true", help="print every setting of the event grid, not only the front")
-    a = ap.parse_args(argv)
-    score = bench_score()
-    models = a.model or [os.path.join(ROOT, "Sources", "MicCheck", "Resources", "VoiceActivityModel.json")]
+    a = cli.logging_options(ap).parse_args(argv)
+    cli.start_logging(a)
+    checkout = find_checkout(a.checkout)
+    split = in_checkout(a.split, "--split", checkout, (*SHARED, "corpus"))
+    binary = in_checkout(a.binary, "--binary", checkout, BINARY)
+    models = a.model or [in_checkout(None, "--model", checkout, BUNDLED_MODEL)]
+    if checkout is None:
+        raise ConfigError("tune_events.py scores as ../shared/bench/score.py does, beside the MicCheck checkout: "
+                          "name the checkout (--checkout DIR or $MICCHECK_CHECKOUT)")
+    score = bench_score(os.path.join(checkout, *SHARED, "bench", "score.py"))
     lookaheads = {json.load(open(m)).get("lookahead", 0) for m in models}
     if len(lookaheads) != 1:
         raise DataError(f"the models' look-aheads differ ({sorted(lookaheads)}): their frames would not line up")
     lookahead = lookaheads.pop()
     data = []
-    for it in score.load_split(a.split):
+    for it in bar(score.load_split(split), desc="analyze", unit="file"):
         probs = []
         for m in models:
-            out = subprocess.run([a.binary, "analyze", "--format", "jsonl", it["wav"], "--model", m],
+            out = subprocess.run([binary, "analyze", "--format", "jsonl", it["wav"], "--model", m],
                                  capture_output=True, text=True, check=True).stdout
             probs.append(np.array([json.loads(l)["prob"] for l in out.splitlines() if l.startswith('{"t"')]))
         p = np.mean(probs, axis=0)
