@@ -31,7 +31,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WEB = os.path.join(ROOT, "Sources", "MicCheckServer", "Resources", "web")
+WEB = os.path.join(ROOT, "Web")
 
 
 def main():

@@ -197,7 +197,7 @@ def main():
     Run.speech, Run.silent = harness.make_files(Run.work)
     folder = os.path.join(Run.work, "static")
     shutil.copytree(os.path.join(ROOT, "Examples", "web-embed"), folder)
-    shutil.copytree(os.path.join(ROOT, "Sources", "MicCheckServer", "Resources", "web", "sdk"),
+    shutil.copytree(os.path.join(ROOT, "Web", "sdk"),
                     os.path.join(folder, "sdk"), dirs_exist_ok=True)
     for name, text in [("onset.html", ONSET_PAGE), ("floor.html", FLOOR_PAGE), ("floor-worklet.js", FLOOR_WORKLET)]:
         with open(os.path.join(folder, name), "w") as f:

@@ -9,6 +9,11 @@ cd "$(dirname "$0")/.."
 sdk=Web/sdk
 out=$sdk/types
 command -v tsc >/dev/null || bash scripts/setup.sh node-typescript
+# The declarations are tsc 4.8's (Debian 12's node-typescript): another version writes them otherwise.
+case "$(tsc --version)" in
+    "Version 4.8."*) ;;
+    *) echo "sdk-types: needs Debian's tsc 4.8 (node-typescript), not $(tsc --version)" >&2; exit 1 ;;
+esac
 check=false
 [ "${1:-}" = --check ] && check=true
 
@@ -34,6 +39,7 @@ if $check; then
     echo "sdk-types: the declarations match the JSDoc ($(find "$out" -name '*.d.ts' | wc -l) files)"
 else
     find "$out" -name '*.d.ts' ! -name elements.d.ts -delete
+    find "$out" -mindepth 1 -type d -empty -delete
     cp -r "$tmp/types/." "$out/"
     echo "sdk-types: wrote $(find "$out" -name '*.d.ts' | wc -l) files in $out"
 fi

@@ -151,7 +151,7 @@ class StaticPageTests(unittest.TestCase):
     def setUp(self):
         self.folder = os.path.join(Run.work, "static")
         shutil.copytree(os.path.join(ROOT, "Examples", "web-embed"), self.folder, dirs_exist_ok=True)
-        shutil.copytree(os.path.join(ROOT, "Sources", "MicCheckServer", "Resources", "web", "sdk"),
+        shutil.copytree(os.path.join(ROOT, "Web", "sdk"),
                         os.path.join(self.folder, "sdk"), dirs_exist_ok=True)
         port = free_port()
         self.static = subprocess.Popen(

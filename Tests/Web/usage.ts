@@ -10,6 +10,7 @@ import {
 } from '@miccheck/web';
 import { MicCheckClient as ClientOnly } from '@miccheck/web/client';
 import { ViewFactory, type PromptKind } from '@miccheck/web/components';
+import type { Participant } from '@miccheck/web/client';
 
 export async function embed(stream: MediaStream): Promise<void> {
   const client = new MicCheckClient({ server: 'https://miccheck.example', call: 'standup', stream });
@@ -149,4 +150,19 @@ export function permission(client: ClientOnly): void {
   // @ts-expect-error: the client's state is for reading
   client.muted = true;
   client.addEventListener('some-app-event', (e: Event) => console.log(e.type));
+}
+
+// An app's own tile through a factory of its own, as the factory's comment shows: any element, its own shape.
+class AppTile extends HTMLElement {
+  participant?: Participant;
+  showSpeaking = true;
+}
+export class AppFactory extends ViewFactory {
+  override makeVideoParticipantView(): AppTile { return new AppTile(); }
+}
+export function appFactory(): HTMLElement {
+  const factory = new AppFactory();
+  const lobby = factory.makeLobbyView();
+  lobby.focusName();
+  return factory.makeVideoParticipantView();
 }

@@ -5,6 +5,9 @@
 // comes back).
 import { ClientSession } from './session.js';
 
+// The client's types come with it (`@miccheck/web/client` alone has them too).
+export * from './types.js';
+
 /** @typedef {import('./types.js').MuteCause} MuteCause */
 /** @typedef {import('./types.js').Participant} Participant */
 /** @typedef {import('./types.js').MicrophoneState} MicrophoneState */
@@ -150,7 +153,7 @@ export class MicCheckClient extends ClientEvents {
   setMuted(muted, cause = 'self') { this.#session.setMuted(muted, cause); }
 
   /** The muted notice's action. */
-  unmute() { this.#session.setMuted(false); }
+  unmute() { this.setMuted(false); }
 
   /**
    * A host mutes another participant: their microphone goes off and their page hears who did it. Throws

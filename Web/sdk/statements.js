@@ -75,9 +75,15 @@ export class RemoteSpeaking {
   constructor(onChange, options = {}) {
     /** @private */
     this.onChange = onChange;
-    /** How long a statement holds after it came, in ms. @readonly */
+    /**
+     * How long a statement holds after it came, in ms.
+     * @readonly
+     */
     this.holdMs = options.holdMs ?? 1200;
-    /** A statement never holds longer than this after it was said, in ms. @readonly */
+    /**
+     * A statement never holds longer than this after it was said (at least `holdMs`), in ms.
+     * @readonly
+     */
     this.maxAgeMs = Math.max(this.holdMs, options.maxAgeMs ?? this.holdMs + 800);
     /** @private */
     this.now = options.now || (() => performance.now());

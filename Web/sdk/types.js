@@ -167,7 +167,7 @@
  *   default: `message` says so.
  * @property {CustomEvent<{label: string}>} microphoneended The microphone in use ended (unplugged). The
  *   client's own falls back by itself; an app's is the app's.
- * @property {CustomEvent<{stream: MediaStream | null}>} streamchange
+ * @property {CustomEvent<{stream: MediaStream}>} streamchange
  * @property {CustomEvent<MicrophoneTestEvent>} microphonetest "Test your microphone": each step
  *   (`testMicrophone`).
  * @property {CustomEvent<{by: {id: string, name: string}, text: string}>} mutedbyhost A host muted this

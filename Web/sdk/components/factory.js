@@ -10,6 +10,26 @@
 // `showSpeaking` on it as plain properties, and call its `setSinkId(id)` when it has one.
 
 /**
+ * A view as the factory gives it: any element with the public members of the default one (an app's
+ * replacement is not the default class, so only its shape counts).
+ * @template E
+ * @typedef {HTMLElement & Omit<E, keyof HTMLElement>} ViewOf
+ */
+/**
+ * A participant's tile: the grid and the lobby set these on any element a factory gives (`setSinkId` where it
+ * has one), so a replacement may take what it needs of them.
+ * @typedef {HTMLElement & Partial<Omit<import('./participant-tile.js').ParticipantTileElement, keyof HTMLElement>>}
+ *   TileView
+ */
+
+// A composite view (the lobby, the grid), made with `factory` for its pieces.
+function composite(factory, tag) {
+  const el = document.createElement(tag);
+  el.factory = factory;
+  return el;
+}
+
+/**
  * Makes every view; the composite ones (the lobby, the grid) make their pieces through the same factory, so one
  * replaced method shows everywhere. A replacement returns any HTMLElement that takes the properties its default
  * takes (a tile gets those of `ParticipantTileElement` set on it).
@@ -17,38 +37,38 @@
 export class ViewFactory {
   /**
    * The pre-join screen, `<miccheck-lobby>`; its preview tile, meter and participants strip come from here.
-   * @returns {import('./lobby.js').LobbyElement}
+   * @returns {ViewOf<import('./lobby.js').LobbyElement>}
    */
-  makeLobbyView() { return this.#composite('miccheck-lobby'); }
+  makeLobbyView() { return composite(this, 'miccheck-lobby'); }
 
   /**
    * The microphone meter, `<miccheck-meter>`.
-   * @returns {import('./meter.js').MeterElement}
+   * @returns {ViewOf<import('./meter.js').MeterElement>}
    */
   makeMeterView() { return document.createElement('miccheck-meter'); }
 
   /**
    * "Test your microphone" and its status, `<miccheck-microphone-test>` (in the lobby, under the devices).
-   * @returns {import('./microphone-test.js').MicrophoneTestElement}
+   * @returns {ViewOf<import('./microphone-test.js').MicrophoneTestElement>}
    */
   makeMicrophoneTestView() { return document.createElement('miccheck-microphone-test'); }
 
   /**
    * "You are muted.", `<miccheck-muted-notice>`.
-   * @returns {import('./muted-notice.js').MutedNoticeElement}
+   * @returns {ViewOf<import('./muted-notice.js').MutedNoticeElement>}
    */
   makeMutedNoticeView() { return document.createElement('miccheck-muted-notice'); }
 
   /**
    * "Your typing can be heard.", `<miccheck-typing-notice>` (in the call).
-   * @returns {import('./typing-notice.js').TypingNoticeElement}
+   * @returns {ViewOf<import('./typing-notice.js').TypingNoticeElement>}
    */
   makeTypingNoticeView() { return document.createElement('miccheck-typing-notice'); }
 
   /**
    * One participant's tile, `<miccheck-participant-tile>` (the participant it is first made for is given).
    * @param {import('../types.js').Participant} [participant]
-   * @returns {import('./participant-tile.js').ParticipantTileElement}
+   * @returns {TileView}
    */
   makeVideoParticipantView(participant) {
     return document.createElement('miccheck-participant-tile');
@@ -56,38 +76,27 @@ export class ViewFactory {
 
   /**
    * Who is already in the call, `<miccheck-participants-strip>`.
-   * @returns {import('./participants-strip.js').ParticipantsStripElement}
+   * @returns {ViewOf<import('./participants-strip.js').ParticipantsStripElement>}
    */
   makeParticipantsStripView() { return document.createElement('miccheck-participants-strip'); }
 
   /**
    * The permissions prompt, `<miccheck-permissions-prompt>`.
-   * @returns {import('./permissions-prompt.js').PermissionsPromptElement}
+   * @returns {ViewOf<import('./permissions-prompt.js').PermissionsPromptElement>}
    */
   makePermissionsPromptView() { return document.createElement('miccheck-permissions-prompt'); }
 
   /**
    * The call's tiles, `<miccheck-call-grid>`; its tiles come from here.
-   * @returns {import('./call-grid.js').CallGridElement}
+   * @returns {ViewOf<import('./call-grid.js').CallGridElement>}
    */
-  makeCallGridView() { return this.#composite('miccheck-call-grid'); }
+  makeCallGridView() { return composite(this, 'miccheck-call-grid'); }
 
   /**
    * The call's toolbar, `<miccheck-call-controls>`.
-   * @returns {import('./call-controls.js').CallControlsElement}
+   * @returns {ViewOf<import('./call-controls.js').CallControlsElement>}
    */
   makeCallControlsView() { return document.createElement('miccheck-call-controls'); }
-
-  /**
-   * A composite view (the lobby, the grid), made with this factory for its pieces.
-   * @param {string} tag
-   * @returns {any}
-   */
-  #composite(tag) {
-    const el = document.createElement(tag);
-    el.factory = this;
-    return el;
-  }
 }
 
 const METHODS = Object.getOwnPropertyNames(ViewFactory.prototype).filter((n) => n.startsWith('make'));

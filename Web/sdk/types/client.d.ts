@@ -1,3 +1,4 @@
+export * from "./types.js";
 declare const MicCheckClient_base: import("./types.js").TypedEventTarget<import("./types.js").MicCheckClientEventMap>;
 /**
  * A microphone's level, speaking, the muted notice, "not working", the microphone test and the call's presence,
@@ -165,4 +166,3 @@ export class MicCheckClient extends MicCheckClient_base {
 export type MuteCause = import('./types.js').MuteCause;
 export type Participant = import('./types.js').Participant;
 export type MicrophoneState = import('./types.js').MicrophoneState;
-export {};

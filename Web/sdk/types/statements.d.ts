@@ -42,10 +42,16 @@ export class RemoteSpeaking {
     } | undefined);
     /** @private */
     private onChange;
-    /** How long a statement holds after it came, in ms. @readonly */
-    holdMs: number;
-    /** A statement never holds longer than this after it was said, in ms. @readonly */
-    maxAgeMs: number;
+    /**
+     * How long a statement holds after it came, in ms.
+     * @readonly
+     */
+    readonly holdMs: number;
+    /**
+     * A statement never holds longer than this after it was said (at least `holdMs`), in ms.
+     * @readonly
+     */
+    readonly maxAgeMs: number;
     /** @private */
     private now;
     /** @private */

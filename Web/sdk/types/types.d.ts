@@ -319,7 +319,7 @@ export type MicCheckClientEventMap = {
         label: string;
     }>;
     streamchange: CustomEvent<{
-        stream: MediaStream | null;
+        stream: MediaStream;
     }>;
     /**
      * "Test your microphone": each step

@@ -13,59 +13,68 @@ export function createViewFactory(overrides?: Partial<Record<keyof ViewFactory, 
 export class ViewFactory {
     /**
      * The pre-join screen, `<miccheck-lobby>`; its preview tile, meter and participants strip come from here.
-     * @returns {import('./lobby.js').LobbyElement}
+     * @returns {ViewOf<import('./lobby.js').LobbyElement>}
      */
-    makeLobbyView(): import('./lobby.js').LobbyElement;
+    makeLobbyView(): ViewOf<import('./lobby.js').LobbyElement>;
     /**
      * The microphone meter, `<miccheck-meter>`.
-     * @returns {import('./meter.js').MeterElement}
+     * @returns {ViewOf<import('./meter.js').MeterElement>}
      */
-    makeMeterView(): import('./meter.js').MeterElement;
+    makeMeterView(): ViewOf<import('./meter.js').MeterElement>;
     /**
      * "Test your microphone" and its status, `<miccheck-microphone-test>` (in the lobby, under the devices).
-     * @returns {import('./microphone-test.js').MicrophoneTestElement}
+     * @returns {ViewOf<import('./microphone-test.js').MicrophoneTestElement>}
      */
-    makeMicrophoneTestView(): import('./microphone-test.js').MicrophoneTestElement;
+    makeMicrophoneTestView(): ViewOf<import('./microphone-test.js').MicrophoneTestElement>;
     /**
      * "You are muted.", `<miccheck-muted-notice>`.
-     * @returns {import('./muted-notice.js').MutedNoticeElement}
+     * @returns {ViewOf<import('./muted-notice.js').MutedNoticeElement>}
      */
-    makeMutedNoticeView(): import('./muted-notice.js').MutedNoticeElement;
+    makeMutedNoticeView(): ViewOf<import('./muted-notice.js').MutedNoticeElement>;
     /**
      * "Your typing can be heard.", `<miccheck-typing-notice>` (in the call).
-     * @returns {import('./typing-notice.js').TypingNoticeElement}
+     * @returns {ViewOf<import('./typing-notice.js').TypingNoticeElement>}
      */
-    makeTypingNoticeView(): import('./typing-notice.js').TypingNoticeElement;
+    makeTypingNoticeView(): ViewOf<import('./typing-notice.js').TypingNoticeElement>;
     /**
      * One participant's tile, `<miccheck-participant-tile>` (the participant it is first made for is given).
      * @param {import('../types.js').Participant} [participant]
-     * @returns {import('./participant-tile.js').ParticipantTileElement}
+     * @returns {TileView}
      */
-    makeVideoParticipantView(participant?: import("../types.js").Participant | undefined): import('./participant-tile.js').ParticipantTileElement;
+    makeVideoParticipantView(participant?: import("../types.js").Participant | undefined): TileView;
     /**
      * Who is already in the call, `<miccheck-participants-strip>`.
-     * @returns {import('./participants-strip.js').ParticipantsStripElement}
+     * @returns {ViewOf<import('./participants-strip.js').ParticipantsStripElement>}
      */
-    makeParticipantsStripView(): import('./participants-strip.js').ParticipantsStripElement;
+    makeParticipantsStripView(): ViewOf<import('./participants-strip.js').ParticipantsStripElement>;
     /**
      * The permissions prompt, `<miccheck-permissions-prompt>`.
-     * @returns {import('./permissions-prompt.js').PermissionsPromptElement}
+     * @returns {ViewOf<import('./permissions-prompt.js').PermissionsPromptElement>}
      */
-    makePermissionsPromptView(): import('./permissions-prompt.js').PermissionsPromptElement;
+    makePermissionsPromptView(): ViewOf<import('./permissions-prompt.js').PermissionsPromptElement>;
     /**
      * The call's tiles, `<miccheck-call-grid>`; its tiles come from here.
-     * @returns {import('./call-grid.js').CallGridElement}
+     * @returns {ViewOf<import('./call-grid.js').CallGridElement>}
      */
-    makeCallGridView(): import('./call-grid.js').CallGridElement;
+    makeCallGridView(): ViewOf<import('./call-grid.js').CallGridElement>;
     /**
      * The call's toolbar, `<miccheck-call-controls>`.
-     * @returns {import('./call-controls.js').CallControlsElement}
+     * @returns {ViewOf<import('./call-controls.js').CallControlsElement>}
      */
-    makeCallControlsView(): import('./call-controls.js').CallControlsElement;
-    #private;
+    makeCallControlsView(): ViewOf<import('./call-controls.js').CallControlsElement>;
 }
 /**
  * The names of the factory's methods, in their order.
  * @type {readonly (keyof ViewFactory)[]}
  */
 export const VIEW_FACTORY_METHODS: readonly (keyof ViewFactory)[];
+/**
+ * A view as the factory gives it: any element with the public members of the default one (an app's
+ * replacement is not the default class, so only its shape counts).
+ */
+export type ViewOf<E> = HTMLElement & Omit<E, keyof HTMLElement>;
+/**
+ * A participant's tile: the grid and the lobby set these on any element a factory gives (`setSinkId` where it
+ * has one), so a replacement may take what it needs of them.
+ */
+export type TileView = HTMLElement & Partial<Omit<import('./participant-tile.js').ParticipantTileElement, keyof HTMLElement>>;
