@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The Guides' browser snippets, type-checked against the SDK's declarations as an app's code would be.
+"""The browser snippets of the README and the Guides, type-checked against the SDK's declarations as an
+app's code would be.
 
-Every ```js block, and the `<script type="module">` of every ```html block, of a Guide becomes one module (in
+Every ```js block, and the `<script type="module">` of every ```html block, of a file becomes one module (in
 order, as a reader runs them: a later block may use a name an earlier one made). An import of the SDK by any
 address (`https://host/sdk/miccheck.js`, `/sdk/miccheck.js`, `./sdk/miccheck.js`) becomes an import of the
 package (`@miccheck/web`), which resolves to Web/sdk/types/ (scripts/sdk-types.sh). What a snippet leaves to
@@ -14,12 +15,13 @@ find its element).
 import json, os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GUIDES = ["Guides/Browser.md", "Guides/Embedding.md"]
+GUIDES = ["README.md", "Guides/Browser.md", "Guides/Embedding.md"]
 OUT = os.path.join(ROOT, ".build", "web-snippets")
 # The package's entry points (Web/sdk/package.json's exports) by the file an address ends with.
 ENTRIES = {"miccheck.js": "@miccheck/web", "client.js": "@miccheck/web/client",
            "components.js": "@miccheck/web/components"}
-IMPORT = re.compile(r"^\s*import\s*\{([^}]*)\}\s*from\s*'([^']+)';?\s*$", re.M)
+# An import line, with or without a trailing comment (the README's says where the SDK folder is).
+IMPORT = re.compile(r"^\s*import\s*\{([^}]*)\}\s*from\s*'([^']+)';?\s*(?://[^\n]*)?$", re.M)
 
 
 def blocks(text):

@@ -86,10 +86,10 @@ took "the style checks and the architecture test"
 MICCHECK_BIN="$(swift build "${san[@]}" --show-bin-path)/miccheck" node --test --test-reporter=spec Tests/Web/ \
     || failed "the node tests (Tests/Web)"
 # The SDK's declarations: written from its JSDoc (Web/sdk/types, unchanged), used as an app would (usage.ts),
-# and the Guides' browser snippets checked against them.
+# and the browser snippets of the README and the Guides checked against them.
 bash scripts/sdk-types.sh --check || failed "the SDK's declarations (scripts/sdk-types.sh)"
 tsc -p Tests/Web/tsconfig.json && echo "tsc: the SDK's declarations check" || failed "tsc (Tests/Web)"
-python3 scripts/check-web-snippets.py || failed "the Guides' browser snippets"
+python3 scripts/check-web-snippets.py || failed "the browser snippets (README, Guides)"
 # Each library's landing page opens with a Swift snippet: it must compile against the modules just built.
 [ -z "$sanitize" ] && { python3 scripts/check-doc-snippets.py || failed "the DocC snippets"; }
 took "node, tsc and the snippets"
