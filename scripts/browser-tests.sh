@@ -6,6 +6,8 @@
 #   bash scripts/browser-tests.sh [--screenshots DIR] [--figures FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The debug build scripts/test.sh makes (the analysis compiled with -O, Package.swift's optimizedForTests).
+export MICCHECK_OPTIMIZED_TESTS=${MICCHECK_OPTIMIZED_TESTS:-1}
 bash scripts/setup.sh chromium chromium-driver python3-venv fonts-dejavu-core postgresql janus janus-demos libjs-janus-gateway patch
 venv=.build/browser-venv
 if ! "$venv/bin/python" -c "import selenium, axe_selenium_python" 2>/dev/null; then

@@ -7,6 +7,8 @@
 # e.g. bash scripts/presence-tests.sh .build/debug/miccheck PresenceNodeTests.test_6_a_presence_flood_on_one_node_is_coalesced_before_the_database
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The debug build scripts/test.sh makes (the analysis compiled with -O, Package.swift's optimizedForTests).
+export MICCHECK_OPTIMIZED_TESTS=${MICCHECK_OPTIMIZED_TESTS:-1}
 bash scripts/setup.sh postgresql python3-venv
 venv=.build/presence-venv
 if ! "$venv/bin/python" -c "import websockets" 2>/dev/null; then

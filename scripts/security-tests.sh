@@ -6,6 +6,8 @@
 #   bash scripts/security-tests.sh [MICCHECK_BINARY] [unittest options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The debug build scripts/test.sh makes (the analysis compiled with -O, Package.swift's optimizedForTests).
+export MICCHECK_OPTIMIZED_TESTS=${MICCHECK_OPTIMIZED_TESTS:-1}
 bash scripts/setup.sh postgresql python3-venv
 venv=.build/security-venv
 if ! "$venv/bin/python" -c "import websockets" 2>/dev/null; then

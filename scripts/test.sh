@@ -10,6 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MICCHECK_SANITIZE=${MICCHECK_SANITIZE:-}
+# The analysis compiled with -O in the debug build (Package.swift, optimizedForTests): the tests run hours of
+# audio through it. The scripts that share this build (browser, presence and security tests) set it too.
+export MICCHECK_OPTIMIZED_TESTS=${MICCHECK_OPTIMIZED_TESTS:-1}
 sanitize=$MICCHECK_SANITIZE
 san=()
 case "$sanitize" in
