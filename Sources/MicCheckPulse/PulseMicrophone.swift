@@ -182,9 +182,12 @@ public final class PulseMicrophone: @unchecked Sendable {
         self.stream = nil
     }
 
-    /// Waits `seconds`, or less if ``stop()`` is called.
+    /// Waits `seconds`, or less if ``stop()`` is called. The semaphore also counts every block of samples
+    /// that arrived while the reader was busy (often thousands by the time a server goes away): those wake
+    /// nothing here, or each pause would end at once and the reconnection spin a core.
     private func pause(_ seconds: Double) {
-        _ = dataReady.wait(timeout: .now() + seconds)
+        let until = DispatchTime.now() + seconds
+        while !stopping.load(ordering: .acquiring), dataReady.wait(timeout: until) == .success {}
     }
 
     /// The source the user asked for when it exists, otherwise the default one (saying so).
