@@ -192,6 +192,10 @@ def main():
             elapsed = time.monotonic() - began
             if elapsed >= duration or listener.p.poll() is not None:
                 break
+            # Sampled before a fault, so that a stretch's last sample is of the stretch, not of the fault after it.
+            cpu, rss = listener.sample()
+            t = listener.frames[-1][1] if listener.frames else 0.0
+            usage.append((elapsed, cpu, rss, t))
             if elapsed >= next_fault and elapsed < duration - 20:
                 kind = kinds[len(faults) % len(kinds)]
                 start = time.monotonic()
@@ -205,9 +209,6 @@ def main():
                     server.play([SAMPLE, noise])
                 faults.append((kind, start, time.monotonic()))
                 next_fault += args.fault_every
-            cpu, rss = listener.sample()
-            t = listener.frames[-1][1] if listener.frames else 0.0
-            usage.append((elapsed, cpu, rss, t))
             time.sleep(min(5.0, max(0.1, min(next_fault, duration) - (time.monotonic() - began))))
         crashed = listener.p.poll() is not None
     finally:
@@ -336,6 +337,23 @@ def report(listener, faults, usage, began, wall, crashed):
             failures.append(f"CPU per second of audio rose from {first * 1000:.2f} to {last * 1000:.2f} ms")
     else:
         failures.append("too few stretches between faults to compare CPU")
+
+    # While the server is away, listen waits between attempts to reconnect: over each outage (from the sample
+    # before it to the first after it), the CPU beyond what its listening took (the stretches' median per second
+    # of audio) stays low. A wait cut short spins a core.
+    listening = statistics.median(per_stretch) if per_stretch else 0.0
+    spent = []
+    for kind, start, end in faults:
+        before = [u for u in usage if u[0] <= start - began]
+        after = [u for u in usage if u[0] >= end - began]
+        if kind != "unplug" and before and after and after[0][0] > before[-1][0]:
+            (w0, c0, _, t0), (w1, c1, _, t1) = before[-1], after[0]
+            spent.append(max(0.0, c1 - c0 - listening * (t1 - t0)) / (w1 - w0))
+    if spent:
+        r["cpu_ms_per_s_in_outages_max"] = round(max(spent) * 1000, 2)
+        print(f"  CPU per second of an outage, beyond listening: at most {max(spent) * 1000:.0f} ms")
+        if max(spent) > 0.2:
+            failures.append(f"listen spent {max(spent) * 1000:.0f} ms of CPU a second while the server was away")
 
     # The analysis kept working: speech heard in every stretch of 3 minutes (the sample speaks every 10 s).
     starts = [arr - began for arr, e in listener.events if e.get("event") == "speech_started"]
