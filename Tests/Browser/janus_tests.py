@@ -95,12 +95,18 @@ class JanusRoomTests(unittest.TestCase):
     def test_1_every_page_rings_the_speakers_only(self):
         """For 12 s every page logs the remote rings: the two speakers ring on all seven other pages, nobody else
         on any (the muted one, the typist, the dead microphone and the quiet room never). The delay from the
-        talker's onset (its page's own audio) to the ring on the others' pages is measured on one clock."""
+        talker's onset (its page's own audio) to the ring on the others' pages is measured on one clock. On a
+        saturated machine the watch goes on until the talker's page has seen two of its own onsets."""
         room = self.room
         for name, _ in PEOPLE:
             room.watch_rings(name)
         room.watch_onsets("talker")
         time.sleep(12)
+        # A saturated machine runs the pages' timers late, and a late timer can miss the pause before a sentence:
+        # the watch goes on (up to 30 s more) until it has two of the talker's onsets.
+        deadline = time.time() + 30
+        while len(room.onsets("talker")) < 2 and time.time() < deadline:
+            time.sleep(1)
         onsets = room.onsets("talker")
         self.assertGreaterEqual(len(onsets), 2, "the talker's onsets (a sentence every 4 s)")
         measured = []
