@@ -1198,10 +1198,11 @@ class Attacks(unittest.TestCase):
     def test_wide_json(self):
         """A 64 KB keep_alive carrying 21,000 empty objects (`"a":[{},{},…]`) closes with 1008 "a text message
         may hold 256 values at most", counted before decoding: 200 of them over 8 reconnecting clients cost the
-        server no more than 3 times the CPU of 200 small refused messages (each connection's upgrade costs
-        more than either), and no more than 1.5 times that of 200 keep_alives of the same size whose `a` is one
-        string (what is left is the 64 KB themselves: unmasking, UTF-8). 260 numbers in an array are too many
-        too; 240 are refused for another reason."""
+        server no more than 1.5 times the CPU of 200 keep_alives of the same size whose `a` is one string (what
+        is left is the 64 KB themselves: unmasking, UTF-8). 200 small refused messages are measured beside them
+        for scale: the 64 KB cost 3 to 4 times as much as a small message and its connection, so a bound
+        against those would measure the bytes, not the decoding. 260 numbers in an array are too many too; 240
+        are refused for another reason."""
         server = self.serve()
         wide = '{"type":"keep_alive","a":[' + ",".join(["{}"] * 21000) + "]}"
         self.assertLessEqual(len(wide), 65536)
@@ -1233,7 +1234,6 @@ class Attacks(unittest.TestCase):
         self.assertEqual(set(closes), {(1008, reason)})
         self.assertEqual({code for code, _ in small_closes}, {1008})
         self.assertEqual({code for code, _ in string_closes}, {1008})
-        self.assertLessEqual(spent, 3 * small_cpu, "server CPU of 200 wide messages against 200 small ones")
         self.assertLessEqual(spent, 1.5 * string_cpu, "server CPU of 200 wide messages against 200 as long")
 
     def test_signals_reach_only_joined(self):
