@@ -12,6 +12,7 @@ import time
 import wave
 
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -143,13 +144,21 @@ def click(driver, path):
 
 
 def wait(driver, condition, seconds=10, what="the page"):
+    """Until `condition` (a script's body) returns something true, asked every 50 ms. A page so busy that the
+    script timed out (30 s: eight Chromiums on two cores) has not answered yet; the deadline still holds."""
     deadline = time.time() + seconds
+    timeouts = 0
     while time.time() < deadline:
-        value = js(driver, condition)
+        try:
+            value = js(driver, condition)
+        except TimeoutException:
+            timeouts += 1
+            continue
         if value:
             return value
         time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {seconds} s ({condition})")
+    busy = f"; the page's script timed out {timeouts} times" if timeouts else ""
+    raise AssertionError(f"{what}: not within {seconds} s ({condition}){busy}")
 
 
 def shot(driver, name):

@@ -96,26 +96,28 @@ class JanusRoomTests(unittest.TestCase):
         """For 12 s every page logs the remote rings: the two speakers ring on all seven other pages, nobody else
         on any (the muted one, the typist, the dead microphone and the quiet room never). The delay from the
         talker's onset (its page's own audio) to the ring on the others' pages is measured on one clock. On a
-        saturated machine the watch goes on until the talker's page has seen two of its own onsets."""
+        saturated machine the watch goes on (up to 60 s more) until the talker's page has seen two of its own
+        onsets and the others' pages seven rings that follow one."""
         room = self.room
         for name, _ in PEOPLE:
             room.watch_rings(name)
         room.watch_onsets("talker")
         time.sleep(12)
-        # A saturated machine runs the pages' timers late, and a late timer can miss the pause before a sentence:
-        # the watch goes on (up to 30 s more) until it has two of the talker's onsets.
-        deadline = time.time() + 30
-        while len(room.onsets("talker")) < 2 and time.time() < deadline:
-            time.sleep(1)
-        onsets = room.onsets("talker")
+        # A saturated machine runs the pages' timers late: a late timer can miss the pause before a sentence, and
+        # a ring that comes more than 3 s after the onset, or stays on from the last sentence, measures nothing.
+        deadline = time.time() + 60
+        while True:
+            onsets = room.onsets("talker")
+            rings = {name: room.rings(name) for name, _ in PEOPLE}
+            measured = [d for name, _ in PEOPLE if name != "talker" for d in delays(onsets, rings[name], "talker")]
+            if (len(onsets) >= 2 and len(measured) >= 7) or time.time() > deadline:
+                break
+            time.sleep(2)
+        room.unwatch_onsets("talker")
         self.assertGreaterEqual(len(onsets), 2, "the talker's onsets (a sentence every 4 s)")
-        measured = []
         for name, _ in PEOPLE:
-            rings = room.rings(name)
-            rang = {who for who, on, _ in rings if on}
+            rang = {who for who, on, _ in rings[name] if on}
             self.assertEqual(rang, SPEAKERS - {name}, f"{name}'s page rang {sorted(rang)}")
-            if name != "talker":
-                measured += delays(onsets, rings, "talker")
         self.assertGreaterEqual(len(measured), 7, measured)
         median, p90 = percentile(measured, 50), percentile(measured, 90)
         print(f"\n  ring delay (talker's onset to the ring on 7 pages): median {median} ms, p90 {p90} ms, "
@@ -159,18 +161,24 @@ class JanusRoomTests(unittest.TestCase):
 
     def test_5_a_frozen_page_stops_speaking_on_the_others_within_3_s(self):
         """The reader speaks without a long pause; while it rings on another page its Chromium is stopped (SIGSTOP).
-        5 s later it rings on none of the seven (each page's log of its ring: the last change for the reader is
+        5 s later it rings on none of the others (each page's log of its ring: the last change for the reader is
         "off"), and on each page where it rang at the stop, the ring went within 3 s of the stop, less what the
         machine made the page lose: how late its event loop ran when the ring went, and how late the fastest of
         the reader's recent statements reached its code (the SDK cannot tell a page's own lateness from a late
-        statement's age)."""
+        statement's age). Four pages that only listen (the typist, the dead microphone, two of the quiet room) are
+        stopped for the test: eight pages ask more than this machine's two cores, and on CI's loaded run the
+        reader then rang on none of the seven in 100 s, so there was no ring to watch go; four run in real time,
+        as people's pages each do on their own computer."""
         room = self.room
-        others = [name for name, _ in PEOPLE if name != "reader"]
-        for name in others:
-            room.watch_rings(name)
-            room.watch_lateness(name)
-            room.watch_statements(name)
+        resting = ["typist", "dead", "quiet2", "quiet3"]
+        others = [name for name, _ in PEOPLE if name not in resting and name != "reader"]
+        for name in resting:
+            room.freeze(name)
         try:
+            for name in others:
+                room.watch_rings(name)
+                room.watch_lateness(name)
+                room.watch_statements(name)
             # On a machine that runs the pages late the reader's ring comes and goes: the stop comes while it rings
             # on one page (asked one page at a time, which is quick), and again if by then it rang on none.
             for attempt in range(3):
@@ -181,6 +189,8 @@ class JanusRoomTests(unittest.TestCase):
         finally:
             for name in others:
                 room.unwatch_lateness(name)
+            for name in resting:
+                room.freeze(name, on=False)
         print("\n  the frozen reader's ring went, ms after the stop (the page's event loop late by, its fastest "
               f"statement late by): {sorted(went.values())}", flush=True)
         self.assertTrue(went, "the reader rang on none of the pages at the stop, three times")
@@ -194,8 +204,12 @@ class JanusRoomTests(unittest.TestCase):
         late the page's event loop ran then (the most within 250 ms of it), and the least lag (arrival − at) of the
         last 32 statements the page heard from the reader, which is what the SDK learns of the reader's clock."""
         start = time.time()
-        while not any(room.ringing(name, "reader") for name in others):
-            self.assertLess(time.time() - start, 60, "the reader rang on none of the others' pages in 60 s")
+        asked = 0
+        # One page asked at a time, in turn: the stop follows the answer that it rings there.
+        while not room.ringing(others[asked % len(others)], "reader"):
+            asked += 1
+            self.assertLess(time.time() - start, 120, f"the reader rang on none of {others}'s pages in 120 s "
+                                                      f"({asked} asked)")
             time.sleep(0.1)
         frozen = room.freeze("reader")
         try:
