@@ -9,9 +9,11 @@ const CSS = `
   height: 10px; margin-top: 12px; border-radius: 5px; background: var(--_border); overflow: hidden;
 }
 [part~="level"] {
-  height: 100%; width: calc(var(--_level, 0) * 100%); background: var(--_speaking); transition: width 80ms linear;
+  height: 100%; background: var(--_speaking);
+  transform: scaleX(var(--_level, 0)); transform-origin: left; transition: transform 80ms linear;
 }
-:host([data-on="false"]) [part~="level"] { width: 0; }
+:host(:dir(rtl)) [part~="level"] { transform-origin: right; }
+:host([data-on="false"]) [part~="level"] { transform: scaleX(0); }
 [part~="warning"] { margin: 8px 0 0; color: var(--_warning); font-weight: 600; }
 [part~="warnings"] { margin: 4px 0 0; padding-left: 18px; color: var(--_warning); }
 [part~="warnings"]:empty { display: none; }
