@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Browser"))
 from harness import Run  # noqa: E402
-from janus_room import Room, delays, missing, percentile, room_files  # noqa: E402
+from janus_room import Room, cpu_ticks, delays, missing, percentile, room_files  # noqa: E402
 
 
 def role(pid):
@@ -53,33 +53,20 @@ def role(pid):
 
 
 def thread_ticks(pids, janus):
-    """CPU ticks so far of every thread of `pids` (and of Janus's process `janus`), by (pid, tid): role, name."""
+    """CPU ticks so far of every thread of `pids` (and of the room's Janus, pid `janus`), by (pid, tid): role,
+    name."""
     out = {}
-    for pid in list(pids) + janus:
-        kind = "Janus" if pid in janus else role(pid)
+    for pid in [*pids, janus]:
+        kind = "Janus" if pid == janus else role(pid)
         try:
             for tid in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
                 with open(f"/proc/{pid}/task/{tid}/comm") as f:
                     # One name for a pool's threads (Janus's "hloop 785769894", one a handle).
                     name = re.sub(r" \d+$", "", f.read().strip())
-                out[(pid, tid)] = (kind, name, int(fields[11]) + int(fields[12]))
-        except OSError:
+                out[(pid, tid)] = (kind, name, cpu_ticks(f"/proc/{pid}/task/{tid}/stat"))
+        except (OSError, IndexError):
             pass
     return out
-
-
-def janus_pids():
-    found = []
-    for p in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{p}/comm") as f:
-                if f.read().strip() == "janus":
-                    found.append(int(p))
-        except OSError:
-            pass
-    return found
 
 
 def breakdown(before, after, elapsed, pages):
@@ -116,7 +103,7 @@ def measure(size, seconds, plain, files):
         time.sleep(5)
         # The CPU first, with nothing of the measurement's own in the pages; then the rings, logged.
         pids = {pid for n in names for pid in room.processes(n)}
-        janus = janus_pids()
+        janus = room.janus_pid()
         threads = thread_ticks(pids, janus)
         start = {n: room.cpu_seconds(n) for n in names}
         t0 = time.time()

@@ -359,12 +359,15 @@ class Room:
         total = 0
         for pid in self.processes(name):
             try:
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
+                total += cpu_ticks(f"/proc/{pid}/stat")
             except (OSError, IndexError):
                 pass
         return total / os.sysconf("SC_CLK_TCK")
+
+    def janus_pid(self):
+        """The pid of the room's own Janus (scripts/janus-server.sh keeps it beside its configuration)."""
+        with open(os.path.join(self.dir, "janus.pid")) as f:
+            return int(f.read())
 
     def restart_janus(self):
         """Janus killed (as a crash would) and started again on the same port."""
@@ -384,6 +387,13 @@ class Room:
         subprocess.run(["bash", JANUS, "stop", self.dir], check=False)
 
 
+def cpu_ticks(stat):
+    """User and system CPU ticks so far of a process or thread, from its /proc stat file (`stat`, a path)."""
+    with open(stat) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def delays(onsets, rings, who):
     """Each ring turning on for `who`, less the speaker's latest onset before it (ms)."""
     out = []
@@ -401,4 +411,4 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else None
 
 
-__all__ = ["Room", "Run", "delays", "missing", "percentile", "room_files"]
+__all__ = ["Room", "Run", "cpu_ticks", "delays", "missing", "percentile", "room_files"]
