@@ -17,6 +17,9 @@ from janus_room import Room, delays, missing, percentile, room_files
 PEOPLE = [("talker", "talker"), ("reader", "reader"), ("muted", "talker"), ("typist", "typist"), ("dead", "dead"),
           ("quiet1", "quiet"), ("quiet2", "quiet"), ("quiet3", "quiet")]
 SPEAKERS = {"talker", "reader"}
+READER_RINGS = "return (window.__rings || []).some(([who, on]) => who === 'reader' && on)"
+# The pages whose rings are watched first, with all eight running; they are stopped for the measured part.
+FIRST = ["typist", "dead", "quiet2", "quiet3"]
 MUTED_NOTICE = "miccheck-muted-notice"
 TYPING_NOTICE = "miccheck-typing-notice"
 NOTICE_SHOWN = f"return window.__shown.find((s) => s[0] === '{MUTED_NOTICE}')?.[1]"
@@ -72,7 +75,8 @@ class MicrophoneTestBeforeJoiningTests(unittest.TestCase):
 
 
 class JanusRoomTests(unittest.TestCase):
-    """Eight pages in one room. The tests run in order on the same room; the last freezes a page."""
+    """Eight pages in one room. The tests run in order on the same room; the last freezes a page. Eight Chromiums
+    overfill this machine: where a test measures time, it stops pages it has done with (Room.only)."""
 
     @classmethod
     def setUpClass(cls):
@@ -93,42 +97,64 @@ class JanusRoomTests(unittest.TestCase):
         cls.room.close()
 
     def test_1_every_page_rings_the_speakers_only(self):
-        """For 12 s every page logs the remote rings: the two speakers ring on all seven other pages, nobody else
-        on any (the muted one, the typist, the dead microphone and the quiet room never). The delay from the
-        talker's onset (its page's own audio) to the ring on the others' pages is measured on one clock. On a
-        saturated machine the watch goes on (up to 60 s more) until the talker's page has seen two of its own
-        onsets and the others' pages seven rings that follow one."""
+        """Every page logs the remote rings: the two speakers ring on all seven other pages, nobody else on any (the
+        muted one, the typist, the dead microphone and the quiet room never). The delay from the talker's onset
+        (its page's own audio, found on its audio thread) to the ring on the others' pages is measured on one
+        clock.
+
+        With all eight running, this machine runs every page seconds late (a WebDriver script has taken 17 s; a
+        watch measured 5 rings within 3 s of an onset in 541 s). So the watch has two parts. First, all eight
+        running, until the logs of the typist, the dead microphone and two of the quiet room hold both speakers'
+        rings (late or not: up to 300 s). Then those four are stopped (Room.only) and the four left run in real
+        time for the measured part: once the reader rings on each (they catch up), 12 s, and up to 30 s more until
+        the talker's page has seen two onsets and the others' pages seven rings that follow one. A page stopped
+        and continued shows the others' statements again only tens of seconds later, so the four stopped are
+        those whose rings are not watched again."""
         room = self.room
-        for name, _ in PEOPLE:
+        rings = {}
+        for name in FIRST:
             room.watch_rings(name)
-        room.watch_onsets("talker")
-        time.sleep(12)
-        # A saturated machine runs the pages' timers late: a late timer can miss the pause before a sentence, and
-        # a ring that comes more than 3 s after the onset, or stays on from the last sentence, measures nothing.
-        deadline = time.time() + 60
+        deadline = time.time() + 300
         while True:
-            onsets = room.onsets("talker")
-            rings = {name: room.rings(name) for name, _ in PEOPLE}
-            measured = [d for name, _ in PEOPLE if name != "talker" for d in delays(onsets, rings[name], "talker")]
-            if (len(onsets) >= 2 and len(measured) >= 7) or time.time() > deadline:
+            rings.update({name: room.rings(name) for name in FIRST})
+            if all(SPEAKERS <= {who for who, on, _ in rings[name] if on} for name in FIRST) or time.time() > deadline:
                 break
             time.sleep(2)
-        room.unwatch_onsets("talker")
+        watched = [name for name, _ in PEOPLE if name not in FIRST]
+        with room.only(watched):
+            # Each page, having run late, first catches up: the reader, who speaks without a long pause, rings on it.
+            for name in watched:
+                if name != "reader":
+                    room.watch_rings(name)
+                    wait(room.pages[name], READER_RINGS, 90, what=f"the reader's ring on {name}'s page")
+                room.watch_rings(name)
+            room.watch_onsets("talker")
+            time.sleep(12)
+            # A ring more than 3 s after the onset, or one that stays on from the last sentence, measures nothing.
+            deadline = time.time() + 30
+            while True:
+                onsets = room.onsets("talker")
+                rings.update({name: room.rings(name) for name in watched})
+                measured = [d for name in watched if name != "talker" for d in delays(onsets, rings[name], "talker")]
+                if (len(onsets) >= 2 and len(measured) >= 7) or time.time() > deadline:
+                    break
+                time.sleep(2)
+            room.unwatch_onsets("talker")
+            shot(room.pages["quiet1"], "janus-room.png")
         self.assertGreaterEqual(len(onsets), 2, "the talker's onsets (a sentence every 4 s)")
         for name, _ in PEOPLE:
             rang = {who for who, on, _ in rings[name] if on}
             self.assertEqual(rang, SPEAKERS - {name}, f"{name}'s page rang {sorted(rang)}")
         self.assertGreaterEqual(len(measured), 7, measured)
         median, p90 = percentile(measured, 50), percentile(measured, 90)
-        print(f"\n  ring delay (talker's onset to the ring on 7 pages): median {median} ms, p90 {p90} ms, "
-              f"{len(measured)} rings", flush=True)
-        # Eight Chromiums ask about 3 cores of this 2-core machine (Guides/Figures.md): the bound is the
-        # saturated machine's, the figures of a room that runs in real time are the benchmark's.
+        print(f"\n  ring delay (talker's onset to the ring on {len(watched) - 1} pages): median {median} ms, p90 {p90} "
+              f"ms, {len(measured)} rings", flush=True)
+        # The four run nearly in real time here (median 467 ms, p90 640 ms on 2026-12-03); the bound leaves room
+        # for a loaded CI machine.
         self.assertLess(median, 4000, measured)
         if Run.figures:
             with open(Run.figures, "a") as f:
                 f.write(f"janus room of 8: ring delay median {median} ms, p90 {p90} ms ({len(measured)} rings)\n")
-        shot(room.pages["quiet1"], "janus-room.png")
 
     def test_2_the_muted_speaker_sees_the_notice_and_nobody_hears_them(self):
         room = self.room
@@ -156,7 +182,8 @@ class JanusRoomTests(unittest.TestCase):
     def test_4_the_dead_microphone_is_not_working(self):
         said = wait(self.room.pages["dead"], WARNING, 20, what="\"not working\" on the dead microphone's page")
         self.assertIn(NOT_WORKING, said)
-        for name in ("talker", "quiet3"):
+        # quiet1: a quiet room whose page was never stopped (test 1 stops quiet3's).
+        for name in ("talker", "quiet1"):
             self.assertFalse(js(self.room.pages[name], WARNING), f"{name}'s microphone works")
 
     def test_5_a_frozen_page_stops_speaking_on_the_others_within_3_s(self):
@@ -166,31 +193,26 @@ class JanusRoomTests(unittest.TestCase):
         machine made the page lose: how late its event loop ran when the ring went, and how late the fastest of
         the reader's recent statements reached its code (the SDK cannot tell a page's own lateness from a late
         statement's age). Four pages that only listen (the typist, the dead microphone, two of the quiet room) are
-        stopped for the test: eight pages ask more than this machine's two cores, and on CI's loaded run the
-        reader then rang on none of the seven in 100 s, so there was no ring to watch go; four run in real time,
-        as people's pages each do on their own computer."""
+        stopped for the test (Room.only): on CI's loaded run with all eight running the reader rang on none of the
+        seven in 100 s, so there was no ring to watch go."""
         room = self.room
-        resting = ["typist", "dead", "quiet2", "quiet3"]
-        others = [name for name, _ in PEOPLE if name not in resting and name != "reader"]
-        for name in resting:
-            room.freeze(name)
-        try:
+        others = ["talker", "muted", "quiet1"]
+        with room.only(["reader", *others]):
             for name in others:
                 room.watch_rings(name)
                 room.watch_lateness(name)
                 room.watch_statements(name)
-            # On a machine that runs the pages late the reader's ring comes and goes: the stop comes while it rings
-            # on one page (asked one page at a time, which is quick), and again if by then it rang on none.
-            for attempt in range(3):
-                went = self.freeze_while_ringing(room, others)
-                if went:
-                    break
-                print(f"\n  the reader rang on none of the pages at the stop (attempt {attempt + 1})", end="")
-        finally:
-            for name in others:
-                room.unwatch_lateness(name)
-            for name in resting:
-                room.freeze(name, on=False)
+            try:
+                # The stop comes while the reader rings on one page (asked one page at a time, which is quick), and
+                # again if by then it rang on none.
+                for attempt in range(3):
+                    went = self.freeze_while_ringing(room, others)
+                    if went:
+                        break
+                    print(f"\n  the reader rang on none of the pages at the stop (attempt {attempt + 1})", end="")
+            finally:
+                for name in others:
+                    room.unwatch_lateness(name)
         print("\n  the frozen reader's ring went, ms after the stop (the page's event loop late by, its fastest "
               f"statement late by): {sorted(went.values())}", flush=True)
         self.assertTrue(went, "the reader rang on none of the pages at the stop, three times")
