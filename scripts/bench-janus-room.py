@@ -93,7 +93,9 @@ def print_breakdown(size, with_parts, plain_parts):
               f"{threads[key] - plain_threads[key]:+.1f}")
 
 
-def measure(size, seconds, plain, files):
+def measure(size, seconds, plain, files, by_thread):
+    """A room of `size`: each page's CPU (% of one core), the rings' delays, and, with `by_thread`, where the
+    CPU went (breakdown's parts; None without)."""
     Run.work = tempfile.mkdtemp(prefix="miccheck-janus-bench-")
     room = Room(Run.work, plain=plain)
     try:
@@ -102,15 +104,16 @@ def measure(size, seconds, plain, files):
         room.wait_for_everybody()
         time.sleep(5)
         # The CPU first, with nothing of the measurement's own in the pages; then the rings, logged.
-        pids = {pid for n in names for pid in room.processes(n)}
-        janus = room.janus_pid()
-        threads = thread_ticks(pids, janus)
+        if by_thread:
+            pids = {pid for n in names for pid in room.processes(n)}
+            janus = room.janus_pid()
+            threads = thread_ticks(pids, janus)
         start = {n: room.cpu_seconds(n) for n in names}
         t0 = time.time()
         time.sleep(seconds)
         elapsed = time.time() - t0
         cpu = [100 * (room.cpu_seconds(n) - start[n]) / elapsed for n in names]
-        parts = breakdown(threads, thread_ticks(pids, janus), elapsed, size)
+        parts = breakdown(threads, thread_ticks(pids, janus), elapsed, size) if by_thread else None
         measured = []
         if not plain:
             for name in names[1:]:
@@ -139,8 +142,8 @@ def main():
     files = room_files(Run.work)
     print(f"{os.cpu_count()} cores; {args.seconds:.0f} s a room; CPU in % of one core per page (mean, max)")
     for size in (int(s) for s in args.sizes.split(",")):
-        with_cpu, measured, with_parts = measure(size, args.seconds, False, files)
-        plain_cpu, _, plain_parts = measure(size, args.seconds, True, files)
+        with_cpu, measured, with_parts = measure(size, args.seconds, False, files, args.threads)
+        plain_cpu, _, plain_parts = measure(size, args.seconds, True, files, args.threads)
         mean = sum(with_cpu) / len(with_cpu)
         plain = sum(plain_cpu) / len(plain_cpu)
         print(f"room of {size}: with MicCheck {mean:.1f} % (max {max(with_cpu):.1f}); Debian's page "

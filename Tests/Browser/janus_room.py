@@ -376,11 +376,11 @@ class Room:
         """Runs only the pages of `names` for the block: every other page's Chromium is stopped (SIGSTOP) and
         continued after, then `settle` seconds for them to catch up. Eight Chromiums ask about 3.5 cores of this
         2-core machine and then run seconds late (a WebDriver script has taken 17 s to answer, and a page's rings
-        came seconds after the speech); four or five run in real time, as people's pages each do on their own
-        computer. The room stays eight participants: Janus keeps forwarding to a stopped page. A page stopped for
-        a while and continued shows the others' statements again only tens of seconds later (seen here), and one
-        of the quiet room then once said its microphone was not working: stop only pages whose rings and warnings
-        are not looked at again."""
+        came seconds after the speech); four keep time (ring delay median 0.35–0.47 s in three runs), as people's
+        pages each do on their own computer. The room stays eight participants: Janus keeps forwarding to a
+        stopped page. A page stopped for a while and continued shows the others' statements again only tens of
+        seconds later (seen here), and one of the quiet room then once said its microphone was not working: stop
+        only pages whose rings and warnings are not looked at again."""
         resting = [name for name in self.pages if name not in names]
         for name in resting:
             self.freeze(name)
